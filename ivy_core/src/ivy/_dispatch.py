@@ -1,0 +1,208 @@
+"""Generates the public ``ivy.<op>`` functions from the specs.
+
+Each generated function has the spec's exact signature plus a keyword-only ``backend=None``, and a
+per-op table ``{type(first array): implementation}``. The hot path is: ``type(x)``, one dict
+lookup, a type check of the other array arguments, and a direct call of the backend's own function.
+A table miss (first call with a new type, Python scalars first, mixed frameworks, explicit
+``backend=``, or no array argument at all) goes to :func:`_infer`, which fills the table.
+
+All functions are generated as one source string and compiled once, which keeps ``import ivy``
+fast.
+"""
+
+from __future__ import annotations
+
+import inspect
+from itertools import chain
+from typing import Any, Callable
+
+from . import _context, _registry
+from ._spec import SPECS, Spec
+from .errors import MixedBackendsError
+
+__all__ = ["build_public_functions", "TABLES"]
+
+#: Types that never decide the backend (Python scalars, None, dtype names).
+_NEUTRAL = frozenset({bool, int, float, complex, type(None), str})
+
+#: op name -> {argument type -> implementation}. Filled lazily.
+TABLES: dict[str, dict[type, Callable[..., Any]]] = {}
+
+_BACKEND_PARAM = inspect.Parameter(
+    "backend", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="str | Any | None"
+)
+
+
+def _describe(t: type) -> str:
+    return f"{t.__module__}.{t.__qualname__}"
+
+
+def _infer(name: str, table: dict[type, Any], cands: tuple[Any, ...], seqs: tuple[Any, ...]) -> _registry.Backend:
+    """Slow path: the backend of a call from all its array arguments (or from context)."""
+    found: _registry.Backend | None = None
+    found_t: type | None = None
+    seen: list[type] = []
+    flat: list[Any] = list(cands)
+    for s in seqs:
+        if isinstance(s, (list, tuple)):
+            flat.extend(s)
+        else:
+            flat.append(s)
+    for x in flat:
+        t = type(x)
+        if t in _NEUTRAL:
+            continue
+        b = _registry.backend_for_type(t)
+        if b is None:
+            continue
+        seen.append(t)
+        if found is None:
+            found, found_t = b, t
+        elif b is not found:
+            assert found_t is not None
+            raise MixedBackendsError(
+                f"ivy.{name} got arrays of two frameworks: {found.name} ({_describe(found_t)}) and "
+                f"{b.name} ({_describe(t)}). Convert one first, e.g. "
+                f"ivy.asarray(x, backend={found.name!r})."
+            )
+    if found is None:
+        stack = _context.stack_get()
+        return stack[-1] if stack else _registry.default_backend()
+    impl = found.ops.get(name)
+    if impl is not None:
+        for t in seen:
+            table[t] = impl
+    return found
+
+
+def _call_args(sig: inspect.Signature) -> str:
+    out = []
+    for p in sig.parameters.values():
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            out.append(p.name)
+        elif p.kind is p.VAR_POSITIONAL:
+            out.append("*" + p.name)
+        elif p.kind is p.KEYWORD_ONLY:
+            out.append(f"{p.name}={p.name}")
+        else:
+            out.append("**" + p.name)
+    return ", ".join(out)
+
+
+def _param_source(sig: inspect.Signature, defaults: dict[str, Any], prefix: str) -> str:
+    """Parameter list source with defaults bound to generated global names."""
+    parts: list[str] = []
+    saw_posonly = saw_kwonly = False
+    params = list(sig.parameters.values())
+    for i, p in enumerate(params):
+        if p.kind is p.KEYWORD_ONLY and not saw_kwonly:
+            if not any(q.kind is q.VAR_POSITIONAL for q in params):
+                parts.append("*")
+            saw_kwonly = True
+        if p.kind is p.VAR_POSITIONAL:
+            saw_kwonly = True
+            parts.append("*" + p.name)
+        elif p.kind is p.VAR_KEYWORD:
+            parts.append("**" + p.name)
+        elif p.default is p.empty:
+            parts.append(p.name)
+        else:
+            g = f"{prefix}d{i}"
+            defaults[g] = p.default
+            parts.append(f"{p.name}={g}")
+        if p.kind is p.POSITIONAL_ONLY:
+            saw_posonly = True
+            nxt = params[i + 1] if i + 1 < len(params) else None
+            if nxt is None or nxt.kind is not p.POSITIONAL_ONLY:
+                parts.append("/")
+    del saw_posonly
+    if not saw_kwonly:
+        parts.append("*")
+    parts.append("backend=None")
+    return ", ".join(parts)
+
+
+def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
+    sig = spec.signature
+    prefix = f"_o{idx}_"
+    params = _param_source(sig, glb, prefix)
+    call = _call_args(sig)
+    q = repr(spec.name)
+    fname = spec.short_name
+    lines = [f"def {fname}({params}):"]
+    if spec.infer:
+        table: dict[type, Any] = {}
+        TABLES[spec.name] = table
+        glb[prefix + "T"] = table
+        glb[prefix + "get"] = table.get
+        get = prefix + "get"
+        first, role = spec.roles[0]
+        others = [p for p, r in spec.roles[1:] if r == "array"]
+        checks = "".join(
+            f" and ((_u := type({p})) is _t or _u in _NEUTRAL or {get}(_u) is _f)" for p in others
+        )
+        lines.append("    if backend is None:")
+        if role == "array":
+            lines += [
+                f"        _t = type({first})",
+                f"        _f = {get}(_t)",
+                f"        if _f is not None{checks}:",
+                f"            return _f({call})",
+            ]
+        else:  # a sequence (or *varargs) of arrays comes first
+            lines += [
+                f"        if type({first}) in _SEQ and {first}:",
+                f"            _t = type({first}[0])",
+                f"            _f = {get}(_t)",
+                f"            if _f is not None{checks}:",
+                f"                for _a in {first}:",
+                f"                    if (_u := type(_a)) is not _t and {get}(_u) is not _f:",
+                "                        break",
+                "                else:",
+                f"                    return _f({call})",
+            ]
+        cands = ", ".join(p for p, r in spec.roles if r == "array")
+        seqs = ", ".join(p for p, r in spec.roles if r != "array")
+        lines += [
+            f"        _b = _infer({q}, {prefix}T, ({cands}{',' if cands else ''}), ({seqs}{',' if seqs else ''}))",
+            "    else:",
+            "        _b = _resolve(backend)",
+            f"    return _b.ops[{q}]({call})",
+        ]
+    else:
+        lines += [
+            "    if backend is None:",
+            "        _s = _stack()",
+            "        _b = _s[-1] if _s else _default()",
+            "    else:",
+            "        _b = _resolve(backend)",
+            f"    return _b.ops[{q}]({call})",
+        ]
+    lines.append(f"{prefix}fn = {fname}")
+    return "\n".join(lines)
+
+
+def build_public_functions() -> dict[str, Callable[..., Any]]:
+    """Generate ``ivy.<op>`` for every spec; returns qualified name -> function."""
+    glb: dict[str, Any] = {
+        "_infer": _infer,
+        "_resolve": _context.resolve,
+        "_stack": _context.stack_get,
+        "_default": _registry.default_backend,
+        "_NEUTRAL": _NEUTRAL,
+        "_SEQ": (list, tuple),
+    }
+    specs = list(SPECS.values())
+    src = "\n\n".join(_source(s, i, glb) for i, s in enumerate(specs))
+    exec(compile(src, "<ivy generated ops>", "exec"), glb)
+    out: dict[str, Callable[..., Any]] = {}
+    for i, s in enumerate(specs):
+        fn = glb[f"_o{i}_fn"]
+        params = list(s.signature.parameters.values())
+        fn.__signature__ = s.signature.replace(parameters=[*params, _BACKEND_PARAM])
+        fn.__doc__ = s.doc
+        fn.__module__ = "ivy" if "." not in s.name else "ivy." + s.name.partition(".")[0]
+        fn.__qualname__ = s.short_name
+        fn.__ivy_spec__ = s
+        out[s.name] = fn
+    return out

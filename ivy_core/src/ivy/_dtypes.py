@@ -1,0 +1,98 @@
+"""Backend-independent dtype names: ``ivy.float32`` and friends, and the kinds of ``isdtype``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["DType", "DTYPE_NAMES", "KINDS", "dtype_name"]
+
+#: Every dtype of the Array API standard, in promotion-friendly order.
+DTYPE_NAMES = (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
+
+_SIGNED = ("int8", "int16", "int32", "int64")
+_UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
+_REAL = ("float32", "float64")
+_COMPLEX = ("complex64", "complex128")
+
+#: ``isdtype`` kind name -> the dtype names it covers.
+KINDS: dict[str, tuple[str, ...]] = {
+    "bool": ("bool",),
+    "signed integer": _SIGNED,
+    "unsigned integer": _UNSIGNED,
+    "integral": _SIGNED + _UNSIGNED,
+    "real floating": _REAL,
+    "complex floating": _COMPLEX,
+    "numeric": _SIGNED + _UNSIGNED + _REAL + _COMPLEX,
+}
+
+_ALIASES = {"bool_": "bool", "boolean": "bool", "float": "float64", "int": "int64", "complex": "complex128"}
+
+
+def dtype_name(dtype: Any) -> str:
+    """The standard name (``"float32"``) of a native dtype, an ``ivy.DType`` or a dtype name.
+
+    Works without importing any framework: it reads the names the frameworks give their dtypes
+    (``torch.float32``, ``tf.float32``, ``np.dtype('float32')``, ``paddle.float32``).
+
+    Raises:
+        TypeError: ``dtype`` names no dtype of the standard.
+    """
+    if isinstance(dtype, str):
+        name = dtype
+    elif isinstance(dtype, type):  # Python and NumPy scalar types: bool, np.float32
+        name = dtype.__name__
+    else:
+        name = getattr(dtype, "name", None)  # numpy, jax and tf dtypes
+        if not isinstance(name, str):
+            name = str(dtype)  # "torch.float32", "paddle.float32"
+        name = name.rpartition(".")[2].lower()  # paddle's dtypes are named "FLOAT32"
+    name = _ALIASES.get(name, name)
+    if name == "bfloat16" or name == "float16":
+        return name
+    if name not in DTYPE_NAMES:
+        raise TypeError(
+            f"{dtype!r} is not a dtype of the Array API standard; use one of {', '.join(DTYPE_NAMES)}"
+        )
+    return name
+
+
+class DType(str):
+    """A backend-independent dtype: ``ivy.float32``.
+
+    It is the string ``"float32"``, so every backend accepts it wherever a dtype is accepted, and it
+    compares equal to the native dtype of that name on every backend
+    (``ivy.float32 == torch.float32``, ``x.dtype == ivy.float32``).
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str):
+            return str.__eq__(self, _ALIASES.get(other, other))
+        try:
+            return str.__eq__(self, dtype_name(other))
+        except TypeError:
+            return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    __hash__ = str.__hash__
+
+    def __repr__(self) -> str:
+        return f"ivy.{str.__str__(self)}"

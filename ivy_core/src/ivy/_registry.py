@@ -1,0 +1,462 @@
+"""Backend discovery (entry points, metadata only), lazy loading, validation, type ownership.
+
+Nothing here runs on the per-op hot path: the generated public functions keep per-op
+``{type: implementation}`` tables and only come here on a table miss.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import sys
+import threading
+import types
+import warnings
+from typing import TYPE_CHECKING, Any, Callable
+
+from ._spec import SPECS
+from .errors import (
+    BackendConflictError,
+    BackendLoadError,
+    BackendNotInstalledError,
+    PluginValidationError,
+)
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
+
+    from ._namespace import BackendNamespace
+    from .plugin import BackendImpl, BackendSpec
+
+__all__ = ["Backend", "backends", "get_backend", "backend_for_type", "default_backend", "ENTRY_POINT_GROUP"]
+
+ENTRY_POINT_GROUP = "ivy.backends"
+
+#: The order in which installed backends are tried when nothing else decides.
+PREFERENCE = ("numpy", "torch", "jax", "tensorflow", "paddle")
+
+#: Frameworks we know the plugin distribution of, for "pip install ..." hints.
+_KNOWN_DISTS = {
+    "numpy": "ivy-numpy",
+    "torch": "ivy-torch",
+    "jax": "ivy-jax",
+    "tensorflow": "ivy-tensorflow",
+    "paddle": "ivy-paddle",
+}
+_KNOWN_MODULES = {
+    "numpy": "numpy",
+    "torch": "torch",
+    "jax": "jax",
+    "jaxlib": "jax",
+    "tensorflow": "tensorflow",
+    "paddle": "paddle",
+}
+
+_lock = threading.RLock()
+_eps: dict[str, "EntryPoint"] | None = None
+_specs: dict[str, tuple["BackendSpec", str]] = {}  # backend name -> (spec, "dist version")
+_plugin_errors: dict[str, BaseException] = {}
+_loaded: dict[str, "Backend"] = {}
+_load_errors: dict[str, BaseException] = {}
+_type_backend: dict[type, "Backend | None"] = {}
+_pm: Any = None
+_default: "Backend | None" = None
+
+
+class _OpTable(dict):  # type: ignore[type-arg]
+    """op name -> implementation; a missing op raises a clear NotImplementedError."""
+
+    def __init__(self, backend: str, ops: dict[str, Callable[..., Any]]):
+        super().__init__(ops)
+        self.backend = backend
+
+    def __missing__(self, key: str) -> Any:
+        raise NotImplementedError(f"the {self.backend!r} backend does not implement ivy.{key}")
+
+
+class Backend:
+    """A loaded backend: its op table, its namespace and what its plugin declared."""
+
+    def __init__(self, spec: "BackendSpec", dist: str, impl: "BackendImpl"):
+        self.name = spec.name
+        self.dist = dist
+        self.spec = spec
+        self.impl = impl
+        self.ops = _OpTable(spec.name, dict(impl.ops))
+        self.array_types = tuple(impl.array_types)
+        self._namespace: "BackendNamespace | None" = None
+
+    @property
+    def namespace(self) -> "BackendNamespace":
+        if self._namespace is None:
+            from ._namespace import BackendNamespace
+
+            self._namespace = BackendNamespace(self)
+        return self._namespace
+
+    def __repr__(self) -> str:
+        return f"<ivy backend {self.name!r} from {self.dist}>"
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+def _entry_points() -> dict[str, "EntryPoint"]:
+    global _eps
+    if _eps is None:
+        with _lock:
+            if _eps is None:
+                from importlib.metadata import entry_points
+
+                found: dict[str, EntryPoint] = {}
+                for ep in entry_points(group=ENTRY_POINT_GROUP):
+                    if ep.name in found and found[ep.name].value != ep.value:
+                        warnings.warn(
+                            f"two installed plugins provide the Ivy backend {ep.name!r}: "
+                            f"{found[ep.name].value} and {ep.value}; using the first",
+                            stacklevel=2,
+                        )
+                        continue
+                    found[ep.name] = ep
+                _eps = found
+    return _eps
+
+
+def _dist_label(ep: "EntryPoint") -> str:
+    dist = getattr(ep, "dist", None)
+    return f"{dist.name} {dist.version}" if dist is not None else ep.value
+
+
+def backends() -> list[str]:
+    """Names of the installed backends (read from package metadata; nothing is imported)."""
+    names = list(_entry_points())
+    order = {n: i for i, n in enumerate(PREFERENCE)}
+    return sorted(names, key=lambda n: (order.get(n, len(order)), n))
+
+
+def refresh() -> None:
+    """Forget discovered plugins (after installing one in a running process). Loaded backends stay."""
+    global _eps
+    with _lock:
+        _eps = None
+        _type_backend.clear()
+        for name in [n for n in _specs if n not in _loaded]:
+            del _specs[name]
+        _plugin_errors.clear()
+
+
+def _plugin_manager() -> Any:
+    global _pm
+    if _pm is None:
+        import pluggy
+
+        from .plugin import IvyHookSpecs
+
+        pm = pluggy.PluginManager("ivy")
+        pm.add_hookspecs(IvyHookSpecs)
+        _pm = pm
+    return _pm
+
+
+def plugin_manager() -> Any:
+    """The pluggy manager holding every plugin module imported so far (for hooks other than ops)."""
+    for name in _entry_points():
+        try:
+            _spec_for(name)
+        except Exception:  # reported when that backend is used
+            pass
+    return _plugin_manager()
+
+
+def _spec_for(name: str) -> tuple["BackendSpec", str]:
+    """Import the (lightweight) plugin module of backend ``name`` and collect its BackendSpec."""
+    got = _specs.get(name)
+    if got is not None:
+        return got
+    with _lock:
+        got = _specs.get(name)
+        if got is not None:
+            return got
+        if name in _plugin_errors:
+            raise _plugin_errors[name]
+        ep = _entry_points().get(name)
+        if ep is None:
+            raise _not_installed(name)
+        label = _dist_label(ep)
+        try:
+            module = ep.load()
+            pm = _plugin_manager()
+            if pm.get_plugin(label) is None:
+                pm.register(module, name=label)
+            found: list[BackendSpec] = []
+            for impl in pm.hook.ivy_register_backends.get_hookimpls():
+                if impl.plugin is module:
+                    impl.function(register=found.append)
+            specs = {s.name: s for s in found}
+            if name not in specs:
+                raise PluginValidationError(
+                    f"{label}: its entry point {name!r} in group {ENTRY_POINT_GROUP!r} registers no "
+                    f"backend of that name (it registered {sorted(specs) or 'none'}); the "
+                    "entry-point name must equal BackendSpec.name"
+                )
+            spec = specs[name]
+            from .plugin import PLUGIN_API
+
+            if spec.plugin_api != PLUGIN_API:
+                raise PluginValidationError(
+                    f"{label} implements Ivy plugin API {spec.plugin_api}, but this ivy-core "
+                    f"supports plugin API {PLUGIN_API}; install matching versions of ivy-core and "
+                    f"{label.split()[0]}"
+                )
+        except PluginValidationError as e:
+            _plugin_errors[name] = e
+            raise
+        except Exception as e:
+            err = BackendLoadError(f"the Ivy plugin {label} for backend {name!r} failed to import: {e}")
+            err.__cause__ = e
+            _plugin_errors[name] = err
+            raise err from e
+        _specs[name] = (spec, label)
+        return _specs[name]
+
+
+def _not_installed(name: str) -> BackendNotInstalledError:
+    installed = backends()
+    hint = f"pip install {_KNOWN_DISTS[name]}" if name in _KNOWN_DISTS else f"install the Ivy plugin distribution that provides {name!r}"
+    return BackendNotInstalledError(
+        f"no Ivy backend named {name!r} is installed ({hint}); installed backends: "
+        f"{', '.join(installed) or 'none'}"
+    )
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def get_backend(name: str) -> Backend:
+    """The loaded backend ``name``, loading it (and importing its framework) on first use."""
+    b = _loaded.get(name)
+    if b is not None:
+        return b
+    with _lock:
+        b = _loaded.get(name)
+        if b is not None:
+            return b
+        if name in _load_errors:
+            raise _load_errors[name]
+        spec, label = _spec_for(name)
+        for other in spec.unsafe_after:
+            own = spec.array_modules[0] if spec.array_modules else name
+            if other in sys.modules and own not in sys.modules:
+                raise BackendConflictError(
+                    f"the {name!r} backend cannot be loaded: {own} must be imported before {other} "
+                    f"in one process ({own}'s native library crashes the interpreter otherwise), and "
+                    f"{other} is already imported. Use the {name!r} backend first (e.g. "
+                    f"ivy.backend_namespace({name!r}) at start-up), or run it in a separate process."
+                )
+        try:
+            loader = spec.load
+            if isinstance(loader, str):
+                mod_name, _, attr = loader.partition(":")
+                loader = getattr(importlib.import_module(mod_name), attr)
+            impl = loader()
+        except Exception as e:
+            err = BackendLoadError(f"the Ivy backend {name!r} ({label}) failed to load: {e}")
+            _load_errors[name] = err
+            raise err from e
+        try:
+            validate(label, impl)
+        except PluginValidationError as e:
+            _load_errors[name] = e
+            raise
+        b = Backend(spec, label, impl)
+        _loaded[name] = b
+        return b
+
+
+def loaded_backends() -> dict[str, Backend]:
+    return dict(_loaded)
+
+
+def default_backend() -> Backend:
+    """The backend used when neither arguments nor context decide.
+
+    ``IVY_BACKEND`` if set, else the first installed of numpy, torch, jax, tensorflow, paddle
+    (then other installed backends alphabetically).
+    """
+    global _default
+    if _default is not None:
+        return _default
+    env = os.environ.get("IVY_BACKEND")
+    if env:
+        _default = get_backend(env)
+        return _default
+    names = backends()
+    if not names:
+        raise BackendNotInstalledError(
+            "no Ivy backend is installed; install one, e.g. `pip install ivy-numpy` or `pip install ivy-torch`"
+        )
+    errors = []
+    for name in names:
+        try:
+            _default = get_backend(name)
+            return _default
+        except Exception as e:  # try the next installed backend, but say so
+            errors.append(e)
+            warnings.warn(f"default Ivy backend {name!r} could not be loaded ({e}); trying the next", stacklevel=2)
+    raise errors[-1]
+
+
+# --------------------------------------------------------------------------- inference
+
+
+def backend_for_type(t: type) -> Backend | None:
+    """The backend owning native type ``t`` (array or dtype type), or None (scalars, lists...).
+
+    Decided from ``t.__module__`` and the plugins' declared ``array_modules``: no framework is
+    imported to find out (an object of that framework exists, so it is imported already).
+    """
+    try:
+        return _type_backend[t]
+    except KeyError:
+        pass
+    mod = getattr(t, "__module__", None)
+    top = mod.partition(".")[0] if isinstance(mod, str) else ""
+    b: Backend | None = None
+    if top and top != "builtins":
+        owner = _module_owner(top)
+        if owner is not None:
+            b = get_backend(owner)
+        elif top in _KNOWN_MODULES:
+            fw = _KNOWN_MODULES[top]
+            raise BackendNotInstalledError(
+                f"got a {fw} object ({mod}.{t.__qualname__}) but no Ivy backend for {fw} is "
+                f"installed: pip install {_KNOWN_DISTS[fw]}"
+            )
+    _type_backend[t] = b
+    return b
+
+
+_module_owners: dict[str, str | None] = {}
+
+
+def _module_owner(top: str) -> str | None:
+    if top in _module_owners:
+        return _module_owners[top]
+    owner = None
+    names = backends()
+    # A known framework is most likely claimed by the plugin of the same name: look there first
+    # so that a broken unrelated plugin cannot get in the way.
+    guess = _KNOWN_MODULES.get(top)
+    if guess in names:
+        names.remove(guess)
+        names.insert(0, guess)
+    for name in names:
+        try:
+            spec, _ = _spec_for(name)
+        except Exception:
+            continue
+        if top in spec.array_modules:
+            owner = name
+            break
+    _module_owners[top] = owner
+    return owner
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def validate(label: str, impl: "BackendImpl") -> None:
+    """Check a loaded backend against the specs: known op names and compatible signatures."""
+    unknown = sorted(set(impl.ops) - set(SPECS))
+    if unknown:
+        raise PluginValidationError(
+            f"{label} provides ops that are not in Ivy's specs: {', '.join(unknown)} "
+            "(misspelt, or written for another ivy-core version); put other public names in BackendImpl.extras"
+        )
+    problems = []
+    for name, fn in impl.ops.items():
+        msg = signature_mismatch(name, fn)
+        if msg:
+            problems.append(f"  {name}: {msg}")
+    if problems:
+        raise PluginValidationError(
+            f"{label}: op signatures do not match their specs:\n" + "\n".join(problems)
+        )
+
+
+_P = inspect.Parameter
+
+
+def signature_mismatch(name: str, fn: Callable[..., Any]) -> str | None:
+    """Why ``fn`` cannot be called every way spec ``name`` allows, or None if it can.
+
+    Only Python functions are checked (builtins and ufuncs carry no reliable signature). The
+    implementation may rename positional-only parameters, accept positional-only ones by keyword
+    too, and add parameters of its own as long as they have defaults; defaults of spec parameters
+    must be equal.
+    """
+    if not isinstance(fn, types.FunctionType):
+        return None
+    spec = SPECS[name]
+    try:
+        got = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    want = list(spec.signature.parameters.values())
+    by_name = {p.name: p for p in got}
+    positional = [p for p in got if p.kind in (_P.POSITIONAL_ONLY, _P.POSITIONAL_OR_KEYWORD)]
+    var_pos = next((p for p in got if p.kind is _P.VAR_POSITIONAL), None)
+    var_kw = next((p for p in got if p.kind is _P.VAR_KEYWORD), None)
+    used: set[str] = set()
+    i = 0
+    for w in want:
+        if w.kind is _P.POSITIONAL_ONLY:
+            if i < len(positional):
+                g = positional[i]
+            elif var_pos is not None:
+                i += 1
+                continue
+            else:
+                return f"takes {len(positional)} positional parameters, the spec has more ({spec.signature})"
+            i += 1
+        elif w.kind is _P.VAR_POSITIONAL:
+            if var_pos is None:
+                return f"needs *{w.name} ({spec.signature})"
+            continue
+        elif w.kind is _P.POSITIONAL_OR_KEYWORD:
+            g = by_name.get(w.name)
+            if g is None or g.kind not in (_P.POSITIONAL_OR_KEYWORD,) or (i < len(positional) and positional[i] is not g):
+                return f"parameter {w.name!r} must be positional-or-keyword at position {i} ({spec.signature})"
+            i += 1
+        else:  # keyword-only in the spec
+            g = by_name.get(w.name)
+            if g is None:
+                if var_kw is not None:
+                    continue
+                return f"keyword {w.name!r} is missing ({spec.signature})"
+            if g.kind not in (_P.KEYWORD_ONLY, _P.POSITIONAL_OR_KEYWORD):
+                return f"{w.name!r} must be accepted by keyword ({spec.signature})"
+        used.add(g.name)
+        if w.default is not _P.empty:
+            if g.default is _P.empty:
+                return f"{w.name!r} needs the default {w.default!r} ({spec.signature})"
+            if not _same_default(g.default, w.default):
+                return f"default of {w.name!r} is {g.default!r}, the spec says {w.default!r}"
+    for g in got:
+        if g.name in used or g.kind in (_P.VAR_POSITIONAL, _P.VAR_KEYWORD):
+            continue
+        if g.default is _P.empty:
+            return f"extra parameter {g.name!r} has no default ({spec.signature})"
+    return None
+
+
+def _same_default(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if type(a) is not type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
+        return False
+    try:
+        return bool(a == b)
+    except Exception:
+        return False

@@ -1,0 +1,46 @@
+"""Exceptions raised by Ivy. Every one says what went wrong and what to do about it."""
+
+from __future__ import annotations
+
+__all__ = [
+    "IvyError",
+    "BackendNotInstalledError",
+    "BackendLoadError",
+    "BackendConflictError",
+    "PluginValidationError",
+    "MixedBackendsError",
+    "UnsupportedDTypeError",
+    "NoAutodiffError",
+]
+
+
+class IvyError(Exception):
+    """Base class of every error Ivy raises itself."""
+
+
+class BackendNotInstalledError(IvyError, ImportError):
+    """The requested backend has no installed plugin distribution."""
+
+
+class BackendLoadError(IvyError, ImportError):
+    """A backend plugin is installed but failed to import or load; the cause is chained."""
+
+
+class BackendConflictError(IvyError, ImportError):
+    """A backend cannot be loaded in this process because of another framework already loaded."""
+
+
+class PluginValidationError(IvyError, TypeError):
+    """A plugin does not honour the contract (version, op names or signatures)."""
+
+
+class MixedBackendsError(IvyError, TypeError):
+    """One call received native arrays of two different frameworks."""
+
+
+class UnsupportedDTypeError(IvyError, TypeError):
+    """A framework truly lacks the requested dtype (or lacks it for this op)."""
+
+
+class NoAutodiffError(IvyError, NotImplementedError):
+    """The backend has no automatic differentiation (NumPy)."""
