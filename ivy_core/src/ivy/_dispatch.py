@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from . import _context, _registry
 from ._spec import SPECS, Spec
+from ._spec._base import _Annotation
 from .errors import MixedBackendsError
 
 __all__ = ["build_public_functions", "TABLES"]
@@ -29,7 +30,7 @@ _NEUTRAL = frozenset({bool, int, float, complex, type(None), str})
 TABLES: dict[str, dict[type, Callable[..., Any]]] = {}
 
 _BACKEND_PARAM = inspect.Parameter(
-    "backend", inspect.Parameter.KEYWORD_ONLY, default=None, annotation="str | Any | None"
+    "backend", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=_Annotation("str | BackendNamespace | None")
 )
 
 

@@ -65,6 +65,21 @@ class Spec:
 SPECS: dict[str, Spec] = {}
 
 
+class _Annotation(str):
+    """A string annotation that prints bare (``x: Array``), not quoted, in signatures."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+def _bare(sig: inspect.Signature) -> inspect.Signature:
+    def fix(a: Any) -> Any:
+        return _Annotation(a) if isinstance(a, str) else a
+
+    params = [p.replace(annotation=fix(p.annotation)) for p in sig.parameters.values()]
+    return sig.replace(parameters=params, return_annotation=fix(sig.return_annotation))
+
+
 def _role(param: inspect.Parameter) -> Role | None:
     ann = param.annotation
     if not isinstance(ann, str) or "Array" not in ann:
@@ -85,7 +100,7 @@ def spec(fn: Callable[..., Any] | None = None, *, infer: bool = True) -> Any:
         name = f"{category}.{f.__name__}" if category in EXTENSIONS else f.__name__
         if name in SPECS:
             raise RuntimeError(f"duplicate spec for {name!r}")
-        sig = inspect.signature(f)
+        sig = _bare(inspect.signature(f))
         roles = tuple(
             (p.name, r) for p in sig.parameters.values() if (r := _role(p)) is not None
         )

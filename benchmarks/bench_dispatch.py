@@ -1,0 +1,255 @@
+"""Per-op eager cost of Ivy against the native framework call, side by side in one run.
+
+    python benchmarks/bench_dispatch.py [--backends numpy,torch] [--sizes 100,10000] [--quick] [--json out.json]
+
+For every backend (each in its own process: paddle must not be imported after tensorflow), for
+float32 inputs of 1e2 and 1e4 elements, and for each op it times, interleaved in rounds:
+
+* native    the framework's own function (``torch.sin(x)``)
+* namespace ``ivy.torch.sin(x)`` (the plugin's function; mostly the native function itself)
+* inferred  ``ivy.sin(x)``: the backend is inferred from the argument types on every call
+* global    ``ivy.zeros(...)`` with ``ivy.set_backend`` in force (creation ops, no array args)
+
+and prints microseconds per call and ratios to native. Summary lines give the medians over ops
+the targets refer to: the time inferred dispatch adds (target <= 0.2 µs), the namespace ratio
+(target: nothing measurable), and the inferred ratio at 1e4 elements (target <= 1.05).
+For scale (their own reports): array-api-compat's per-call inference adds ~1.2 µs, keras.ops
+4-10 µs, upstream Ivy 400-900 µs per call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import timeit
+from typing import Any, Callable
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# op -> (ivy name, native attribute path per backend, argument kind)
+# kinds: u = one array, up = one positive array, b = two arrays, m = two square matrices,
+#        w = where(cond, x, y), c = list of two arrays, r = reshape, t = permute, z = creation
+OPS: list[tuple[str, str, dict[str, str]]] = [
+    ("sin", "u", {"numpy": "np.sin", "torch": "torch.sin", "jax": "jnp.sin", "tensorflow": "tf.math.sin", "paddle": "paddle.sin"}),
+    ("exp", "u", {"numpy": "np.exp", "torch": "torch.exp", "jax": "jnp.exp", "tensorflow": "tf.math.exp", "paddle": "paddle.exp"}),
+    ("abs", "u", {"numpy": "np.abs", "torch": "torch.abs", "jax": "jnp.abs", "tensorflow": "tf.math.abs", "paddle": "paddle.abs"}),
+    ("tanh", "u", {"numpy": "np.tanh", "torch": "torch.tanh", "jax": "jnp.tanh", "tensorflow": "tf.math.tanh", "paddle": "paddle.tanh"}),
+    ("sqrt", "up", {"numpy": "np.sqrt", "torch": "torch.sqrt", "jax": "jnp.sqrt", "tensorflow": "tf.math.sqrt", "paddle": "paddle.sqrt"}),
+    ("log", "up", {"numpy": "np.log", "torch": "torch.log", "jax": "jnp.log", "tensorflow": "tf.math.log", "paddle": "paddle.log"}),
+    ("negative", "u", {"numpy": "np.negative", "torch": "torch.negative", "jax": "jnp.negative", "tensorflow": "tf.math.negative", "paddle": "paddle.neg"}),
+    ("add", "b", {"numpy": "np.add", "torch": "torch.add", "jax": "jnp.add", "tensorflow": "tf.math.add", "paddle": "paddle.add"}),
+    ("subtract", "b", {"numpy": "np.subtract", "torch": "torch.subtract", "jax": "jnp.subtract", "tensorflow": "tf.math.subtract", "paddle": "paddle.subtract"}),
+    ("multiply", "b", {"numpy": "np.multiply", "torch": "torch.multiply", "jax": "jnp.multiply", "tensorflow": "tf.math.multiply", "paddle": "paddle.multiply"}),
+    ("divide", "b", {"numpy": "np.divide", "torch": "torch.divide", "jax": "jnp.divide", "tensorflow": "tf.math.truediv", "paddle": "paddle.divide"}),
+    ("maximum", "b", {"numpy": "np.maximum", "torch": "torch.maximum", "jax": "jnp.maximum", "tensorflow": "tf.math.maximum", "paddle": "paddle.maximum"}),
+    ("greater", "b", {"numpy": "np.greater", "torch": "torch.greater", "jax": "jnp.greater", "tensorflow": "tf.math.greater", "paddle": "paddle.greater_than"}),
+    ("where", "w", {"numpy": "np.where", "torch": "torch.where", "jax": "jnp.where", "tensorflow": "tf.where", "paddle": "paddle.where"}),
+    ("sum", "u", {"numpy": "np.sum", "torch": "torch.sum", "jax": "jnp.sum", "tensorflow": "tf.math.reduce_sum", "paddle": "paddle.sum"}),
+    ("mean", "u", {"numpy": "np.mean", "torch": "torch.mean", "jax": "jnp.mean", "tensorflow": "tf.math.reduce_mean", "paddle": "paddle.mean"}),
+    ("max", "u", {"numpy": "np.max", "torch": "torch.amax", "jax": "jnp.max", "tensorflow": "tf.math.reduce_max", "paddle": "paddle.max"}),
+    ("argmax", "u", {"numpy": "np.argmax", "torch": "torch.argmax", "jax": "jnp.argmax", "tensorflow": "tf.math.argmax", "paddle": "paddle.argmax"}),
+    ("matmul", "m", {"numpy": "np.matmul", "torch": "torch.matmul", "jax": "jnp.matmul", "tensorflow": "tf.linalg.matmul", "paddle": "paddle.matmul"}),
+    ("concat", "c", {"numpy": "np.concatenate", "torch": "torch.cat", "jax": "jnp.concatenate", "tensorflow": "tf.concat", "paddle": "paddle.concat"}),
+    ("reshape", "r", {"numpy": "np.reshape", "torch": "torch.reshape", "jax": "jnp.reshape", "tensorflow": "tf.reshape", "paddle": "paddle.reshape"}),
+    ("permute_dims", "t", {"numpy": "np.transpose", "torch": "torch.permute", "jax": "jnp.transpose", "tensorflow": "tf.transpose", "paddle": "paddle.transpose"}),
+    ("zeros", "z", {"numpy": "np.zeros", "torch": "torch.zeros", "jax": "jnp.zeros", "tensorflow": "tf.zeros", "paddle": "paddle.zeros"}),
+]
+
+
+def _framework(name: str) -> dict[str, Any]:
+    if name == "numpy":
+        import numpy as np
+
+        return {"np": np}
+    if name == "torch":
+        import torch
+
+        return {"torch": torch}
+    if name == "jax":
+        import jax.numpy as jnp
+
+        return {"jnp": jnp}
+    if name == "tensorflow":
+        import tensorflow as tf
+
+        return {"tf": tf}
+    if name == "paddle":
+        import paddle
+
+        return {"paddle": paddle}
+    raise SystemExit(f"no native table for backend {name!r}")
+
+
+def _resolve(path: str, env: dict[str, Any]) -> Callable[..., Any]:
+    head, *rest = path.split(".")
+    obj = env[head]
+    for part in rest:
+        obj = getattr(obj, part)
+    return obj  # type: ignore[no-any-return]
+
+
+def _time(fn: Callable[[], Any], number: int) -> float:
+    return timeit.timeit(fn, number=number) / number
+
+
+def bench_backend(name: str, sizes: list[int], rounds: int, target_s: float) -> dict[str, Any]:
+    """Runs in a child process: times every op for one backend."""
+    import numpy as np
+
+    import ivy
+
+    env = _framework(name)
+    xp = ivy.backend_namespace(name)
+    sync = (lambda r: r.block_until_ready()) if name == "jax" else None  # jax dispatches async
+    rng = np.random.default_rng(0)
+    results: dict[str, Any] = {"backend": name, "sizes": {}}
+    for n in sizes:
+        side = int(round(n**0.5))
+        a = xp.asarray(rng.standard_normal(n).astype(np.float32))
+        b = xp.asarray(rng.standard_normal(n).astype(np.float32))
+        pos = xp.asarray(rng.random(n).astype(np.float32) + 0.5)
+        cond = xp.asarray(rng.random(n) > 0.5)
+        m1 = xp.asarray(rng.standard_normal((side, side)).astype(np.float32))
+        m2 = xp.asarray(rng.standard_normal((side, side)).astype(np.float32))
+        rows = []
+        for op, kind, natives in OPS:
+            native = _resolve(natives[name], env)
+            ivy_fn = getattr(ivy, op)
+            ns_fn = getattr(xp, op)
+            if kind == "u":
+                args: tuple[Any, ...] = (a,)
+            elif kind == "up":
+                args = (pos,)
+            elif kind == "b":
+                args = (a, b)
+            elif kind == "m":
+                args = (m1, m2)
+            elif kind == "w":
+                args = (cond, a, b)
+            elif kind == "c":
+                args = ([a, b],)
+            elif kind == "r":
+                args = (a, (side, -1) if side * side == n else (n, 1))
+            elif kind == "t":
+                args = (m1, (1, 0))
+            else:  # creation: no array argument, the globally set backend decides
+                args = ((n,),)
+            variants: dict[str, Callable[[], Any]]
+            if kind == "z":
+                dt = xp.float32
+
+                def glob(args: tuple[Any, ...] = args, dt: Any = dt) -> Any:
+                    return ivy_fn(*args, dtype=dt)
+
+                variants = {
+                    "native": lambda args=args, dt=dt: native(*args, dtype=dt),
+                    "namespace": lambda args=args, dt=dt: ns_fn(*args, dtype=dt),
+                    "inferred": glob,
+                }
+            else:
+                variants = {
+                    "native": lambda native=native, args=args: native(*args),
+                    "namespace": lambda ns_fn=ns_fn, args=args: ns_fn(*args),
+                    "inferred": lambda ivy_fn=ivy_fn, args=args: ivy_fn(*args),
+                }
+            if sync is not None:
+                variants = {k: (lambda f=f: sync(f())) for k, f in variants.items()}
+            token = ivy.set_backend(name) if kind == "z" else None
+            try:
+                for f in variants.values():
+                    f()  # warm up (and fill Ivy's per-op table)
+                number = max(1, int(target_s / max(_time(variants["native"], 20), 1e-8)))
+                samples: dict[str, list[float]] = {k: [] for k in variants}
+                for _ in range(rounds):
+                    for k, f in variants.items():
+                        samples[k].append(_time(f, number))
+            finally:
+                if token is not None:
+                    ivy.unset_backend()
+            med = {k: statistics.median(v) * 1e6 for k, v in samples.items()}
+            rows.append({"op": op, "kind": kind, **med})
+        results["sizes"][str(n)] = rows
+    return results
+
+
+def _child(name: str, sizes: list[int], rounds: int, target_s: float) -> dict[str, Any] | str:
+    code = (
+        "import json,sys; sys.path.insert(0, {root!r}); from benchmarks.bench_dispatch import bench_backend; "
+        "print('@@' + json.dumps(bench_backend({name!r}, {sizes!r}, {rounds}, {target})))"
+    ).format(root=ROOT, name=name, sizes=sizes, rounds=rounds, target=target_s)
+    envv = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", JAX_PLATFORMS=os.environ.get("JAX_PLATFORMS", "cpu"))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=envv)
+    for line in p.stdout.splitlines():
+        if line.startswith("@@"):
+            return json.loads(line[2:])  # type: ignore[no-any-return]
+    return (p.stderr or p.stdout).strip().splitlines()[-1] if (p.stderr or p.stdout).strip() else f"exit {p.returncode}"
+
+
+def import_time(repeats: int = 5) -> float:
+    code = "import time; t=time.perf_counter(); import ivy; print(time.perf_counter()-t)"
+    best = min(
+        float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        for _ in range(repeats)
+    )
+    return best * 1e3
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--backends", help="comma-separated (default: every installed backend)")
+    ap.add_argument("--sizes", default="100,10000")
+    ap.add_argument("--quick", action="store_true", help="fewer rounds, shorter timings")
+    ap.add_argument("--json", help="also write the raw results to this file")
+    args = ap.parse_args()
+
+    sys.path.insert(0, ROOT)
+    import ivy
+
+    names = args.backends.split(",") if args.backends else sorted(ivy.backends(), key=lambda n: n == "tensorflow")
+    sizes = [int(s) for s in args.sizes.split(",")]
+    rounds, target = (3, 0.005) if args.quick else (7, 0.02)
+    print(f"import ivy: {import_time():.1f} ms (best of 5, fresh interpreter; target < 100 ms)")
+    report: dict[str, Any] = {"import_ms": None, "backends": {}}
+    summary = []
+    for name in names:
+        t0 = time.perf_counter()
+        res = _child(name, sizes, rounds, target)
+        if isinstance(res, str):
+            print(f"\n## {name}: FAILED: {res}")
+            continue
+        report["backends"][name] = res
+        print(f"\n## {name}  ({time.perf_counter() - t0:.0f} s)")
+        for n, rows in res["sizes"].items():
+            print(f"\n{name}, {n} float32 elements (µs per call; ratios to native)")
+            print(f"{'op':<14}{'native':>9}{'namespace':>11}{'inferred':>10}{'ns/nat':>8}{'inf/nat':>8}{'+µs':>7}")
+            for r in rows:
+                print(
+                    f"{r['op']:<14}{r['native']:>9.2f}{r['namespace']:>11.2f}{r['inferred']:>10.2f}"
+                    f"{r['namespace'] / r['native']:>8.3f}{r['inferred'] / r['native']:>8.3f}"
+                    f"{r['inferred'] - r['namespace']:>7.2f}"
+                )
+            ops = [r for r in rows if r["kind"] != "z"]
+            added = statistics.median(r["inferred"] - r["namespace"] for r in ops)
+            ns_ratio = statistics.median(r["namespace"] / r["native"] for r in ops)
+            inf_ratio = statistics.median(r["inferred"] / r["native"] for r in ops)
+            glob = next((r for r in rows if r["kind"] == "z"), None)
+            summary.append((name, n, added, ns_ratio, inf_ratio, glob))
+    print("\n## summary (medians over ops)")
+    print(f"{'backend':<12}{'elements':>9}{'dispatch +µs':>14}{'ns/native':>11}{'ivy/native':>12}{'global-set zeros +µs':>22}")
+    for name, n, added, ns_ratio, inf_ratio, glob in summary:
+        g = f"{glob['inferred'] - glob['namespace']:.2f}" if glob else "-"
+        print(f"{name:<12}{n:>9}{added:>14.3f}{ns_ratio:>11.3f}{inf_ratio:>12.3f}{g:>22}")
+    print("targets: dispatch +µs <= 0.2; ns/native ~1.00; ivy/native <= 1.05 at 1e4 elements")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(report, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""JAX dtypes by standard name, the dtype normaliser, the device normaliser and x64 handling.
+
+JAX dtypes are NumPy dtypes. Without ``jax_enable_x64`` JAX silently truncates 64-bit dtypes to
+32 bits; Ivy refuses them explicitly instead (:func:`native` raises UnsupportedDTypeError).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from ivy.errors import UnsupportedDTypeError
+
+ALL_NAMES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128",
+)
+WIDE = frozenset({"int64", "uint64", "float64", "complex128"})
+_EXTRA = ("float16", "bfloat16")  # not in the standard, but JAX has them: let them through
+
+X64: bool = bool(jax.config.jax_enable_x64)  # the user's setting when the backend loaded
+
+#: Standard name -> native dtype, for the dtypes available under the config at load time.
+DTYPES: dict[str, np.dtype] = {n: np.dtype(n) for n in ALL_NAMES if X64 or n not in WIDE}
+
+if X64:
+    DEFAULT_FLOAT, DEFAULT_COMPLEX, DEFAULT_INT = np.dtype("float64"), np.dtype("complex128"), np.dtype("int64")
+    DEFAULT_UINT = np.dtype("uint64")
+else:
+    DEFAULT_FLOAT, DEFAULT_COMPLEX, DEFAULT_INT = np.dtype("float32"), np.dtype("complex64"), np.dtype("int32")
+    DEFAULT_UINT = np.dtype("uint32")
+BOOL = np.dtype("bool")
+
+# Fast lookup: every spelling we expect (name, np.dtype, NumPy and jnp scalar types) -> np.dtype.
+_CACHE: dict[Any, np.dtype] = {}
+for _n, _d in list(DTYPES.items()) + [(e, jnp.dtype(e)) for e in _EXTRA]:
+    _CACHE[_n] = _d
+    _CACHE[_d] = _d
+    _CACHE[_d.type] = _d
+    if hasattr(jnp, _n if _n != "bool" else "bool_"):
+        _CACHE[getattr(jnp, _n if _n != "bool" else "bool_")] = _d
+_CACHE[bool] = BOOL
+_CACHE[int] = DEFAULT_INT
+_CACHE[float] = DEFAULT_FLOAT
+_CACHE[complex] = DEFAULT_COMPLEX
+
+
+def x64_error(name: str, op: str) -> UnsupportedDTypeError:
+    return UnsupportedDTypeError(
+        f"the 'jax' backend cannot use {name} in {op}: JAX's 64-bit mode is off, so JAX would "
+        "silently truncate it to 32 bits. Set JAX_ENABLE_X64=1 before starting Python, or call "
+        "jax.config.update('jax_enable_x64', True) before using Ivy's jax backend."
+    )
+
+
+def native(dtype: Any, op: str = "this op") -> np.dtype:
+    """A native dtype from a native dtype, an ``ivy.DType``, a name or another framework's dtype.
+
+    Call it only when ``dtype`` is not None (hot path). Raises UnsupportedDTypeError for a 64-bit
+    dtype while JAX's 64-bit mode is off.
+    """
+    try:
+        return _CACHE[dtype]
+    except (KeyError, TypeError):
+        pass
+    from ivy import dtype_name
+
+    try:
+        name = dtype_name(dtype)
+    except TypeError:
+        raise TypeError(f"{dtype!r} is not a dtype (in {op} of the 'jax' backend)") from None
+    if name in WIDE and not jax.config.jax_enable_x64:
+        raise x64_error(name, op)
+    return np.dtype(name) if name != "bfloat16" else jnp.dtype("bfloat16")
+
+
+def check(dt: np.dtype, op: str) -> np.dtype:
+    """Refuse a 64-bit dtype coming from a non-JAX input (e.g. a NumPy array) while x64 is off."""
+    if dt.name in WIDE and not jax.config.jax_enable_x64:
+        raise x64_error(dt.name, op)
+    return dt
+
+
+def default_float() -> np.dtype:
+    return DEFAULT_FLOAT
+
+
+def real_of(dt: np.dtype) -> np.dtype:
+    """float32 for complex64, float64 for complex128, ``dt`` otherwise."""
+    if dt.kind == "c":
+        return np.dtype("float32") if dt.itemsize == 8 else np.dtype("float64")
+    return dt
+
+
+# --------------------------------------------------------------------------- devices
+
+_DEV_CACHE: dict[str, Any] = {}
+
+
+def device(dev: Any) -> Any:
+    """A JAX device (or sharding) from None, a JAX device/sharding or a string ("cpu", "gpu:1")."""
+    if dev is None or not isinstance(dev, str):
+        return dev  # jax.Device, Sharding: JAX understands them
+    got = _DEV_CACHE.get(dev)
+    if got is not None:
+        return got
+    kind, _, idx = dev.strip().lower().partition(":")
+    kind = {"cuda": "gpu", "rocm": "gpu"}.get(kind, kind)
+    try:
+        i = int(idx) if idx else 0
+    except ValueError:
+        raise ValueError(f"invalid device string {dev!r}; use e.g. 'cpu', 'gpu:0' or 'tpu:0'") from None
+    try:
+        devs = jax.devices(kind)
+    except RuntimeError as e:
+        raise ValueError(f"the 'jax' backend has no {kind} device ({dev!r}): {e}") from None
+    if not 0 <= i < len(devs):
+        raise ValueError(f"the 'jax' backend has {len(devs)} {kind} device(s); {dev!r} does not exist")
+    _DEV_CACHE[dev] = devs[i]
+    return devs[i]
+
+
+def device_of(x: Any) -> Any:
+    """The single device an array lives on (None for tracers inside jit)."""
+    try:
+        devs = x.devices()
+    except Exception:  # tracers have no concrete device
+        return None
+    return next(iter(devs)) if len(devs) == 1 else x.sharding
+
+
+def put(x: Any, dev: Any) -> Any:
+    """``x`` on device ``dev`` (already normalised); a no-op where it is already there."""
+    if dev is None:
+        return x
+    return jax.device_put(x, dev)

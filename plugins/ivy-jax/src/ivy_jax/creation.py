@@ -1,0 +1,278 @@
+"""Creation functions: jax.numpy with dtype/device names normalised and strong (not weak) dtypes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from . import _dtypes
+from ._dtypes import _CACHE, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, native, put
+from ._dtypes import device as _device
+
+__all__ = [
+    "arange",
+    "asarray",
+    "empty",
+    "empty_like",
+    "eye",
+    "from_dlpack",
+    "full",
+    "full_like",
+    "linspace",
+    "meshgrid",
+    "ones",
+    "ones_like",
+    "tril",
+    "triu",
+    "zeros",
+    "zeros_like",
+]
+
+_Array = jax.Array
+_SCALARS = (bool, int, float, complex)
+_jarange = jnp.arange
+_jasarray = jnp.asarray
+
+
+def arange(
+    start: int | float,
+    /,
+    stop: int | float | None = None,
+    step: int | float = 1,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "arange")
+    if device is not None:
+        device = _device(device)
+    return _jarange(start, stop, step, dtype=dtype, device=device)
+
+
+def _infer_scalar_dtype(obj: Any) -> Any:
+    """The standard's default dtype for (nested) Python scalars, or None to let JAX decide."""
+    t = type(obj)
+    if t in _SCALARS:
+        return _CACHE[t]
+    return None
+
+
+def asarray(
+    obj: Any,
+    /,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    copy: bool | None = None,
+) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "asarray")
+    if device is not None:
+        device = _device(device)
+    if isinstance(obj, _Array):
+        if dtype is not None and dtype != obj.dtype:
+            if copy is False:
+                raise ValueError("asarray(copy=False) cannot change the dtype without a copy")
+            obj = obj.astype(dtype)
+            return put(obj, device)
+        if copy:
+            obj = jnp.array(obj, copy=True)  # JAX arrays are immutable: a copy only on request
+        if device is not None:
+            if copy is False and device not in obj.devices():
+                raise ValueError("asarray(copy=False) cannot move an array to another device")
+            obj = put(obj, device)
+        return obj
+    t = type(obj)
+    if t in _SCALARS or isinstance(obj, (list, tuple)):
+        if copy is False:
+            raise ValueError("asarray(copy=False): Python scalars and sequences must be copied")
+        if t in _SCALARS:
+            # Explicit dtype: jnp.asarray(1) is weakly typed and promotes unlike an int64 array.
+            return _jasarray(obj, dtype=dtype or _CACHE[t], device=device)
+        return _from_nested(obj, dtype, device)
+    if isinstance(obj, np.ndarray | np.generic):
+        return _jasarray(obj, dtype=dtype, device=device, copy=copy)
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, (bytes, bytearray, memoryview)):
+        try:
+            out = jnp.from_dlpack(obj, copy=copy)  # other frameworks' arrays (torch, tf, paddle...)
+        except Exception:
+            if copy is False:
+                raise
+            out = _jasarray(np.asarray(obj))  # e.g. a tensor that DLPack cannot export
+        if dtype is not None and out.dtype != dtype:
+            out = out.astype(dtype)
+        return put(out, device)
+    if hasattr(obj, "__array__"):
+        return _jasarray(np.asarray(obj), dtype=dtype, device=device)
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        return _jasarray(np.frombuffer(obj, dtype=np.uint8) if dtype is None else np.frombuffer(obj, dtype=dtype), device=device)
+    return _jasarray(obj, dtype=dtype, device=device)
+
+
+def _from_nested(obj: Any, dtype: Any, device: Any) -> jax.Array:
+    if dtype is None:
+        try:
+            a = np.asarray(obj)  # infer like NumPy (bools, ints, floats, complex), then map kinds
+        except (ValueError, TypeError):
+            return _jasarray(obj, device=device)
+        k = a.dtype.kind
+        if k == "b":
+            dtype = _dtypes.BOOL
+        elif k in "iu":
+            dtype = DEFAULT_INT
+        elif k == "f":
+            dtype = DEFAULT_FLOAT
+        elif k == "c":
+            dtype = DEFAULT_COMPLEX
+        elif k == "O":
+            return _jasarray(obj, device=device)  # e.g. a list of JAX arrays
+        else:
+            return _jasarray(obj, device=device)
+        if a.dtype.kind in "iu" and a.size and not _fits_int(a, dtype):
+            raise OverflowError(f"integer values of {obj!r} do not fit the default integer dtype {dtype}")
+        return _jasarray(a, dtype=dtype, device=device)
+    return _jasarray(obj, dtype=dtype, device=device)
+
+
+def _fits_int(a: np.ndarray, dtype: np.dtype) -> bool:
+    info = np.iinfo(dtype)
+    return bool(a.min() >= info.min and a.max() <= info.max)
+
+
+def empty(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "empty")
+    if device is not None:
+        device = _device(device)
+    return jnp.empty(shape, dtype, device=device)
+
+
+def empty_like(x: jax.Array, /, *, dtype: Any = None, device: Any = None) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "empty_like")
+    if device is not None:
+        device = _device(device)
+    return jnp.empty_like(x, dtype, device=device)
+
+
+def eye(
+    n_rows: int,
+    n_cols: int | None = None,
+    /,
+    *,
+    k: int = 0,
+    dtype: Any = None,
+    device: Any = None,
+) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "eye")
+    if device is not None:
+        device = _device(device)
+    return jnp.eye(n_rows, n_cols, k, dtype, device=device)
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> jax.Array:
+    if device is not None:
+        device = _device(device)
+    out = jnp.from_dlpack(x, device=device, copy=copy)
+    return out
+
+
+def full(
+    shape: int | tuple[int, ...],
+    fill_value: bool | int | float | complex,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+) -> jax.Array:
+    if dtype is None:
+        dtype = _CACHE.get(type(fill_value))  # strong default dtype, not JAX's weak one
+    else:
+        dtype = native(dtype, "full")
+    if device is not None:
+        device = _device(device)
+    return jnp.full(shape, fill_value, dtype, device=device)
+
+
+def full_like(
+    x: jax.Array,
+    /,
+    fill_value: bool | int | float | complex,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "full_like")
+    if device is not None:
+        device = _device(device)
+    return jnp.full_like(x, fill_value, dtype, device=device)
+
+
+def linspace(
+    start: int | float | complex,
+    stop: int | float | complex,
+    /,
+    num: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    endpoint: bool = True,
+) -> jax.Array:
+    if dtype is None:
+        dtype = DEFAULT_COMPLEX if isinstance(start, complex) or isinstance(stop, complex) else DEFAULT_FLOAT
+    else:
+        dtype = native(dtype, "linspace")
+    if device is not None:
+        device = _device(device)
+    return jnp.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, device=device)
+
+
+def meshgrid(*arrays: jax.Array, indexing: str = "xy") -> list[jax.Array]:
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    for a in arrays:
+        if a.ndim == 0:  # the standard treats 0-D inputs as length-1 vectors; JAX refuses them
+            arrays = tuple(jnp.reshape(b, (-1,)) if b.ndim == 0 else b for b in arrays)
+            break
+    return jnp.meshgrid(*arrays, indexing=indexing)
+
+
+def ones(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "ones")
+    if device is not None:
+        device = _device(device)
+    return jnp.ones(shape, dtype, device=device)
+
+
+def ones_like(x: jax.Array, /, *, dtype: Any = None, device: Any = None) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "ones_like")
+    if device is not None:
+        device = _device(device)
+    return jnp.ones_like(x, dtype, device=device)
+
+
+tril = jnp.tril
+triu = jnp.triu
+
+
+def zeros(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "zeros")
+    if device is not None:
+        device = _device(device)
+    return jnp.zeros(shape, dtype, device=device)
+
+
+def zeros_like(x: jax.Array, /, *, dtype: Any = None, device: Any = None) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "zeros_like")
+    if device is not None:
+        device = _device(device)
+    return jnp.zeros_like(x, dtype, device=device)

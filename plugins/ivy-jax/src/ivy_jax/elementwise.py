@@ -1,0 +1,143 @@
+"""Element-wise functions: jax.numpy implements the standard's names; aliases except where noted."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+
+__all__ = [
+    "abs",
+    "acos",
+    "acosh",
+    "add",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "clip",
+    "conj",
+    "copysign",
+    "cos",
+    "cosh",
+    "divide",
+    "equal",
+    "exp",
+    "expm1",
+    "floor",
+    "floor_divide",
+    "greater",
+    "greater_equal",
+    "hypot",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "less",
+    "less_equal",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negative",
+    "nextafter",
+    "not_equal",
+    "positive",
+    "pow",
+    "real",
+    "reciprocal",
+    "remainder",
+    "round",
+    "sign",
+    "signbit",
+    "sin",
+    "sinh",
+    "sqrt",
+    "square",
+    "subtract",
+    "tan",
+    "tanh",
+    "trunc",
+]
+
+abs = jnp.abs
+acos = jnp.acos
+acosh = jnp.acosh
+add = jnp.add
+asin = jnp.asin
+asinh = jnp.asinh
+atan = jnp.atan
+atan2 = jnp.atan2
+atanh = jnp.atanh
+bitwise_and = jnp.bitwise_and
+bitwise_invert = jnp.bitwise_invert
+bitwise_left_shift = jnp.bitwise_left_shift
+bitwise_or = jnp.bitwise_or
+bitwise_right_shift = jnp.bitwise_right_shift
+bitwise_xor = jnp.bitwise_xor
+ceil = jnp.ceil
+clip = jnp.clip
+conj = jnp.conj
+copysign = jnp.copysign
+cos = jnp.cos
+cosh = jnp.cosh
+divide = jnp.divide
+equal = jnp.equal
+exp = jnp.exp
+expm1 = jnp.expm1
+floor = jnp.floor
+floor_divide = jnp.floor_divide
+greater = jnp.greater
+greater_equal = jnp.greater_equal
+hypot = jnp.hypot
+imag = jnp.imag
+isfinite = jnp.isfinite
+isinf = jnp.isinf
+isnan = jnp.isnan
+less = jnp.less
+less_equal = jnp.less_equal
+log = jnp.log
+log10 = jnp.log10
+log1p = jnp.log1p
+log2 = jnp.log2
+logaddexp = jnp.logaddexp
+logical_and = jnp.logical_and
+logical_not = jnp.logical_not
+logical_or = jnp.logical_or
+logical_xor = jnp.logical_xor
+maximum = jnp.maximum
+minimum = jnp.minimum
+multiply = jnp.multiply
+negative = jnp.negative
+nextafter = jnp.nextafter
+not_equal = jnp.not_equal
+positive = jnp.positive
+pow = jnp.pow
+real = jnp.real
+reciprocal = jnp.reciprocal
+remainder = jnp.remainder
+round = jnp.round
+sign = jnp.sign
+signbit = jnp.signbit
+sin = jnp.sin
+sinh = jnp.sinh
+sqrt = jnp.sqrt
+square = jnp.square
+subtract = jnp.subtract
+tan = jnp.tan
+tanh = jnp.tanh
+trunc = jnp.trunc

@@ -1,0 +1,27 @@
+"""Ivy backend plugin for PaddlePaddle.
+
+Importing this module does not import paddle: Ivy imports it (through ``_backend.load``) on the
+first use of the ``paddle`` backend.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ivy.plugin import BackendSpec, hookimpl
+
+__all__ = ["ivy_register_backends"]
+
+
+@hookimpl
+def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
+    register(
+        BackendSpec(
+            name="paddle",
+            array_modules=("paddle",),
+            load="ivy_paddle._backend:load",
+            # paddle's native library segfaults when it is imported after tensorflow's.
+            unsafe_after=("tensorflow",),
+            description="PaddlePaddle: CPU and GPU, dynamic graph (no uint16/uint32/uint64)",
+        )
+    )

@@ -1,0 +1,157 @@
+"""Shared helpers: promotion of operands, casting, devices and small shape utilities."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ._dtypes import (
+    NAME, PROMOTE, bool_, native, scalar_default, scalar_dtype, unsupported, int32, int64, float32,
+    float64, uint8, int8, int16,
+)
+from ._framework import Tensor, paddle
+
+_full = paddle.full
+_cast = paddle.cast
+_CPU = paddle.CPUPlace()
+PLACE_TYPES: tuple[type, ...] = tuple(
+    t for t in (getattr(paddle, n, None) for n in ("CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "CustomPlace"))
+    if isinstance(t, type)
+) + (type(paddle.to_tensor(0).place),)
+
+
+def cast(x: Any, dt: Any) -> Any:
+    return x if x.dtype == dt else _cast(x, dt)
+
+
+def scalar(value: Any, dt: Any, like: Any = None) -> Any:
+    """A 0-d tensor holding a Python scalar, on the place of ``like``."""
+    if like is not None and not like.place.is_cpu_place():
+        return _full([], value, dt, device=like.place)
+    return _full([], value, dt)
+
+
+def promote2(x1: Any, x2: Any, op: str) -> tuple[Any, Any]:
+    """Both operands as tensors of the promoted dtype (the slow path of binary ops)."""
+    t1, t2 = type(x1) is Tensor or isinstance(x1, Tensor), type(x2) is Tensor or isinstance(x2, Tensor)
+    if t1 and t2:
+        d1, d2 = x1.dtype, x2.dtype
+        if d1 == d2:
+            return x1, x2
+        try:
+            dt = PROMOTE[(d1, d2)]
+        except KeyError:
+            raise TypeError(f"ivy.{op}: cannot promote paddle dtypes {d1} and {d2}") from None
+        return cast(x1, dt), cast(x2, dt)
+    if t1:
+        dt = scalar_dtype(x2, x1.dtype)
+        return cast(x1, dt), scalar(x2, dt, x1)
+    if t2:
+        dt = scalar_dtype(x1, x2.dtype)
+        return scalar(x1, dt, x2), cast(x2, dt)
+    dt1, dt2 = scalar_default(x1), scalar_default(x2)
+    dt = PROMOTE[(dt1, dt2)]
+    return scalar(x1, dt), scalar(x2, dt)
+
+
+def promote_many(xs: Sequence[Any], op: str) -> list[Any]:
+    dt = xs[0].dtype
+    same = True
+    for x in xs[1:]:
+        if x.dtype != dt:
+            same = False
+            try:
+                dt = PROMOTE[(dt, x.dtype)]
+            except KeyError:
+                raise TypeError(f"ivy.{op}: cannot promote paddle dtypes {dt} and {x.dtype}") from None
+    return list(xs) if same else [cast(x, dt) for x in xs]
+
+
+# ------------------------------------------------------------------------------------ devices
+
+
+def place(device: Any) -> Any:
+    """A paddle Place from a device spec: a Place, "cpu", "gpu:N" / "cuda:N", or an object whose
+    ``str`` is one of those (e.g. a torch.device)."""
+    if isinstance(device, PLACE_TYPES):
+        return device
+    s = device if isinstance(device, str) else str(device)
+    s = s.strip().lower()
+    if s.startswith("place(") and s.endswith(")"):  # str() of a paddle Place
+        s = s[6:-1]
+    if s == "cpu":
+        return _CPU
+    kind, _, idx = s.partition(":")
+    if kind in ("gpu", "cuda"):
+        return paddle.CUDAPlace(int(idx or 0))
+    if kind == "gpu_pinned":
+        return paddle.CUDAPinnedPlace()
+    raise ValueError(f"unknown paddle device {device!r}; use 'cpu', 'gpu:N' or a paddle Place")
+
+
+def same_place(a: Any, b: Any) -> bool:
+    return a == b or str(a) == str(b)
+
+
+def to_device(x: Any, device: Any) -> Any:
+    """``x`` on ``device`` (``None``: unchanged); copies only when the place differs."""
+    if device is None:
+        return x
+    p = place(device)
+    if same_place(x.place, p):
+        return x
+    return x._copy_to(p, False)
+
+
+def default_place() -> Any:
+    d = paddle.device.get_device()
+    return _CPU if d == "cpu" else place(d)
+
+
+def devices() -> list[Any]:
+    out: list[Any] = [_CPU]
+    try:
+        if paddle.is_compiled_with_cuda():
+            out += [paddle.CUDAPlace(i) for i in range(paddle.device.cuda.device_count())]
+    except Exception:  # a CUDA build without a usable driver: CPU only
+        pass
+    return out
+
+
+# ------------------------------------------------------------------------------------ shapes
+
+
+def norm_axis(axis: int, ndim: int) -> int:
+    if not -max(ndim, 1) <= axis < max(ndim, 1):
+        raise IndexError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
+    return axis + ndim if axis < 0 else axis
+
+
+def norm_axes(axis: Any, ndim: int) -> list[int] | None:
+    if axis is None:
+        return None
+    if isinstance(axis, int):
+        return [norm_axis(axis, ndim)]
+    return [norm_axis(a, ndim) for a in axis]
+
+
+def shape_tuple(shape: Any) -> list[int]:
+    return [shape] if isinstance(shape, int) else list(shape)
+
+
+def prod(xs: Sequence[int]) -> int:
+    n = 1
+    for v in xs:
+        n *= v
+    return n
+
+
+def upcast_int(dt: Any) -> Any:
+    """The int dtype paddle kernels handle that holds every value of ``dt`` exactly."""
+    return int64 if dt == int64 else int32 if dt in (int8, int16, uint8, bool_, int32) else dt
+
+
+__all__ = [
+    "Tensor", "paddle", "NAME", "native", "unsupported", "cast", "scalar", "promote2", "promote_many",
+    "place", "to_device", "default_place", "devices", "norm_axis", "norm_axes", "shape_tuple", "prod",
+    "upcast_int", "float32", "float64",
+]

@@ -1,0 +1,25 @@
+# Sourced by scripts/*: creates (or refreshes) the virtual environment with every distribution of
+# the monorepo installed editable, at the versions pinned in constraints.txt.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${IVY_VENV:-$ROOT/.venv}"
+PY="$VENV/bin/python"
+STAMP="$VENV/.ivy-env-stamp"
+want="$(cat "$ROOT/constraints.txt" "$ROOT"/ivy_core/pyproject.toml "$ROOT"/plugins/*/pyproject.toml | cksum)"
+if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
+  echo "== setting up $VENV (first run takes a few minutes: frameworks are large)"
+  [ -x "$PY" ] || python3 -m venv "$VENV"
+  "$PY" -m pip install -q --upgrade pip
+  # One resolver run for everything, so the pins in constraints.txt hold together.
+  "$PY" -m pip install -q -c "$ROOT/constraints.txt" \
+    -e "$ROOT/ivy_core" \
+    -e "$ROOT/plugins/ivy-numpy" \
+    -e "$ROOT/plugins/ivy-torch" \
+    -e "$ROOT/plugins/ivy-jax" \
+    -e "$ROOT/plugins/ivy-tensorflow[cpu]" \
+    -e "$ROOT/plugins/ivy-paddle[cpu]" \
+    pytest pytest-xdist hypothesis array-api-strict scipy
+  echo "$want" > "$STAMP"
+fi
+export PATH="$VENV/bin:$PATH"
+cd "$ROOT"
