@@ -29,6 +29,15 @@ from ._aliases import (
     set_framework,
     unset_framework,
 )
+from . import nest
+from ._functional.compile import compile, compile_fn
+from ._functional.gradients import execute_with_gradients, grad, jac, value_and_grad
+from ._functional.optimizers import (
+    adam_update,
+    gradient_descent_update,
+    lamb_update,
+    lars_update,
+)
 from ._context import (
     backend_namespace,
     current_backend,

@@ -90,7 +90,9 @@ def _call_args(sig: inspect.Signature) -> str:
     return ", ".join(out)
 
 
-def _param_source(sig: inspect.Signature, defaults: dict[str, Any], prefix: str) -> str:
+def _param_source(
+    sig: inspect.Signature, defaults: dict[str, Any], prefix: str, with_backend: bool = True
+) -> str:
     """Parameter list source with defaults bound to generated global names."""
     parts: list[str] = []
     saw_posonly = saw_kwonly = False
@@ -117,9 +119,10 @@ def _param_source(sig: inspect.Signature, defaults: dict[str, Any], prefix: str)
             if nxt is None or nxt.kind is not p.POSITIONAL_ONLY:
                 parts.append("/")
     del saw_posonly
-    if not saw_kwonly:
-        parts.append("*")
-    parts.append("backend=None")
+    if with_backend:
+        if not saw_kwonly:
+            parts.append("*")
+        parts.append("backend=None")
     return ", ".join(parts)
 
 

@@ -159,6 +159,11 @@ class BackendNamespace(types.ModuleType):
             d.setdefault(k, v)
         d["__getattr__"] = _missing_attr(self.__name__, backend.name, "")
 
+    def _ivy_add(self, qual: str, fn: Any) -> None:
+        """Adds op ``qual`` (``"gelu"``, ``"linalg.inv"``) to the namespace (core's compositions)."""
+        ns, _, short = qual.rpartition(".")
+        (self.__dict__[ns].__dict__ if ns else self.__dict__)[short] = fn
+
     def __repr__(self) -> str:
         b = self.__dict__["_ivy_backend"]
         return f"<ivy backend namespace {b.name!r} from {b.dist}>"

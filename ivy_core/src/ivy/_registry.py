@@ -84,16 +84,19 @@ class Backend:
         self.spec = spec
         self.impl = impl
         self.ops = _OpTable(spec.name, dict(impl.ops))
+        #: ops the plugin implements itself (the rest are core's compositions)
+        self.native_ops = frozenset(impl.ops)
         self.array_types = tuple(impl.array_types)
-        self._namespace: "BackendNamespace | None" = None
+        from . import _compose
+        from ._namespace import BackendNamespace
 
-    @property
-    def namespace(self) -> "BackendNamespace":
-        if self._namespace is None:
-            from ._namespace import BackendNamespace
-
-            self._namespace = BackendNamespace(self)
-        return self._namespace
+        self.namespace = BackendNamespace(self)
+        # Composed ops the plugin does not provide natively run on its own namespace.
+        for name, default in _compose.load_defaults().items():
+            if name not in self.ops:
+                fn = _compose.bind(name, default, self.namespace)
+                self.ops[name] = fn
+                self.namespace._ivy_add(name, fn)
 
     def __repr__(self) -> str:
         return f"<ivy backend {self.name!r} from {self.dist}>"

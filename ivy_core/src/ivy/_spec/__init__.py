@@ -2,7 +2,9 @@
 
 Importing this package imports every spec module, which registers each op in :data:`SPECS` (keyed by
 qualified name: ``"add"``, ``"linalg.inv"``, ``"fft.fft"``). The modules ``linalg`` and ``fft`` are
-the standard's extensions; ``conversion`` holds Ivy's own ops for leaving a backend.
+the standard's extensions; ``conversion`` holds Ivy's own ops for leaving a backend, and
+``gradients``, ``random``, ``device``, ``nn`` and ``general`` hold Ivy's functional API beyond
+the standard.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ from . import (  # isort: skip
     linalg,
     fft,
     conversion,
+    gradients,
+    random,
+    device,
+    nn,
+    general,
 )
 from ._base import SPECS, Spec
 
@@ -42,6 +49,11 @@ CATEGORIES: tuple[str, ...] = (
     "linalg",
     "fft",
     "conversion",
+    "gradients",
+    "random",
+    "device",
+    "nn",
+    "general",
 )
 
 __all__ = [
@@ -62,4 +74,9 @@ __all__ = [
     "linalg",
     "fft",
     "conversion",
+    "gradients",
+    "random",
+    "device",
+    "nn",
+    "general",
 ]

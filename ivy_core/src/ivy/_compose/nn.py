@@ -1,0 +1,500 @@
+"""Neural-network functions composed from Array API ops (defaults; plugins may go native)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from . import composes
+
+_SQRT_2 = math.sqrt(2.0)
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _axes(x: Any, axes: int | Sequence[int]) -> tuple[int, ...]:
+    axes = (axes,) if isinstance(axes, int) else tuple(axes)
+    return tuple(a % x.ndim for a in axes)
+
+
+# ------------------------------------------------------------------ activations
+
+
+@composes
+def relu(xp: Any, x: Any, /) -> Any:
+    return xp.maximum(x, 0)
+
+
+@composes
+def leaky_relu(xp: Any, x: Any, /, *, alpha: float = 0.2) -> Any:
+    return xp.where(xp.greater(x, 0), x, xp.multiply(x, alpha))
+
+
+@composes
+def sigmoid(xp: Any, x: Any, /) -> Any:
+    # 0.5 (1 + tanh(x/2)) is exactly the logistic function and cannot overflow.
+    return xp.multiply(xp.add(xp.tanh(xp.multiply(x, 0.5)), 1.0), 0.5)
+
+
+@composes
+def silu(xp: Any, x: Any, /) -> Any:
+    return xp.multiply(x, sigmoid(xp, x))
+
+
+@composes
+def gelu(xp: Any, x: Any, /, *, approximate: bool = False) -> Any:
+    if approximate:
+        inner = xp.multiply(xp.add(x, xp.multiply(xp.pow(x, 3), 0.044715)), _SQRT_2_OVER_PI)
+        return xp.multiply(xp.multiply(x, 0.5), xp.add(xp.tanh(inner), 1.0))
+    return xp.multiply(xp.multiply(x, 0.5), xp.add(xp.erf(xp.divide(x, _SQRT_2)), 1.0))
+
+
+@composes
+def erf(xp: Any, x: Any, /) -> Any:
+    # |x| < 3: erf = 2/√π e^{-x²} Σ 2ⁿ x^{2n+1} / (2n+1)!!  (all terms positive: no cancellation).
+    # |x| ≥ 3: erfc from its continued fraction x + (1/2)/(x + 1/(x + (3/2)/(x + ...))).
+    a = xp.abs(x)
+    small = xp.minimum(a, 3.0)
+    x2 = xp.multiply(small, small)
+    term = small
+    total = small
+    for n in range(1, 80):
+        term = xp.divide(xp.multiply(term, xp.multiply(x2, 2.0)), 2 * n + 1)
+        total = xp.add(total, term)
+    series = xp.multiply(xp.multiply(total, xp.exp(xp.negative(x2))), 2.0 / math.sqrt(math.pi))
+    big = xp.maximum(a, 3.0)
+    f = big
+    for k in range(60, 0, -1):
+        f = xp.add(big, xp.divide(k / 2.0, f))
+    tail = xp.subtract(1.0, xp.divide(xp.exp(xp.negative(xp.multiply(big, big))), xp.multiply(f, math.sqrt(math.pi))))
+    out = xp.where(xp.less(a, 3.0), series, tail)
+    return xp.where(xp.less(x, 0), xp.negative(out), out)
+
+
+@composes
+def softmax(xp: Any, x: Any, /, *, axis: int = -1) -> Any:
+    e = xp.exp(xp.subtract(x, xp.max(x, axis=axis, keepdims=True)))
+    return xp.divide(e, xp.sum(e, axis=axis, keepdims=True))
+
+
+@composes
+def log_softmax(xp: Any, x: Any, /, *, axis: int = -1) -> Any:
+    s = xp.subtract(x, xp.max(x, axis=axis, keepdims=True))
+    return xp.subtract(s, xp.log(xp.sum(xp.exp(s), axis=axis, keepdims=True)))
+
+
+@composes
+def softplus(xp: Any, x: Any, /, *, beta: float = 1.0, threshold: float = 20.0) -> Any:
+    bx = xp.multiply(x, beta)
+    # max(z, 0) + log1p(exp(-|z|)) is softplus(z) without overflow anywhere.
+    soft = xp.add(xp.maximum(bx, 0), xp.log1p(xp.exp(xp.negative(xp.abs(bx)))))
+    return xp.where(xp.greater(bx, threshold), x, xp.divide(soft, beta))
+
+
+@composes
+def elu(xp: Any, x: Any, /, *, alpha: float = 1.0) -> Any:
+    neg = xp.multiply(xp.expm1(xp.minimum(x, 0)), alpha)  # min(x, 0): no overflow in the unused branch
+    return xp.where(xp.greater(x, 0), x, neg)
+
+
+@composes
+def selu(xp: Any, x: Any, /) -> Any:
+    return xp.multiply(elu(xp, x, alpha=_SELU_ALPHA), _SELU_SCALE)
+
+
+@composes
+def hardswish(xp: Any, x: Any, /) -> Any:
+    return xp.multiply(x, xp.divide(xp.clip(xp.add(x, 3.0), 0.0, 6.0), 6.0))
+
+
+@composes
+def mish(xp: Any, x: Any, /) -> Any:
+    return xp.multiply(x, xp.tanh(softplus(xp, x)))
+
+
+# ------------------------------------------------------------------ layers
+
+
+@composes
+def linear(xp: Any, x: Any, weight: Any, /, bias: Any = None) -> Any:
+    y = xp.matmul(x, xp.matrix_transpose(weight))
+    return y if bias is None else xp.add(y, bias)
+
+
+@composes
+def embedding(xp: Any, weights: Any, indices: Any, /, *, max_norm: float | None = None) -> Any:
+    flat = xp.reshape(indices, (-1,))
+    rows = xp.take(weights, flat, axis=0)
+    if max_norm is not None:
+        norms = xp.linalg.vector_norm(rows, axis=-1, keepdims=True)
+        rows = xp.where(xp.greater(norms, max_norm), xp.multiply(rows, xp.divide(max_norm, norms)), rows)
+    return xp.reshape(rows, (*indices.shape, weights.shape[-1]))
+
+
+@composes
+def one_hot(xp: Any, indices: Any, depth: int, /, *, dtype: Any = None, axis: int = -1) -> Any:
+    hot = xp.equal(xp.expand_dims(indices, axis=-1), xp.arange(depth, dtype=indices.dtype))
+    if dtype is None:
+        dtype = xp.__array_namespace_info__().default_dtypes()["real floating"]
+    out = xp.astype(hot, dtype)
+    if axis != -1 and axis != out.ndim - 1:
+        out = xp.moveaxis(out, -1, axis)
+    return out
+
+
+def _stats_axes(x: Any, data_format: str) -> tuple[tuple[int, ...], int]:
+    channel = 1 if data_format.startswith("NC") else x.ndim - 1
+    return tuple(a for a in range(x.ndim) if a != channel), channel
+
+
+def _per_channel(xp: Any, v: Any, x: Any, channel: int) -> Any:
+    shape = [1] * x.ndim
+    shape[channel] = -1
+    return xp.reshape(v, tuple(shape))
+
+
+@composes
+def layer_norm(
+    xp: Any, x: Any, normalized_idxs: int | Sequence[int], /, *, scale: Any = None, offset: Any = None, eps: float = 1e-5
+) -> Any:
+    axes = _axes(x, normalized_idxs)
+    mean = xp.mean(x, axis=axes, keepdims=True)
+    var = xp.var(x, axis=axes, keepdims=True)
+    y = xp.divide(xp.subtract(x, mean), xp.sqrt(xp.add(var, eps)))
+    if scale is not None:
+        y = xp.multiply(y, scale)
+    if offset is not None:
+        y = xp.add(y, offset)
+    return y
+
+
+@composes
+def batch_norm(
+    xp: Any,
+    x: Any,
+    mean: Any,
+    variance: Any,
+    /,
+    *,
+    offset: Any = None,
+    scale: Any = None,
+    training: bool = False,
+    eps: float = 1e-5,
+    momentum: float = 0.1,
+    data_format: str = "NHWC",
+) -> tuple[Any, Any, Any]:
+    axes, channel = _stats_axes(x, data_format)
+    if training:
+        n = math.prod(x.shape[a] for a in axes)
+        batch_mean = xp.mean(x, axis=axes)
+        batch_var = xp.var(x, axis=axes)
+        # running statistics use the unbiased variance, as torch and keras do
+        unbiased = xp.multiply(batch_var, n / max(n - 1, 1))
+        mean_out = xp.add(xp.multiply(mean, 1.0 - momentum), xp.multiply(batch_mean, momentum))
+        var_out = xp.add(xp.multiply(variance, 1.0 - momentum), xp.multiply(unbiased, momentum))
+        use_mean, use_var = batch_mean, batch_var
+    else:
+        mean_out, var_out = mean, variance
+        use_mean, use_var = mean, variance
+    y = xp.divide(
+        xp.subtract(x, _per_channel(xp, use_mean, x, channel)),
+        xp.sqrt(xp.add(_per_channel(xp, use_var, x, channel), eps)),
+    )
+    if scale is not None:
+        y = xp.multiply(y, _per_channel(xp, scale, x, channel))
+    if offset is not None:
+        y = xp.add(y, _per_channel(xp, offset, x, channel))
+    return y, mean_out, var_out
+
+
+@composes
+def group_norm(
+    xp: Any,
+    x: Any,
+    num_groups: int,
+    /,
+    *,
+    scale: Any = None,
+    offset: Any = None,
+    eps: float = 1e-5,
+    data_format: str = "NHWC",
+) -> Any:
+    channels_first = data_format.startswith("NC")
+    xc = x if channels_first else xp.moveaxis(x, -1, 1)
+    n, c = xc.shape[0], xc.shape[1]
+    if c % num_groups:
+        raise ValueError(f"group_norm: {c} channels cannot be split into {num_groups} groups")
+    g = xp.reshape(xc, (n, num_groups, -1))
+    mean = xp.mean(g, axis=-1, keepdims=True)
+    var = xp.var(g, axis=-1, keepdims=True)
+    y = xp.reshape(xp.divide(xp.subtract(g, mean), xp.sqrt(xp.add(var, eps))), xc.shape)
+    shape = (1, c) + (1,) * (xc.ndim - 2)
+    if scale is not None:
+        y = xp.multiply(y, xp.reshape(scale, shape))
+    if offset is not None:
+        y = xp.add(y, xp.reshape(offset, shape))
+    return y if channels_first else xp.moveaxis(y, 1, -1)
+
+
+@composes
+def adaptive_avg_pool2d(xp: Any, x: Any, output_size: int | Sequence[int], /, *, data_format: str = "NHWC") -> Any:
+    oh, ow = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    hax, wax = (x.ndim - 2, x.ndim - 1) if data_format.startswith("NC") else (x.ndim - 3, x.ndim - 2)
+    h, w = x.shape[hax], x.shape[wax]
+
+    def window(i: int, n_in: int, n_out: int) -> tuple[int, int]:
+        # torch's bins: [floor(i n / m), ceil((i + 1) n / m))
+        return (i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)
+
+    rows = []
+    for i in range(oh):
+        r0, r1 = window(i, h, oh)
+        cols = []
+        for j in range(ow):
+            c0, c1 = window(j, w, ow)
+            idx = [slice(None)] * x.ndim
+            idx[hax], idx[wax] = slice(r0, r1), slice(c0, c1)
+            cols.append(xp.mean(x[tuple(idx)], axis=(hax, wax), keepdims=True))
+        rows.append(xp.concat(cols, axis=wax))
+    return xp.concat(rows, axis=hax)
+
+
+# ------------------------------------------------------------------ recurrent
+
+
+def _split4(xp: Any, z: Any) -> tuple[Any, Any, Any, Any]:
+    n = z.shape[-1] // 4
+    return z[..., :n], z[..., n : 2 * n], z[..., 2 * n : 3 * n], z[..., 3 * n :]
+
+
+@composes
+def lstm_update(
+    xp: Any,
+    x: Any,
+    init_h: Any,
+    init_c: Any,
+    kernel: Any,
+    recurrent_kernel: Any,
+    /,
+    *,
+    bias: Any = None,
+    recurrent_bias: Any = None,
+) -> tuple[Any, tuple[Any, Any]]:
+    xw = xp.matmul(x, kernel)  # every time step at once: [..., t, 4h]
+    if bias is not None:
+        xw = xp.add(xw, bias)
+    if recurrent_bias is not None:
+        xw = xp.add(xw, recurrent_bias)
+    h, c = init_h, init_c
+    hs = []
+    for t in range(x.shape[-2]):
+        z = xp.add(xw[..., t, :], xp.matmul(h, recurrent_kernel))
+        i, f, g, o = _split4(xp, z)
+        c = xp.add(xp.multiply(sigmoid(xp, f), c), xp.multiply(sigmoid(xp, i), xp.tanh(g)))
+        h = xp.multiply(sigmoid(xp, o), xp.tanh(c))
+        hs.append(h)
+    return xp.stack(hs, axis=-2), (h, c)
+
+
+@composes
+def lstm(
+    xp: Any,
+    x: Any,
+    init_h: Any,
+    init_c: Any,
+    kernels: Sequence[Any],
+    recurrent_kernels: Sequence[Any],
+    /,
+    *,
+    biases: Sequence[Any] | None = None,
+    recurrent_biases: Sequence[Any] | None = None,
+) -> tuple[Any, tuple[Any, Any]]:
+    n = len(kernels)
+    lengths = {len(recurrent_kernels), init_h.shape[0], init_c.shape[0]}
+    lengths |= {len(biases)} if biases is not None else set()
+    lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
+    if lengths != {n}:
+        raise ValueError(f"lstm: per-layer weights and init_h/init_c disagree on the number of layers: {sorted(lengths | {n})}")
+    hs_out, hs_last, cs_last = x, [], []
+    for layer in range(n):
+        hs_out, (h, c) = lstm_update(
+            xp,
+            hs_out,
+            init_h[layer],
+            init_c[layer],
+            kernels[layer],
+            recurrent_kernels[layer],
+            bias=None if biases is None else biases[layer],
+            recurrent_bias=None if recurrent_biases is None else recurrent_biases[layer],
+        )
+        hs_last.append(h)
+        cs_last.append(c)
+    return hs_out, (xp.stack(hs_last, axis=0), xp.stack(cs_last, axis=0))
+
+
+# ------------------------------------------------------------------ attention
+
+
+@composes
+def scaled_dot_product_attention(
+    xp: Any,
+    query: Any,
+    key: Any,
+    value: Any,
+    /,
+    *,
+    mask: Any = None,
+    scale: float | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+) -> Any:
+    d = query.shape[-1]
+    scores = xp.multiply(xp.matmul(query, xp.matrix_transpose(key)), (1.0 / math.sqrt(d)) if scale is None else scale)
+    neg = xp.finfo(scores.dtype).min
+    if is_causal:
+        lq, lk = query.shape[-2], key.shape[-2]
+        causal = xp.tril(xp.ones((lq, lk), dtype=xp.bool), k=lk - lq)
+        scores = xp.where(causal, scores, neg)
+    if mask is not None:
+        if xp.isdtype(mask.dtype, "bool"):  # True marks the positions to attend to
+            scores = xp.where(mask, scores, neg)
+        else:  # an additive mask
+            scores = xp.add(scores, mask)
+    weights = softmax(xp, scores, axis=-1)
+    if dropout_p > 0.0:
+        weights = xp.dropout(weights, dropout_p)
+    return xp.matmul(weights, value)
+
+
+@composes
+def multi_head_attention(
+    xp: Any,
+    query: Any,
+    /,
+    key: Any = None,
+    value: Any = None,
+    *,
+    num_heads: int,
+    q_weight: Any,
+    k_weight: Any,
+    v_weight: Any,
+    out_weight: Any,
+    q_bias: Any = None,
+    k_bias: Any = None,
+    v_bias: Any = None,
+    out_bias: Any = None,
+    mask: Any = None,
+    is_causal: bool = False,
+    scale: float | None = None,
+) -> Any:
+    key = query if key is None else key
+    value = key if value is None else value
+
+    def proj(x: Any, w: Any, b: Any) -> Any:
+        y = xp.matmul(x, w)
+        return y if b is None else xp.add(y, b)
+
+    def heads(x: Any) -> Any:  # [..., l, e] -> [..., heads, l, e / heads]
+        *lead, length, e = x.shape
+        x = xp.reshape(x, (*lead, length, num_heads, e // num_heads))
+        return xp.moveaxis(x, -2, -3)
+
+    q, k, v = heads(proj(query, q_weight, q_bias)), heads(proj(key, k_weight, k_bias)), heads(proj(value, v_weight, v_bias))
+    if mask is not None and mask.ndim == q.ndim - 1:
+        mask = xp.expand_dims(mask, axis=-3)  # one mask for all heads
+    o = scaled_dot_product_attention(xp, q, k, v, mask=mask, scale=scale, is_causal=is_causal)
+    o = xp.moveaxis(o, -3, -2)
+    o = xp.reshape(o, (*o.shape[:-2], o.shape[-2] * o.shape[-1]))
+    return proj(o, out_weight, out_bias)
+
+
+# ------------------------------------------------------------------ losses
+
+
+def _reduce(xp: Any, loss: Any, reduction: str) -> Any:
+    if reduction == "mean":
+        return xp.mean(loss)
+    if reduction == "sum":
+        return xp.sum(loss)
+    if reduction == "none":
+        return loss
+    raise ValueError(f"reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
+
+
+@composes
+def cross_entropy(
+    xp: Any, true: Any, pred: Any, /, *, axis: int = -1, epsilon: float = 1e-7, reduction: str = "mean"
+) -> Any:
+    p = xp.clip(pred, epsilon, 1.0 - epsilon)
+    return _reduce(xp, xp.negative(xp.sum(xp.multiply(true, xp.log(p)), axis=axis)), reduction)
+
+
+@composes
+def binary_cross_entropy(
+    xp: Any,
+    true: Any,
+    pred: Any,
+    /,
+    *,
+    epsilon: float = 1e-7,
+    from_logits: bool = False,
+    reduction: str = "mean",
+) -> Any:
+    if from_logits:
+        # max(z, 0) - z t + log(1 + exp(-|z|)): the stable form
+        loss = xp.add(
+            xp.subtract(xp.maximum(pred, 0), xp.multiply(pred, true)),
+            xp.log1p(xp.exp(xp.negative(xp.abs(pred)))),
+        )
+    else:
+        p = xp.clip(pred, epsilon, 1.0 - epsilon)
+        loss = xp.negative(
+            xp.add(xp.multiply(true, xp.log(p)), xp.multiply(xp.subtract(1.0, true), xp.log(xp.subtract(1.0, p))))
+        )
+    return _reduce(xp, loss, reduction)
+
+
+@composes
+def sparse_cross_entropy(
+    xp: Any, true: Any, pred: Any, /, *, axis: int = -1, epsilon: float = 1e-7, reduction: str = "mean"
+) -> Any:
+    hot = one_hot(xp, true, pred.shape[axis], dtype=pred.dtype, axis=axis)
+    return cross_entropy(xp, hot, pred, axis=axis, epsilon=epsilon, reduction=reduction)
+
+
+@composes
+def mse_loss(xp: Any, true: Any, pred: Any, /, *, reduction: str = "mean") -> Any:
+    return _reduce(xp, xp.square(xp.subtract(pred, true)), reduction)
+
+
+@composes
+def l1_loss(xp: Any, true: Any, pred: Any, /, *, reduction: str = "mean") -> Any:
+    return _reduce(xp, xp.abs(xp.subtract(pred, true)), reduction)
+
+
+@composes
+def huber_loss(xp: Any, true: Any, pred: Any, /, *, delta: float = 1.0, reduction: str = "mean") -> Any:
+    a = xp.abs(xp.subtract(pred, true))
+    quad = xp.multiply(xp.square(a), 0.5)
+    lin = xp.multiply(xp.subtract(a, 0.5 * delta), delta)
+    return _reduce(xp, xp.where(xp.less_equal(a, delta), quad, lin), reduction)
+
+
+@composes
+def kl_div(xp: Any, p: Any, q: Any, /, *, axis: int = -1, reduction: str = "mean") -> Any:
+    # Σ p log(p / q) along axis; terms with p = 0 contribute 0.
+    safe_p = xp.where(xp.greater(p, 0), p, 1.0)
+    terms = xp.where(xp.greater(p, 0), xp.multiply(p, xp.subtract(xp.log(safe_p), xp.log(q))), 0.0)
+    return _reduce(xp, xp.sum(terms, axis=axis), reduction)
+
+
+@composes
+def dropout(
+    xp: Any, x: Any, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None
+) -> Any:
+    if not training or prob == 0.0:
+        return x
+    keep = xp.bernoulli(1.0 - prob, shape=x.shape, dtype=x.dtype, device=xp.dev(x, as_native=True), seed=seed)
+    y = xp.multiply(x, keep)
+    return xp.divide(y, 1.0 - prob) if scale else y

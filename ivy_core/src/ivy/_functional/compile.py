@@ -1,0 +1,60 @@
+"""``ivy.compile``: the backend's own compiler (torch.compile, jax.jit, tf.function,
+paddle.jit.to_static; identity on NumPy), reached through the plugins' ``ivy_compile`` hook."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+from .. import _context, _registry, nest
+from .._dispatch import _infer
+
+__all__ = ["compile", "compile_fn"]
+
+
+def _compiler(backend: "_registry.Backend", fn: Callable[..., Any], options: dict[str, Any]) -> Callable[..., Any]:
+    pm = _registry.plugin_manager()
+    compiled = pm.hook.ivy_compile(backend=backend.name, fn=fn, options=options)
+    return fn if compiled is None else compiled  # a backend without a compiler runs eagerly
+
+
+class Compiled:
+    """A function compiled lazily, per backend, on its first call with that backend's arrays."""
+
+    def __init__(self, fn: Callable[..., Any], backend: Any, options: dict[str, Any]):
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._backend = backend
+        self._options = options
+        self._cache: dict[str, Callable[..., Any]] = {}
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._backend is not None:
+            b = _context.resolve(self._backend)
+        else:
+            b = _infer("compile", {}, tuple(nest.leaves((args, kwargs))), ())
+        f = self._cache.get(b.name)
+        if f is None:
+            f = self._cache[b.name] = _compiler(b, self._fn, self._options)
+        return f(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<ivy.compile of {getattr(self._fn, '__qualname__', self._fn)!r}>"
+
+
+def compile(fn: Callable[..., Any] | None = None, /, *, backend: Any = None, **options: Any) -> Any:  # noqa: A001
+    """Compile ``fn`` with the backend's own compiler; usable as a decorator.
+
+    The backend is ``backend`` if given, else the framework of the first call's arrays (each
+    backend compiles separately, on its first call). ``options`` pass through to the compiler:
+    ``torch.compile(fn, **options)``, ``jax.jit(fn, **options)``, ``tf.function(fn, **options)``,
+    ``paddle.jit.to_static(fn, **options)``; NumPy runs ``fn`` as it is. Compiled results equal
+    eager results.
+    """
+    if fn is None:
+        return lambda f: Compiled(f, backend, options)
+    return Compiled(fn, backend, options)
+
+
+#: The paper's name.
+compile_fn = compile

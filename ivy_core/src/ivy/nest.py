@@ -1,0 +1,117 @@
+"""Nests: dicts, lists, tuples and named tuples (and registered node types) of arrays.
+
+``flatten`` turns a nest into its leaves and a structure, ``unflatten`` rebuilds it, ``map``
+applies a function leaf-wise over one or more nests of the same structure. Gradients and
+optimizer updates take and return nests of variables this way.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+__all__ = ["Structure", "flatten", "unflatten", "map", "leaves", "register_node"]
+
+_NODES: dict[type, tuple[Callable[[Any], tuple[list[Any], Any]], Callable[[Any, list[Any]], Any]]] = {}
+
+
+def register_node(
+    cls: type,
+    flatten_fn: Callable[[Any], tuple[list[Any], Any]],
+    unflatten_fn: Callable[[Any, list[Any]], Any],
+) -> None:
+    """Teach nests a container type: ``flatten_fn(x) -> (children, aux)``,
+    ``unflatten_fn(aux, children) -> x``."""
+    _NODES[cls] = (flatten_fn, unflatten_fn)
+
+
+class Structure:
+    """The shape of a nest without its leaves (what :func:`unflatten` needs)."""
+
+    __slots__ = ("kind", "meta", "children", "num_leaves")
+
+    def __init__(self, kind: str, meta: Any, children: list["Structure"]):
+        self.kind = kind
+        self.meta = meta
+        self.children = children
+        self.num_leaves = 1 if kind == "leaf" else sum(c.num_leaves for c in children)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Structure)
+            and self.kind == other.kind
+            and self.meta == other.meta
+            and self.children == other.children
+        )
+
+    def __repr__(self) -> str:
+        if self.kind == "leaf":
+            return "*"
+        inner = ", ".join(map(repr, self.children))
+        return f"{self.kind}({inner})"
+
+
+_LEAF = Structure("leaf", None, [])
+
+
+def _flatten(x: Any, out: list[Any]) -> Structure:
+    t = type(x)
+    if t in _NODES:
+        children, aux = _NODES[t][0](x)
+        return Structure("node", (t, aux), [_flatten(c, out) for c in children])
+    if isinstance(x, dict):
+        keys = list(x)
+        return Structure("dict", (t, tuple(keys)), [_flatten(x[k], out) for k in keys])
+    if t is list or t is tuple:
+        return Structure(t.__name__, None, [_flatten(c, out) for c in x])
+    if isinstance(x, tuple) and hasattr(x, "_fields"):  # named tuple
+        return Structure("namedtuple", t, [_flatten(c, out) for c in x])
+    out.append(x)
+    return _LEAF
+
+
+def flatten(nest: Any) -> tuple[list[Any], Structure]:
+    """The leaves of ``nest`` in a fixed order, and its :class:`Structure`."""
+    out: list[Any] = []
+    return out, _flatten(nest, out)
+
+
+def _build(s: Structure, it: Iterable[Any]) -> Any:
+    if s.kind == "leaf":
+        return next(it)  # type: ignore[call-overload]
+    children = [_build(c, it) for c in s.children]
+    if s.kind == "dict":
+        cls, keys = s.meta
+        return dict(zip(keys, children)) if cls is dict else cls(zip(keys, children))
+    if s.kind == "list":
+        return children
+    if s.kind == "tuple":
+        return tuple(children)
+    if s.kind == "namedtuple":
+        return s.meta(*children)
+    cls, aux = s.meta
+    return _NODES[cls][1](aux, children)
+
+
+def unflatten(structure: Structure, leaves: Iterable[Any]) -> Any:
+    """Rebuilds a nest of ``structure`` from ``leaves`` (as returned by :func:`flatten`)."""
+    leaves = list(leaves)
+    if len(leaves) != structure.num_leaves:
+        raise ValueError(f"the structure has {structure.num_leaves} leaves, got {len(leaves)}")
+    return _build(structure, iter(leaves))
+
+
+def leaves(nest: Any) -> list[Any]:
+    """The leaves of ``nest``."""
+    return flatten(nest)[0]
+
+
+def map(fn: Callable[..., Any], nest: Any, *rest: Any) -> Any:  # noqa: A001 - the natural name
+    """Applies ``fn`` leaf-wise: ``fn(leaf, *matching leaves of rest)``; same structure out."""
+    flat, s = flatten(nest)
+    others = []
+    for r in rest:
+        fl, rs = flatten(r)
+        if rs != s:
+            raise ValueError(f"nests differ in structure: {s} and {rs}")
+        others.append(fl)
+    return unflatten(s, [fn(*args) for args in zip(flat, *others)])
