@@ -87,8 +87,8 @@ def backend_dtypes(backend: str, *kinds: str) -> list[str]:
 def _normalise(a: np.ndarray) -> np.ndarray:
     # No signed zeros: their handling is mostly unspecified by the standard.
     if a.dtype.kind in "fc":
-        a = a + np.zeros((), a.dtype)
-    return a
+        a = np.asarray(a + np.zeros((), a.dtype))
+    return np.asarray(a)
 
 
 def elements(dtype: str, domain: str = "any", specials: bool = False) -> st.SearchStrategy[Any]:

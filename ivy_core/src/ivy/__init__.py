@@ -95,7 +95,12 @@ def namespace(*arrays: _Any) -> _Any:
 
 def is_native_array(x: _Any, /) -> bool:
     """Whether ``x`` is an array of an installed backend's framework (imports no framework)."""
-    b = _registry.backend_for_type(type(x)) if type(x) not in _dispatch._NEUTRAL else None
+    if type(x) in _dispatch._NEUTRAL:
+        return False
+    try:
+        b = _registry.backend_for_type(type(x))
+    except IvyError:  # an array of a framework whose plugin is not installed
+        return False
     return b is not None and isinstance(x, b.array_types)
 
 

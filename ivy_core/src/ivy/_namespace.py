@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import types
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from . import _context
@@ -86,20 +87,26 @@ def _name(dtype: Any) -> str:
 
 
 class _Use:
-    """``with ivy.torch.use:`` makes the backend current for the block (re-entrant)."""
+    """``with ivy.torch.use:`` makes the backend current for the block (re-entrant).
+
+    Exiting restores exactly the stack that was current on entry, even if the block called
+    ``ivy.set_backend`` itself; tokens are kept per thread / task.
+    """
 
     def __init__(self, backend: "Backend"):
         self._b = backend
+        self._tokens: ContextVar[tuple[Any, ...]] = ContextVar(f"ivy_use_{backend.name}", default=())
 
     def __enter__(self) -> "BackendNamespace":
-        stack = _context.stack_get()
-        _context._STACK.set(stack + (self._b,))
+        token = _context._STACK.set(_context.stack_get() + (self._b,))
+        self._tokens.set(self._tokens.get() + (token,))
         return self._b.namespace
 
     def __exit__(self, *exc: Any) -> None:
-        stack = _context.stack_get()
-        if stack:
-            _context._STACK.set(stack[:-1])
+        tokens = self._tokens.get()
+        if tokens:
+            self._tokens.set(tokens[:-1])
+            _context._STACK.reset(tokens[-1])
 
     def __repr__(self) -> str:
         return f"<use the {self._b.name!r} backend>"

@@ -142,8 +142,11 @@ def refresh() -> None:
     """Forget discovered plugins (after installing one in a running process). Loaded backends stay."""
     global _eps
     with _lock:
+        global _default
         _eps = None
+        _default = None
         _type_backend.clear()
+        _module_owners.clear()
         for name in [n for n in _specs if n not in _loaded]:
             del _specs[name]
         _plugin_errors.clear()
@@ -328,6 +331,13 @@ def backend_for_type(t: type) -> Backend | None:
     b: Backend | None = None
     if top and top != "builtins":
         owner = _module_owner(top)
+        if owner is None:
+            # A subclass defined in user code (class MyArray(np.ndarray)): its base decides.
+            for base in t.__mro__[1:]:
+                bmod = getattr(base, "__module__", "") or ""
+                btop = bmod.partition(".")[0]
+                if btop and btop != "builtins" and (owner := _module_owner(btop)) is not None:
+                    break
         if owner is not None:
             b = get_backend(owner)
         elif top in _KNOWN_MODULES:
@@ -429,6 +439,9 @@ def signature_mismatch(name: str, fn: Callable[..., Any]) -> str | None:
             continue
         elif w.kind is _P.POSITIONAL_OR_KEYWORD:
             g = by_name.get(w.name)
+            if g is None and i >= len(positional) and var_pos is not None and var_kw is not None:
+                i += 1  # taken by *args when positional, by **kwargs when named
+                continue
             if g is None or g.kind not in (_P.POSITIONAL_OR_KEYWORD,) or (i < len(positional) and positional[i] is not g):
                 return f"parameter {w.name!r} must be positional-or-keyword at position {i} ({spec.signature})"
             i += 1
@@ -438,6 +451,8 @@ def signature_mismatch(name: str, fn: Callable[..., Any]) -> str | None:
                 if var_kw is not None:
                     continue
                 return f"keyword {w.name!r} is missing ({spec.signature})"
+            if g.name in used:
+                return f"keyword {w.name!r} is already taken by a positional parameter ({spec.signature})"
             if g.kind not in (_P.KEYWORD_ONLY, _P.POSITIONAL_OR_KEYWORD):
                 return f"{w.name!r} must be accepted by keyword ({spec.signature})"
         used.add(g.name)

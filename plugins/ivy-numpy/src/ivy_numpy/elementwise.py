@@ -1,4 +1,9 @@
-"""Element-wise functions: NumPy 2 implements the standard's names directly."""
+"""Element-wise functions: NumPy 2 implements the standard's names as ufuncs with the standard's
+type promotion (NEP 50: Python scalars are weak), so all but ``clip`` are aliases."""
+
+from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -88,7 +93,6 @@ bitwise_or = np.bitwise_or
 bitwise_right_shift = np.bitwise_right_shift
 bitwise_xor = np.bitwise_xor
 ceil = np.ceil
-clip = np.clip
 conj = np.conj
 copysign = np.copysign
 cos = np.cos
@@ -139,3 +143,10 @@ subtract = np.subtract
 tan = np.tan
 tanh = np.tanh
 trunc = np.trunc
+
+
+def clip(x: np.ndarray, /, min: Any = None, max: Any = None) -> np.ndarray:
+    out = np.clip(x, min, max)
+    if out.dtype != x.dtype:
+        out = out.astype(x.dtype)  # np.clip promotes with array bounds; the standard keeps x's dtype
+    return out

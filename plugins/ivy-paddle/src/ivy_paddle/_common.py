@@ -155,3 +155,24 @@ __all__ = [
     "place", "to_device", "default_place", "devices", "norm_axis", "norm_axes", "shape_tuple", "prod",
     "upcast_int", "float32", "float64",
 ]
+
+
+_NARROW = (int8, int16, uint8, bool_)
+
+
+def lift(fn: Any, x: Any, *args: Any, complex_split: bool = False, **kw: Any) -> Any:
+    """``fn(x, ...)`` for a data-movement kernel that lacks bool/int8/int16/uint8 (run in int32 and
+    cast back: exact) and, with ``complex_split``, complex (run on the real and imaginary parts)."""
+    dt = x.dtype
+    if dt in _NARROW:
+        return _cast(fn(_cast(x, int32), *args, **kw), dt)
+    if complex_split and dt in (paddle.complex64, paddle.complex128):
+        return paddle.complex(fn(paddle.real(x), *args, **kw), fn(paddle.imag(x), *args, **kw))
+    return fn(x, *args, **kw)
+
+
+def index_tensor(idx: Any, n: int) -> Any:
+    """Integer indices as int64 with negative ones wrapped (paddle's gathers reject them)."""
+    if idx.dtype != int64:
+        idx = _cast(idx, int64)
+    return paddle.where(idx < 0, idx + n, idx)

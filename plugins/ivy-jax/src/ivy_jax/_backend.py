@@ -1,0 +1,43 @@
+"""Loads the JAX backend: imports JAX and hands core the ops and facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+from ivy.plugin import BackendImpl, collect_ops
+
+from . import _dtypes
+
+
+def _devices() -> list[Any]:
+    out = list(jax.devices())
+    for d in jax.devices("cpu"):  # the CPU is always usable, even when an accelerator is the default
+        if d not in out:
+            out.append(d)
+    return out
+
+
+def _default_device() -> Any:
+    dev = jax.config.jax_default_device
+    if dev is None:
+        return jax.devices()[0]
+    return _dtypes.device(dev) if isinstance(dev, str) else dev
+
+
+def load() -> BackendImpl:
+    return BackendImpl(
+        ops=collect_ops("ivy_jax"),
+        # jax.Array covers concrete arrays and tracers, so ops work inside jit and grad.
+        array_types=(jax.Array,),
+        dtypes=dict(_dtypes.DTYPES),
+        default_dtypes={
+            "real floating": _dtypes.DEFAULT_FLOAT,
+            "complex floating": _dtypes.DEFAULT_COMPLEX,
+            "integral": _dtypes.DEFAULT_INT,
+            "indexing": _dtypes.DEFAULT_INT,
+        },
+        devices=_devices,
+        default_device=_default_device,
+        framework=jax,
+    )

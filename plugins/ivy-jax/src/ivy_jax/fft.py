@@ -1,0 +1,107 @@
+"""The fft extension: jax.numpy.fft, with ``norm="backward"`` spelled out as the standard does."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from ._dtypes import native
+from ._dtypes import device as _device
+
+__all__ = [
+    "fft",
+    "fftfreq",
+    "fftn",
+    "fftshift",
+    "hfft",
+    "ifft",
+    "ifftn",
+    "ifftshift",
+    "ihfft",
+    "irfft",
+    "irfftn",
+    "rfft",
+    "rfftfreq",
+    "rfftn",
+]
+
+_f = jnp.fft
+_fft, _ifft, _rfft, _irfft, _hfft, _ihfft = _f.fft, _f.ifft, _f.rfft, _f.irfft, _f.hfft, _f.ihfft
+_fftn, _ifftn, _rfftn, _irfftn = _f.fftn, _f.ifftn, _f.rfftn, _f.irfftn
+_fftfreq, _rfftfreq = _f.fftfreq, _f.rfftfreq
+
+fftshift = _f.fftshift
+ifftshift = _f.ifftshift
+
+# The wrappers below exist because jnp.fft's ``norm`` defaults to None (meaning "backward").
+
+
+def fft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    return _fft(x, n, axis, norm)
+
+
+def ifft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    return _ifft(x, n, axis, norm)
+
+
+def rfft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    return _rfft(x, n, axis, norm)
+
+
+def irfft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    return _irfft(x, n, axis, norm)
+
+
+def hfft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    return _hfft(x, n, axis, norm)
+
+
+def ihfft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    return _ihfft(x, n, axis, norm)
+
+
+def fftn(
+    x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+    norm: str = "backward",
+) -> jax.Array:
+    return _fftn(x, s, axes, norm)
+
+
+def ifftn(
+    x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+    norm: str = "backward",
+) -> jax.Array:
+    return _ifftn(x, s, axes, norm)
+
+
+def rfftn(
+    x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+    norm: str = "backward",
+) -> jax.Array:
+    return _rfftn(x, s, axes, norm)
+
+
+def irfftn(
+    x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+    norm: str = "backward",
+) -> jax.Array:
+    return _irfftn(x, s, axes, norm)
+
+
+def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "fft.fftfreq")
+    if device is not None:
+        device = _device(device)
+    return _fftfreq(n, d, dtype=dtype, device=device)
+
+
+def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "fft.rfftfreq")
+    if device is not None:
+        device = _device(device)
+    return _rfftfreq(n, d, dtype=dtype, device=device)

@@ -1,0 +1,107 @@
+"""Statistical functions: jax.numpy, with dtype names normalised and the standard's defaults."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+
+from ._dtypes import native
+
+__all__ = [
+    "cumulative_prod",
+    "cumulative_sum",
+    "max",
+    "mean",
+    "min",
+    "prod",
+    "std",
+    "sum",
+    "var",
+]
+
+max = jnp.max
+min = jnp.min
+mean = jnp.mean
+
+_sum = jnp.sum
+_prod = jnp.prod
+_cumsum = jnp.cumulative_sum
+_cumprod = jnp.cumulative_prod
+_std = jnp.std
+_var = jnp.var
+
+
+def sum(
+    x: jax.Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    dtype: Any = None,
+    keepdims: bool = False,
+) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "sum")
+    return _sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def prod(
+    x: jax.Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    dtype: Any = None,
+    keepdims: bool = False,
+) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "prod")
+    return _prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def cumulative_sum(
+    x: jax.Array,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: Any = None,
+    include_initial: bool = False,
+) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "cumulative_sum")
+    return _cumsum(x, axis=axis, dtype=dtype, include_initial=include_initial)
+
+
+def cumulative_prod(
+    x: jax.Array,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: Any = None,
+    include_initial: bool = False,
+) -> jax.Array:
+    if dtype is not None:
+        dtype = native(dtype, "cumulative_prod")
+    return _cumprod(x, axis=axis, dtype=dtype, include_initial=include_initial)
+
+
+def std(
+    x: jax.Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    correction: int | float = 0.0,
+    keepdims: bool = False,
+) -> jax.Array:
+    return _std(x, axis=axis, correction=correction, keepdims=keepdims)  # jnp's default is None
+
+
+def var(
+    x: jax.Array,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    correction: int | float = 0.0,
+    keepdims: bool = False,
+) -> jax.Array:
+    return _var(x, axis=axis, correction=correction, keepdims=keepdims)  # jnp's default is None

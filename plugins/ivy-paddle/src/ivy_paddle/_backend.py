@@ -1,0 +1,27 @@
+"""Loads the PaddlePaddle backend: imports paddle and hands core the ops and facts."""
+
+from __future__ import annotations
+
+from ivy.plugin import BackendImpl, collect_ops
+
+from ._common import default_place, devices
+from ._dtypes import DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, DTYPES, INDEX
+from ._framework import Tensor, paddle
+
+
+def load() -> BackendImpl:
+    return BackendImpl(
+        ops=collect_ops("ivy_paddle"),
+        array_types=(Tensor,),
+        dtypes=dict(DTYPES),
+        # paddle's own defaults: float32 (paddle.get_default_dtype()) and int64 for Python ints
+        default_dtypes={
+            "real floating": DEFAULT_FLOAT,
+            "complex floating": DEFAULT_COMPLEX,
+            "integral": DEFAULT_INT,
+            "indexing": INDEX,
+        },
+        devices=devices,
+        default_device=default_place,
+        framework=paddle,
+    )

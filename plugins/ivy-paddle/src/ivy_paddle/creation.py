@@ -1,0 +1,343 @@
+"""Creation functions. paddle's creation functions take ``device=``; a ``None`` device means
+paddle's current default place (never changed here)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ._common import cast, place, promote_many, to_device
+from ._dtypes import (
+    COMPLEX, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, DTYPES, NAME, bool_, complex64, float32,
+    float64, int32, int64, native, unsupported,
+)
+from ._framework import Tensor, paddle
+
+__all__ = [
+    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
+    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+]
+
+_NARROW = None  # set below: dtypes whose arange/eye/tril kernels are missing
+
+
+def _dev(device: Any) -> Any:
+    return None if device is None else place(device)
+
+
+def _scalar_default(v: Any) -> Any:
+    if isinstance(v, bool):
+        return bool_
+    if isinstance(v, int):
+        return DEFAULT_INT
+    if isinstance(v, float):
+        return DEFAULT_FLOAT
+    if isinstance(v, complex):
+        return DEFAULT_COMPLEX
+    raise TypeError(f"expected a bool, int, float or complex, got {type(v).__name__}")
+
+
+# ----------------------------------------------------------------------------------- from shape
+
+
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    # an int shape must be a list: paddle.empty(n, dtype) reads dtype as a second dimension
+    return paddle.empty([shape] if type(shape) is int else shape,
+                        dtype=native(dtype, "empty") if dtype is not None else DEFAULT_FLOAT,
+                        device=None if device is None else place(device))
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    # an int shape must be a list: paddle.zeros(n, dtype) reads dtype as a second dimension
+    return paddle.zeros([shape] if type(shape) is int else shape,
+                        dtype=native(dtype, "zeros") if dtype is not None else DEFAULT_FLOAT,
+                        device=None if device is None else place(device))
+
+
+def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.ones([shape] if type(shape) is int else shape,
+                       dtype=native(dtype, "ones") if dtype is not None else DEFAULT_FLOAT,
+                       device=None if device is None else place(device))
+
+
+def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    dt = native(dtype, "full") if dtype is not None else _scalar_default(fill_value)
+    if isinstance(fill_value, complex) and dt not in COMPLEX:
+        raise TypeError("ivy.full: a complex fill_value needs a complex dtype")
+    return paddle.full([shape] if type(shape) is int else shape, fill_value, dtype=dt,
+                       device=None if device is None else place(device))
+
+
+def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    out = paddle.empty_like(x, native(dtype, "empty_like") if dtype is not None else None)
+    return out if device is None else to_device(out, device)
+
+
+def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    out = paddle.zeros_like(x, native(dtype, "zeros_like") if dtype is not None else None)
+    return out if device is None else to_device(out, device)
+
+
+def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    out = paddle.ones_like(x, native(dtype, "ones_like") if dtype is not None else None)
+    return out if device is None else to_device(out, device)
+
+
+def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    dt = native(dtype, "full_like") if dtype is not None else x.dtype
+    if isinstance(fill_value, complex) and dt not in COMPLEX:
+        raise TypeError("ivy.full_like: a complex fill_value needs a complex dtype")
+    out = paddle.full(x.shape, fill_value, dt, device=x.place)
+    return out if device is None else to_device(out, device)
+
+
+# ----------------------------------------------------------------------------------- ranges
+
+
+def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
+           device: Any = None) -> Any:
+    if stop is None:
+        start, stop = 0, start
+    if dtype is None:
+        ints = all(isinstance(v, int) for v in (start, stop, step))
+        dt = DEFAULT_INT if ints else DEFAULT_FLOAT
+    else:
+        dt = native(dtype, "arange")
+    if step == 0:
+        raise ValueError("ivy.arange: step must not be zero")
+    n = math.ceil((stop - start) / step)
+    dev = None if device is None else place(device)
+    if n <= 0:
+        return paddle.empty([0], dt, device=dev)
+    if dt in (int32, int64, float32, float64):
+        out = paddle.arange(start, stop, step, dt, device=dev)
+        if out.shape[0] == n:
+            return out
+    # narrow / bool / complex dtypes have no kernel, and paddle's own length may differ by one:
+    # compute start + i * step in float64 (or int64) and cast
+    wide = int64 if all(isinstance(v, int) for v in (start, stop, step)) else float64
+    i = paddle.arange(0, n, 1, int64, device=dev)
+    return cast(i.astype(wide) * step + start if wide is float64 else i * step + start, dt)
+
+
+def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None,
+             endpoint: bool = True) -> Any:
+    if dtype is None:
+        dt = DEFAULT_COMPLEX if isinstance(start, complex) or isinstance(stop, complex) else DEFAULT_FLOAT
+    else:
+        dt = native(dtype, "linspace")
+    dev = None if device is None else place(device)
+    if dt in COMPLEX:  # no complex kernel: space real and imaginary parts independently
+        rt = float64 if dt == DTYPES["complex128"] else float32
+        s, e = complex(start), complex(stop)
+        re = linspace(s.real, e.real, num, dtype=rt, device=device, endpoint=endpoint)
+        im = linspace(s.imag, e.imag, num, dtype=rt, device=device, endpoint=endpoint)
+        return paddle.complex(re, im)
+    if num == 0:
+        return paddle.empty([0], dt, device=dev)
+    if not endpoint:
+        if num == 1:
+            return paddle.full([1], start, float64, device=dev).astype(dt)
+        return linspace(start, stop - (stop - start) / num, num, dtype=dt, device=device)
+    if dt in (float32, float64):
+        # computed in float64 and cast: paddle's float32 kernel loses precision for long ranges
+        out = paddle.linspace(float(start), float(stop), num, float64, device=dev)
+        return out if dt == float64 else paddle.cast(out, dt)
+    out = paddle.linspace(float(start), float(stop), num, float64, device=dev)
+    return paddle.cast(out, dt)
+
+
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,
+        device: Any = None) -> Any:
+    dt = native(dtype, "eye") if dtype is not None else DEFAULT_FLOAT
+    m = n_rows if n_cols is None else n_cols
+    dev = None if device is None else place(device)
+    if k == 0 and dt not in _NARROW:
+        return paddle.eye(n_rows, m, dt, device=dev)
+    # off-diagonal or a dtype without kernel: compare row and column indices
+    r = paddle.arange(n_rows, dtype=int64, device=dev).unsqueeze(1)
+    c = paddle.arange(m, dtype=int64, device=dev).unsqueeze(0)
+    return paddle.cast((c - r) == k, dt)
+
+
+def _tri(x: Any, k: int, lower: bool) -> Any:
+    dt = x.dtype
+    if dt not in _NARROW:
+        return paddle.tril(x, k) if lower else paddle.triu(x, k)
+    r = paddle.arange(x.shape[-2], dtype=int64).unsqueeze(1)
+    c = paddle.arange(x.shape[-1], dtype=int64).unsqueeze(0)
+    keep = (c - r <= k) if lower else (c - r >= k)  # narrow ints: no tril kernel, mask instead
+    return paddle.where(keep, x, paddle.zeros_like(x))
+
+
+def tril(x: Any, /, *, k: int = 0) -> Any:
+    return _tri(x, k, True)
+
+
+def triu(x: Any, /, *, k: int = 0) -> Any:
+    return _tri(x, k, False)
+
+
+def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
+    if not arrays:
+        return []
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"ivy.meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    xs = promote_many([a.reshape([-1]) for a in arrays], "meshgrid")
+    if indexing == "xy" and len(xs) >= 2:
+        # Cartesian: build in matrix order with the first two swapped, then swap them back
+        xs[0], xs[1] = xs[1], xs[0]
+        out = _mesh_ij(xs)
+        out[0], out[1] = out[1], out[0]
+        return out
+    return _mesh_ij(xs)
+
+
+def _mesh_ij(xs: list[Any]) -> list[Any]:
+    shape = [x.shape[0] for x in xs]
+    n = len(xs)
+    out = []
+    for i, x in enumerate(xs):
+        s = [1] * n
+        s[i] = shape[i]
+        out.append(paddle.broadcast_to(x.reshape(s), shape))
+    return out
+
+
+# ----------------------------------------------------------------------------------- conversion
+
+_NP_UNSUPPORTED = {"uint16", "uint32", "uint64"}
+
+
+def _from_numpy(a: np.ndarray, dt: Any, dev: Any) -> Any:
+    name = a.dtype.name
+    if name in _NP_UNSUPPORTED and dt is None:
+        raise unsupported(name, "asarray")  # paddle would silently read uint16 as bfloat16
+    if name in _NP_UNSUPPORTED:
+        a = a.astype(np.int64 if dt not in (float32, float64) + COMPLEX else np.float64)
+    if not a.flags.c_contiguous or not a.flags.writeable:
+        a = np.ascontiguousarray(a)
+    out = paddle.to_tensor(a, place=dev)
+    return out if dt is None else cast(out, dt)
+
+
+def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Any:
+    dt = native(dtype, "asarray") if dtype is not None else None
+    if isinstance(obj, Tensor):
+        if dt is not None and obj.dtype != dt:
+            if copy is False:
+                raise ValueError("ivy.asarray: copy=False but a dtype change needs a copy")
+            obj = paddle.cast(obj, dt)
+            copy = None  # cast already copied
+        if device is not None:
+            p = place(device)
+            if not (obj.place == p or str(obj.place) == str(p)):
+                if copy is False:
+                    raise ValueError("ivy.asarray: copy=False but a device change needs a copy")
+                return obj._copy_to(p, False)
+        return obj.clone() if copy else obj
+    dev = None if device is None else place(device)
+    t = type(obj)
+    if t is bool or t is int or t is float or t is complex:
+        if copy is False:
+            raise ValueError("ivy.asarray: copy=False is impossible for a Python scalar")
+        return paddle.full([], obj, dt if dt is not None else _scalar_default(obj), device=dev)
+    if isinstance(obj, np.ndarray) or isinstance(obj, np.generic):
+        if copy is False:
+            return _from_dlpack_nocopy(obj, dt, dev)
+        return _from_numpy(np.asarray(obj), dt, dev)
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, (list, tuple)):
+        try:
+            out = paddle.from_dlpack(obj)
+        except Exception:
+            out = None  # e.g. a dtype DLPack cannot carry: go through NumPy
+        if out is not None:
+            if out.dtype not in NAME:
+                raise unsupported(str(out.dtype), "asarray")
+            if dt is not None and out.dtype != dt:
+                if copy is False:
+                    raise ValueError("ivy.asarray: copy=False but a dtype change needs a copy")
+                return to_device(paddle.cast(out, dt), device)
+            if dev is not None and str(out.place) != str(dev):
+                if copy is False:
+                    raise ValueError("ivy.asarray: copy=False but a device change needs a copy")
+                return out._copy_to(dev, False)
+            return out.clone() if copy else out
+    if copy is False and not isinstance(obj, (list, tuple)):
+        try:
+            return _from_dlpack_nocopy(np.asarray(obj), dt, dev)
+        except BufferError:
+            raise ValueError("ivy.asarray: copy=False but the object cannot be shared") from None
+    if copy is False:
+        raise ValueError("ivy.asarray: copy=False is impossible for a Python sequence")
+    if isinstance(obj, (list, tuple)):
+        return _from_sequence(obj, dt, dev)
+    return _from_numpy(np.asarray(obj), dt, dev)
+
+
+def _from_sequence(obj: Any, dt: Any, dev: Any) -> Any:
+    if _has_tensor(obj):  # nested sequence of 0-d tensors / arrays
+        obj = _to_py(obj)
+    if dt is None:
+        try:
+            return paddle.to_tensor(obj, place=dev)  # infers bool / int64 / float32 / complex64
+        except Exception:
+            return _from_numpy(np.asarray(obj), None, dev)
+    if dt in COMPLEX or dt == bool_ or dt in (float32, float64):
+        return paddle.to_tensor(obj, dtype=dt, place=dev)
+    return paddle.cast(paddle.to_tensor(np.asarray(obj), place=dev), dt)
+
+
+def _has_tensor(obj: Any) -> bool:
+    for v in obj:
+        if isinstance(v, (list, tuple)):
+            if _has_tensor(v):
+                return True
+        elif not isinstance(v, (bool, int, float, complex)):
+            return True
+    return False
+
+
+def _to_py(obj: Any) -> Any:
+    if isinstance(obj, (list, tuple)):
+        return [_to_py(v) for v in obj]
+    if isinstance(obj, Tensor):
+        return obj.numpy().tolist()
+    return np.asarray(obj).tolist() if not isinstance(obj, (bool, int, float, complex)) else obj
+
+
+def _from_dlpack_nocopy(a: Any, dt: Any, dev: Any) -> Any:
+    if dt is not None and NAME.get(dt) != getattr(getattr(a, "dtype", None), "name", None):
+        raise ValueError("ivy.asarray: copy=False but a dtype change needs a copy")
+    if dev is not None and not dev.is_cpu_place() if hasattr(dev, "is_cpu_place") else False:
+        raise ValueError("ivy.asarray: copy=False but a device change needs a copy")
+    if getattr(a, "dtype", None) is not None and a.dtype.name in _NP_UNSUPPORTED:
+        raise unsupported(a.dtype.name, "asarray")
+    try:
+        return paddle.from_dlpack(a)
+    except Exception as e:
+        raise ValueError(f"ivy.asarray: copy=False but the data cannot be shared ({e})") from e
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+    if not hasattr(x, "__dlpack__"):
+        raise AttributeError(f"{type(x).__name__} does not implement __dlpack__")
+    dt_name = getattr(getattr(x, "dtype", None), "name", None)
+    if isinstance(dt_name, str) and dt_name in _NP_UNSUPPORTED:
+        raise unsupported(dt_name, "from_dlpack")
+    out = paddle.from_dlpack(x)
+    if out.dtype not in NAME:
+        raise unsupported(str(out.dtype), "from_dlpack")
+    if device is not None:
+        p = place(device)
+        if str(out.place) != str(p):
+            if copy is False:
+                raise BufferError("ivy.from_dlpack: copy=False but the device differs")
+            return out._copy_to(p, False)
+    return out.clone() if copy else out
+
+
+_NARROW = (DTYPES["int8"], DTYPES["int16"], DTYPES["uint8"], bool_)
+del complex64

@@ -1,0 +1,300 @@
+"""Element-wise functions.
+
+paddle's binary kernels need two tensors of one dtype, so binary ops take the fast path (both
+tensors, same dtype) first and promote otherwise. Several kernels lack int8/int16/uint8: those are
+computed in int32 and cast back (exact, wrapping like the narrow type).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from ._common import cast, promote2, scalar
+from ._dtypes import (
+    COMPLEX, FLOATS, INTS, bool_, float32, int8, int16, int32, uint8, unsupported,
+)
+from ._framework import Tensor, paddle
+
+__all__ = [
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+    "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
+    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
+    "less", "less_equal", "log", "log10", "log1p", "log2", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
+    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round", "sign",
+    "signbit", "sin", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc",
+]
+
+_SMALL = (int8, int16, uint8)  # int dtypes many paddle kernels lack
+_where = paddle.where
+_INF = math.inf
+
+
+def _binary(fn: Callable[..., Any], name: str, small: bool = False) -> Callable[..., Any]:
+    """A binary op: same-dtype tensors go straight to ``fn``; others are promoted first. With
+    ``small``, int8/int16/uint8 (missing kernels) are computed in int32 and cast back."""
+
+    def op(x1: Any, x2: Any, /) -> Any:
+        if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+            x1, x2 = promote2(x1, x2, name)
+        if small and x1.dtype in _SMALL:
+            dt = x1.dtype
+            return paddle.cast(fn(paddle.cast(x1, int32), paddle.cast(x2, int32)), dt)
+        return fn(x1, x2)
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+def _logical(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    def op(x1: Any, x2: Any, /) -> Any:
+        if type(x1) is not Tensor or x1.dtype is not bool_:
+            x1 = cast(x1, bool_) if isinstance(x1, Tensor) else scalar(bool(x1), bool_)
+        if type(x2) is not Tensor or x2.dtype is not bool_:
+            x2 = cast(x2, bool_) if isinstance(x2, Tensor) else scalar(bool(x2), bool_)
+        return fn(x1, x2)
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+# ------------------------------------------------------------------ unary, aliased (float math)
+
+acos = paddle.acos
+acosh = paddle.acosh
+asin = paddle.asin
+asinh = paddle.asinh
+atan = paddle.atan
+atanh = paddle.atanh
+bitwise_invert = paddle.bitwise_not
+ceil = paddle.ceil
+cos = paddle.cos
+cosh = paddle.cosh
+exp = paddle.exp
+expm1 = paddle.expm1
+floor = paddle.floor
+log = paddle.log
+log10 = paddle.log10
+log1p = paddle.log1p
+log2 = paddle.log2
+reciprocal = paddle.reciprocal
+sin = paddle.sin
+sinh = paddle.sinh
+sqrt = paddle.sqrt
+tan = paddle.tan
+tanh = paddle.tanh
+
+
+# ------------------------------------------------------------------ unary with dtype holes
+
+
+def abs(x: Any, /) -> Any:
+    if x.dtype in _SMALL:  # no int8/int16/uint8 kernel
+        return paddle.cast(paddle.abs(paddle.cast(x, int32)), x.dtype)
+    return paddle.abs(x)
+
+
+def conj(x: Any, /) -> Any:
+    if x.dtype in COMPLEX:
+        return paddle.conj(x)
+    return x.clone()  # real input is returned unchanged (paddle lacks several real kernels)
+
+
+def imag(x: Any, /) -> Any:
+    if x.dtype in COMPLEX:
+        return paddle.imag(x)
+    return paddle.zeros_like(x)  # real input: zero imaginary part, same real dtype
+
+
+def real(x: Any, /) -> Any:
+    if x.dtype in COMPLEX:
+        return paddle.real(x)
+    return x.clone()
+
+
+def isfinite(x: Any, /) -> Any:
+    if x.dtype in _SMALL or x.dtype is bool_:  # integers are always finite; no kernel for these
+        return paddle.ones(x.shape, dtype=bool_)
+    return paddle.isfinite(x)
+
+
+def isinf(x: Any, /) -> Any:
+    if x.dtype is bool_:
+        return paddle.zeros(x.shape, dtype=bool_)
+    return paddle.isinf(x)
+
+
+def isnan(x: Any, /) -> Any:
+    if x.dtype in _SMALL or x.dtype is bool_:
+        return paddle.zeros(x.shape, dtype=bool_)
+    return paddle.isnan(x)
+
+
+def logical_not(x: Any, /) -> Any:
+    if x.dtype is not bool_:
+        x = paddle.cast(x, bool_)  # no uint8 kernel; non-bool input means "!= 0"
+    return paddle.logical_not(x)
+
+
+def negative(x: Any, /) -> Any:
+    if x.dtype is bool_:
+        raise TypeError("ivy.negative: bool input is not allowed (use logical_not)")
+    return paddle.neg(x)
+
+
+def positive(x: Any, /) -> Any:
+    return x.clone()  # the spec asks for a copy
+
+
+def round(x: Any, /) -> Any:
+    if x.dtype in _SMALL:  # integer input is already integral (no kernel for narrow ints)
+        return x.clone()
+    return paddle.round(x)  # halves to even, like the standard
+
+
+def sign(x: Any, /) -> Any:
+    if x.dtype is bool_:
+        return x.clone()
+    return paddle.sign(x)
+
+
+def signbit(x: Any, /) -> Any:
+    if x.dtype is bool_:
+        return paddle.zeros(x.shape, dtype=bool_)
+    return paddle.signbit(x)
+
+
+def square(x: Any, /) -> Any:
+    if x.dtype in _SMALL:
+        return paddle.cast(paddle.square(paddle.cast(x, int32)), x.dtype)
+    return paddle.square(x)
+
+
+def trunc(x: Any, /) -> Any:
+    if x.dtype in _SMALL:
+        return x.clone()
+    return paddle.trunc(x)
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+    dt = x.dtype
+    if min is None and max is None:
+        return x.clone()
+    if dt in FLOATS and not isinstance(min, Tensor) and not isinstance(max, Tensor):
+        if (min is None or max is None or min <= max) and not (min != min or max != max):
+            return paddle.clip(x, min, max)  # scalar bounds: paddle's kernel does it in one go
+    # composed: array bounds, integer dtypes (no narrow-int kernel), or min > max (result is max)
+    out = x
+    if min is not None:
+        m = cast(min, dt) if isinstance(min, Tensor) else scalar(min, dt, x)
+        out = _max_keepnan(out, m)
+    if max is not None:
+        m = cast(max, dt) if isinstance(max, Tensor) else scalar(max, dt, x)
+        out = _min_keepnan(out, m)
+    if tuple(out.shape) != tuple(x.shape):
+        out = paddle.broadcast_to(out, x.shape)
+    return out
+
+
+def _max_keepnan(a: Any, b: Any) -> Any:
+    return _where(a < b, b, a)  # NaN in a stays (comparison is False); a NaN bound is ignored
+
+
+def _min_keepnan(a: Any, b: Any) -> Any:
+    return _where(a > b, b, a)
+
+
+# ------------------------------------------------------------------ binary
+
+add = _binary(paddle.add, "add")
+subtract = _binary(paddle.subtract, "subtract", small=True)
+multiply = _binary(paddle.multiply, "multiply", small=True)
+maximum = _binary(paddle.maximum, "maximum", small=True)
+minimum = _binary(paddle.minimum, "minimum", small=True)
+pow = _binary(paddle.pow, "pow", small=True)
+atan2 = _binary(paddle.atan2, "atan2")
+bitwise_and = _binary(paddle.bitwise_and, "bitwise_and")
+bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
+bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
+bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
+bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
+copysign = _binary(paddle.copysign, "copysign")
+equal = _binary(paddle.equal, "equal")
+not_equal = _binary(paddle.not_equal, "not_equal")
+greater = _binary(paddle.greater_than, "greater")
+greater_equal = _binary(paddle.greater_equal, "greater_equal")
+less = _binary(paddle.less_than, "less")
+less_equal = _binary(paddle.less_equal, "less_equal")
+nextafter = _binary(paddle.nextafter, "nextafter")
+logical_and = _logical(paddle.logical_and, "logical_and")
+logical_or = _logical(paddle.logical_or, "logical_or")
+logical_xor = _logical(paddle.logical_xor, "logical_xor")
+_pdiv = paddle.divide
+_pfloordiv = paddle.floor_divide
+_prem = paddle.remainder
+
+
+def divide(x1: Any, x2: Any, /) -> Any:
+    if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "divide")
+    return _pdiv(x1, x2)
+
+
+def _int_by_zero(fn: Callable[..., Any], x1: Any, x2: Any) -> Any:
+    # paddle raises on integer division by zero; NumPy's convention is a 0 result
+    zero = x2 == 0
+    safe = _where(zero, paddle.ones_like(x2), x2)
+    out = fn(x1, safe)
+    return _where(zero, paddle.zeros_like(out), out)
+
+
+def floor_divide(x1: Any, x2: Any, /) -> Any:
+    if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "floor_divide")
+    try:
+        return _pfloordiv(x1, x2)
+    except Exception:
+        if x1.dtype in INTS:
+            return _int_by_zero(_pfloordiv, x1, x2)
+        raise
+
+
+def remainder(x1: Any, x2: Any, /) -> Any:
+    if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "remainder")
+    dt = x1.dtype
+    if dt in _SMALL:  # no narrow-int kernel
+        return paddle.cast(remainder(paddle.cast(x1, int32), paddle.cast(x2, int32)), dt)
+    try:
+        return _prem(x1, x2)
+    except Exception:
+        if dt in INTS:
+            return _int_by_zero(_prem, x1, x2)
+        raise
+
+
+def hypot(x1: Any, x2: Any, /) -> Any:
+    if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "hypot")
+    out = paddle.hypot(x1, x2)
+    # the standard: an infinite operand gives +inf even with NaN in the other (paddle: NaN)
+    return _where(paddle.isinf(x1) | paddle.isinf(x2), paddle.full_like(out, _INF), out)
+
+
+_LOG2 = math.log(2.0)
+
+
+def logaddexp(x1: Any, x2: Any, /) -> Any:
+    if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "logaddexp")
+    if x1.dtype not in FLOATS:
+        if x1.dtype in COMPLEX:
+            raise unsupported(x1.dtype, "logaddexp")
+        x1, x2 = paddle.cast(x1, float32), paddle.cast(x2, float32)
+    # composed: paddle's kernel gives NaN for logaddexp(inf, inf) and (-inf, -inf)
+    m = paddle.maximum(x1, x2)
+    out = m + paddle.log1p(paddle.exp(-paddle.abs(x1 - x2)))
+    return _where(x1 == x2, x1 + _LOG2, out)
+

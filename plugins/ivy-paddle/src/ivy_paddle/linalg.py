@@ -1,0 +1,199 @@
+"""The linalg extension. Decompositions alias paddle.linalg where it matches the standard;
+multi-output functions return named tuples with the standard's field names."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+from ._common import norm_axes, promote2
+from ._dtypes import COMPLEX, FLOATS, INEXACT, NAME, REAL_OF, float32, int64, unsupported
+from ._framework import Tensor, paddle
+from .data_type import finfo
+from .elementwise import multiply
+from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+from .statistical import sum as _sum
+
+__all__ = [
+    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
+    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
+    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+]
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class QRResult(NamedTuple):
+    Q: Any
+    R: Any
+
+
+class SlogdetResult(NamedTuple):
+    sign: Any
+    logabsdet: Any
+
+
+class SVDResult(NamedTuple):
+    U: Any
+    S: Any
+    Vh: Any
+
+
+det = paddle.linalg.det
+inv = paddle.linalg.inv
+eigvalsh = paddle.linalg.eigvalsh
+svdvals = paddle.linalg.svdvals
+
+
+def cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    if x.dtype in COMPLEX:
+        raise unsupported(x.dtype, "linalg.cholesky")  # paddle has no complex Cholesky kernel
+    return paddle.linalg.cholesky(x, upper)
+
+
+def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    if x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "linalg.cross")
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        raise ValueError("ivy.linalg.cross: the size along axis must be 3 in both inputs")
+    if list(x1.shape) != list(x2.shape):  # paddle.cross does not broadcast
+        x1, x2 = paddle.broadcast_tensors([x1, x2])
+    axis = axis if axis >= 0 else axis + x1.ndim
+    return paddle.cross(x1, x2, axis=axis)
+
+
+def diagonal(x: Any, /, *, offset: int = 0) -> Any:
+    return paddle.diagonal(x, offset, -2, -1)
+
+
+def eigh(x: Any, /) -> EighResult:
+    w, v = paddle.linalg.eigh(x)
+    return EighResult(w, v)
+
+
+def matrix_power(x: Any, n: int, /) -> Any:
+    return paddle.linalg.matrix_power(x, n)
+
+
+def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+    q, r = paddle.linalg.qr(x, mode)
+    return QRResult(q, r)
+
+
+def slogdet(x: Any, /) -> SlogdetResult:
+    out = paddle.linalg.slogdet(x)  # sign and log|det| stacked along a new first axis
+    sign, logabs = out[0], out[1]
+    if x.dtype in COMPLEX:
+        logabs = paddle.real(logabs)  # paddle returns it as complex
+    return SlogdetResult(sign, logabs)
+
+
+def solve(x1: Any, x2: Any, /) -> Any:
+    if x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "linalg.solve")
+    if x2.ndim == 1:  # a vector: one right-hand side
+        return paddle.linalg.solve(x1, x2.unsqueeze(-1)).squeeze(-1)
+    return paddle.linalg.solve(x1, x2)
+
+
+def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+    u, s, vh = paddle.linalg.svd(x, full_matrices)
+    return SVDResult(u, s, vh)
+
+
+def outer(x1: Any, x2: Any, /) -> Any:
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError("ivy.linalg.outer: both inputs must be one-dimensional")
+    return multiply(x1.unsqueeze(1), x2.unsqueeze(0))  # multiply handles promotion and narrow ints
+
+
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    return _sum(paddle.diagonal(x, offset, -2, -1), axis=-1, dtype=dtype)
+
+
+def _rtol(x: Any, rtol: Any) -> Any:
+    if rtol is None:
+        return max(x.shape[-2], x.shape[-1]) * finfo(x.dtype).eps
+    return rtol
+
+
+def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+    s = paddle.linalg.svdvals(x)
+    if s.shape[-1] == 0:
+        return paddle.zeros(s.shape[:-1], int64)
+    tol = paddle.max(s, -1, keepdim=True)
+    r = _rtol(x, rtol)
+    if isinstance(r, Tensor):
+        tol = tol * paddle.cast(r, s.dtype).unsqueeze(-1)
+    else:
+        tol = tol * r
+    return paddle.sum(paddle.cast(s > tol, int64), -1)
+
+
+def pinv(x: Any, /, *, rtol: Any = None) -> Any:
+    u, s, vh = paddle.linalg.svd(x, False)
+    r = _rtol(x, rtol)
+    if s.shape[-1] == 0:
+        return paddle.zeros(list(x.shape[:-2]) + [x.shape[-1], x.shape[-2]], x.dtype)
+    cutoff = paddle.max(s, -1, keepdim=True)
+    cutoff = cutoff * (paddle.cast(r, s.dtype).unsqueeze(-1) if isinstance(r, Tensor) else r)
+    sinv = paddle.where(s > cutoff, 1.0 / s, paddle.zeros_like(s))
+    if x.dtype in COMPLEX:
+        sinv = paddle.cast(sinv, x.dtype)
+        vh, u = paddle.conj(vh), paddle.conj(u)
+    return paddle.matmul(matrix_transpose(vh) * sinv.unsqueeze(-2), matrix_transpose(u))
+
+
+def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+    a = paddle.abs(x)
+    if ord == "fro":
+        out = paddle.sqrt(paddle.sum(a * a, [-2, -1]))
+    elif ord == "nuc":
+        out = paddle.sum(paddle.linalg.svdvals(x), -1)
+    elif ord in (1, -1):
+        col = paddle.sum(a, -2)
+        out = paddle.max(col, -1) if ord == 1 else paddle.min(col, -1)
+    elif ord in (math.inf, -math.inf):
+        row = paddle.sum(a, -1)
+        out = paddle.max(row, -1) if ord > 0 else paddle.min(row, -1)
+    elif ord in (2, -2):
+        s = paddle.linalg.svdvals(x)
+        out = paddle.max(s, -1) if ord == 2 else paddle.min(s, -1)
+    else:
+        raise ValueError(f"ivy.linalg.matrix_norm: unsupported ord {ord!r}")
+    if keepdims:
+        out = out.unsqueeze(-1).unsqueeze(-1)
+    return out
+
+
+def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
+    if x.dtype not in INEXACT:
+        x = paddle.cast(x, float32)  # integer input: the default real floating dtype
+    a = paddle.abs(x)  # real for complex input
+    if axis == ():
+        axes = []
+    else:
+        axes = None if axis is None else norm_axes(axis, x.ndim)
+    if axes == []:
+        return a if ord != 0 else paddle.cast(a != 0, a.dtype)  # no reduction: |x| per element
+    if ord == math.inf:
+        out = paddle.max(a, axes, keepdims)
+    elif ord == -math.inf:
+        out = paddle.min(a, axes, keepdims)
+    elif ord == 0:
+        out = paddle.sum(paddle.cast(a != 0, a.dtype), axes, keepdim=keepdims)
+    elif ord == 2:
+        out = paddle.sqrt(paddle.sum(a * a, axes, keepdim=keepdims))
+    elif ord == 1:
+        out = paddle.sum(a, axes, keepdim=keepdims)
+    else:
+        out = paddle.pow(paddle.sum(paddle.pow(a, float(ord)), axes, keepdim=keepdims), 1.0 / ord)
+    if keepdims and axis is None:
+        out = out.reshape([1] * x.ndim)
+    return out
+
+
+del FLOATS, NAME, REAL_OF

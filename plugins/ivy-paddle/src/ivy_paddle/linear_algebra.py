@@ -1,0 +1,67 @@
+"""Linear algebra functions of the main namespace. Operands are promoted first; integer kernels
+exist for int32/int64 only, so narrow ints compute in int32 and cast back (wrapping)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import promote2
+from ._dtypes import COMPLEX, bool_, int8, int16, int32, uint8
+from ._framework import Tensor, paddle
+
+__all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
+
+_NARROW = (bool_, int8, int16, uint8)
+_pmatmul = paddle.matmul
+
+
+def matmul(x1: Any, x2: Any, /) -> Any:
+    if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "matmul")
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("ivy.matmul: zero-dimensional operands are not allowed")
+    if x1.dtype in _NARROW:
+        dt = x1.dtype
+        out = _pmatmul(paddle.cast(x1, int32), paddle.cast(x2, int32))
+        return (out != 0) if dt is bool_ else paddle.cast(out, dt)
+    return _pmatmul(x1, x2)
+
+
+def matrix_transpose(x: Any, /) -> Any:
+    if x.ndim < 2:
+        raise ValueError("ivy.matrix_transpose: input must have at least two dimensions")
+    perm = list(range(x.ndim))
+    perm[-1], perm[-2] = perm[-2], perm[-1]
+    return paddle.transpose(x, perm)
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    if x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "tensordot")
+    if not isinstance(axes, int):
+        axes = [list(axes[0]), list(axes[1])]
+    if x1.dtype in _NARROW:
+        dt = x1.dtype
+        out = paddle.tensordot(paddle.cast(x1, int32), paddle.cast(x2, int32), axes)
+        return (out != 0) if dt is bool_ else paddle.cast(out, dt)
+    return paddle.tensordot(x1, x2, axes)
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    if x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "vecdot")
+    n = min(x1.ndim, x2.ndim)
+    if not -n <= axis < 0 and not 0 <= axis < n:
+        raise ValueError(f"ivy.vecdot: axis {axis} is out of range")
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError("ivy.vecdot: the sizes along axis differ")
+    if axis >= 0:  # the standard counts from the last dimension: resolve against the shorter rank
+        axis -= n
+    dt = x1.dtype
+    if dt in COMPLEX:
+        x1 = paddle.conj(x1)
+    if dt in _NARROW:
+        x1, x2 = paddle.cast(x1, int32), paddle.cast(x2, int32)
+    # sum of an int32 product is int64 in paddle: cast back to the promoted dtype
+    out = paddle.sum(x1 * x2, axis)
+    return out if out.dtype is dt else paddle.cast(out, dt)

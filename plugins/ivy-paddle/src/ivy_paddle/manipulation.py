@@ -1,0 +1,127 @@
+"""Manipulation functions. Kernels lacking narrow dtypes go through ``lift`` (exact casts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._common import lift, norm_axes, norm_axis, promote_many
+from ._framework import Tensor, paddle
+
+__all__ = [
+    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
+    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
+]
+
+
+def broadcast_shapes(*shapes: Any) -> list[int]:
+    n = max((len(s) for s in shapes), default=0)
+    out = [1] * n
+    for s in shapes:
+        for i, d in enumerate(s, n - len(s)):
+            o = out[i]
+            if d != o:
+                if o == 1:
+                    out[i] = d
+                elif d != 1:
+                    raise ValueError(f"shapes {[tuple(s) for s in shapes]} cannot be broadcast together")
+    return out
+
+
+def broadcast_arrays(*arrays: Any) -> list[Any]:
+    # paddle.broadcast_tensors lacks int8/uint8/...: broadcast each array to the common shape
+    shape = broadcast_shapes(*[a.shape for a in arrays])
+    return [a if list(a.shape) == shape else paddle.broadcast_to(a, shape) for a in arrays]
+
+
+def broadcast_to(x: Any, /, shape: Any) -> Any:
+    shape = list(shape)
+    if broadcast_shapes(x.shape, shape) != shape:
+        raise ValueError(f"cannot broadcast an array of shape {tuple(x.shape)} to {tuple(shape)}")
+    return paddle.broadcast_to(x, shape)
+
+
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
+    xs = promote_many(arrays, "concat")
+    if axis is None:
+        return paddle.concat([x.reshape([-1]) for x in xs], 0)
+    return paddle.concat(xs, axis)
+
+
+def expand_dims(x: Any, /, axis: int = 0) -> Any:
+    n = x.ndim
+    if not -n - 1 <= axis <= n:
+        raise IndexError(f"ivy.expand_dims: axis {axis} is out of range for rank {n}")
+    return paddle.unsqueeze(x, axis)
+
+
+def flip(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
+    axes = list(range(x.ndim)) if axis is None else norm_axes(axis, x.ndim)
+    if not axes:
+        return x.clone()
+    return lift(paddle.flip, x, axes)  # no bool... narrow-int kernels
+
+
+def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
+    return paddle.moveaxis(x, source, destination)
+
+
+def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
+    return paddle.transpose(x, list(axes))
+
+
+def _repeat(x: Any, repeats: Any, axis: int) -> Any:
+    return paddle.repeat_interleave(x, repeats, axis)
+
+
+def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    if axis is None:
+        x = x.reshape([-1])
+        axis = 0
+    else:
+        axis = norm_axis(axis, x.ndim)
+    if isinstance(repeats, Tensor):
+        if repeats.ndim == 0 or repeats.shape[0] == 1:
+            repeats = int(repeats.reshape([-1])[0])  # (1,) broadcasts: an int repeat count
+        elif repeats.dtype != paddle.int64:
+            repeats = paddle.cast(repeats, paddle.int64)
+    return lift(_repeat, x, repeats, axis, complex_split=True)
+
+
+def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> Any:
+    out = paddle.reshape(x, list(shape))
+    return out.clone() if copy else out
+
+
+def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+    if axis is None:
+        return lift(paddle.roll, x.reshape([-1]), shift, 0).reshape(x.shape)
+    if isinstance(axis, int):
+        axis = [axis]
+    if isinstance(shift, int):
+        shift = [shift] * len(axis)  # one shift for every listed axis
+    return lift(paddle.roll, x, list(shift), list(axis))
+
+
+def squeeze(x: Any, /, axis: Any) -> Any:
+    axes = norm_axes(axis, x.ndim)
+    for a in axes:
+        if x.shape[a] != 1:  # paddle silently skips such axes; the standard raises
+            raise ValueError(f"ivy.squeeze: axis {a} has size {x.shape[a]}, not 1")
+    return paddle.squeeze(x, axes) if axes else x
+
+
+def stack(arrays: Any, /, *, axis: int = 0) -> Any:
+    return paddle.stack(promote_many(arrays, "stack"), axis)
+
+
+def tile(x: Any, repetitions: Any, /) -> Any:
+    reps = list(repetitions)
+    if x.ndim > len(reps):
+        reps = [1] * (x.ndim - len(reps)) + reps
+    if not reps:
+        return x.clone()
+    return paddle.tile(x, reps)
+
+
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    return tuple(paddle.unbind(x, norm_axis(axis, x.ndim)))  # unbind has every dtype, unstack not

@@ -1,0 +1,150 @@
+"""Statistical functions.
+
+Default accumulation dtypes follow the standard: bool and signed ints sum/multiply in int64; uint8
+would need uint64, which paddle lacks, so it raises UnsupportedDTypeError unless ``dtype`` is
+given. Kernels lacking narrow ints compute in int32/int64 and cast back (exact).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ._common import norm_axes, norm_axis, prod as _prod
+from ._dtypes import (
+    COMPLEX, FLOATS, INEXACT, PDTYPE, bool_, int8, int16, int32, int64, native, uint8, unsupported,
+)
+from ._framework import paddle
+
+__all__ = [
+    "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
+]
+
+_NARROW = (bool_, int8, int16, uint8)
+_SIGNED_SMALL = (bool_, int8, int16, int32)
+
+
+def _acc_dtype(x: Any, dtype: Any, op: str) -> Any:
+    """The result dtype of sum/prod/cumulative_*."""
+    if dtype is not None:
+        return dtype if type(dtype) is PDTYPE else native(dtype, op)
+    dt = x.dtype
+    if dt in _SIGNED_SMALL:
+        return int64
+    if dt is uint8:
+        raise unsupported("uint64", f"{op} of uint8 input (the default result would be uint64; pass dtype=)")
+    return dt
+
+
+def _axes(axis: Any, ndim: int) -> Any:
+    return None if axis is None else norm_axes(axis, ndim)
+
+
+def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+    dt = _acc_dtype(x, dtype, "sum")
+    if axis == ():  # no reduction at all (paddle would reduce everything)
+        return paddle.cast(x, dt)
+    if dt in _NARROW and dt is not bool_:  # narrow accumulation: wrap like the narrow type
+        return paddle.cast(paddle.sum(x, _axes(axis, x.ndim), int64, keepdims), dt)
+    if x.dtype in COMPLEX and dt not in COMPLEX:
+        raise TypeError("ivy.sum: cannot accumulate complex input in a real dtype")
+    return paddle.sum(x, _axes(axis, x.ndim), dt, keepdims)
+
+
+def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+    dt = _acc_dtype(x, dtype, "prod")
+    if axis == ():
+        return paddle.cast(x, dt)
+    if x.dtype in COMPLEX and dt not in COMPLEX:
+        raise TypeError("ivy.prod: cannot accumulate complex input in a real dtype")
+    if dt in _NARROW:  # no narrow kernels: compute in int64, wrap to the narrow type
+        return paddle.cast(paddle.prod(paddle.cast(x, int64), _axes(axis, x.ndim), keepdims), dt)
+    if x.dtype is not dt:
+        x = paddle.cast(x, dt)
+    return paddle.prod(x, _axes(axis, x.ndim), keepdims)
+
+
+def _minmax(fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:
+    if axis == ():
+        return x.clone()
+    dt = x.dtype
+    if dt in _NARROW:
+        return paddle.cast(fn(paddle.cast(x, int32), _axes(axis, x.ndim), keepdims), dt)
+    return fn(x, _axes(axis, x.ndim), keepdims)
+
+
+def max(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    return _minmax(paddle.max, x, axis, keepdims)
+
+
+def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    return _minmax(paddle.min, x, axis, keepdims)
+
+
+def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    if axis == ():
+        return x.clone()
+    return paddle.mean(x, _axes(axis, x.ndim), keepdims)
+
+
+def _count(x: Any, axis: Any) -> int:
+    if axis is None:
+        return _prod(x.shape)
+    return _prod([x.shape[a] for a in norm_axes(axis, x.ndim)])
+
+
+def var(x: Any, /, *, axis: Any = None, correction: int | float = 0.0, keepdims: bool = False) -> Any:
+    if x.dtype not in INEXACT:
+        raise TypeError(f"ivy.var: floating-point input required, got {x.dtype}")
+    axes = _axes(axis, x.ndim) if axis != () else []
+    n = _count(x, axis) if axis != () else 1
+    if axes == []:
+        d = x - x
+    else:
+        d = x - paddle.mean(x, axes, True)
+    sq = paddle.real(d * paddle.conj(d)) if x.dtype in COMPLEX else d * d
+    s = paddle.sum(sq, axes if axes != [] else None, keepdim=keepdims) if axes != [] else sq
+    if n - correction <= 0:  # the standard: NaN (paddle divides anyway: inf or negative)
+        return paddle.full_like(s, math.nan)
+    return s / (n - correction)
+
+
+def std(x: Any, /, *, axis: Any = None, correction: int | float = 0.0, keepdims: bool = False) -> Any:
+    return paddle.sqrt(var(x, axis=axis, correction=correction, keepdims=keepdims))
+
+
+def _cumulative(fn: Any, x: Any, axis: Any, dt: Any, include_initial: bool, initial: int, op: str) -> Any:
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError(f"ivy.{op}: axis may be None only for one-dimensional input")
+        axis = 0
+    axis = norm_axis(axis, x.ndim)
+    if x.dtype in COMPLEX and dt not in COMPLEX:
+        raise TypeError(f"ivy.{op}: cannot accumulate complex input in a real dtype")
+    wide = dt
+    if dt in _NARROW:
+        wide = int64  # no narrow kernels: accumulate in int64, wrap to the narrow type at the end
+    xc = x if x.dtype is wide else paddle.cast(x, wide)
+    out = fn(xc, axis) if xc.shape[axis] else xc
+    if wide is not dt:
+        out = paddle.cast(out, dt)
+    if include_initial:
+        shape = list(out.shape)
+        shape[axis] = 1
+        out = paddle.concat([paddle.full(shape, initial, dt), out], axis)
+    return out
+
+
+def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> Any:
+    dt = _acc_dtype(x, dtype, "cumulative_sum")
+    return _cumulative(paddle.cumsum, x, axis, dt, include_initial, 0, "cumulative_sum")
+
+
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> Any:
+    dt = _acc_dtype(x, dtype, "cumulative_prod")
+    return _cumulative(paddle.cumprod, x, axis, dt, include_initial, 1, "cumulative_prod")
+
+
+del FLOATS

@@ -1,0 +1,37 @@
+"""Loads the TensorFlow backend: imports TensorFlow and hands core the ops and facts."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # silence TF's C++ start-up chatter unless asked
+
+import tensorflow as tf  # noqa: E402
+from ivy.plugin import BackendImpl, collect_ops  # noqa: E402
+
+from . import _dtypes as D  # noqa: E402
+from ._helpers import default_device, devices  # noqa: E402
+
+
+def load() -> BackendImpl:
+    return BackendImpl(
+        ops=collect_ops("ivy_tensorflow"),
+        array_types=(tf.Tensor, tf.Variable),
+        dtypes=D.DTYPES,
+        default_dtypes={
+            "real floating": D.DEFAULT_FLOAT,
+            "complex floating": D.DEFAULT_COMPLEX,
+            "integral": D.DEFAULT_INT,
+            "indexing": D.DEFAULT_INDEX,
+        },
+        devices=devices,
+        default_device=default_device,
+        capabilities={
+            # eager TF computes data-dependent shapes (boolean masks, nonzero, unique); inside
+            # tf.function they become dynamic dimensions
+            "boolean indexing": True,
+            "data-dependent shapes": True,
+            "max dimensions": 254,  # TF's kernels (Eigen) cap tensor rank
+        },
+        framework=tf,
+    )

@@ -1,0 +1,136 @@
+"""TensorFlow dtypes by standard name, the dtype normaliser, and the standard's type promotion."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+from ivy.errors import UnsupportedDTypeError
+
+NAMES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128",
+)
+DTYPES: dict[str, tf.DType] = {n: tf.as_dtype(n) for n in NAMES}
+
+BOOL = tf.bool
+I8, I16, I32, I64 = tf.int8, tf.int16, tf.int32, tf.int64
+U8, U16, U32, U64 = tf.uint8, tf.uint16, tf.uint32, tf.uint64
+F32, F64 = tf.float32, tf.float64
+C64, C128 = tf.complex64, tf.complex128
+
+SIGNED = frozenset({I8, I16, I32, I64})
+UNSIGNED = frozenset({U8, U16, U32, U64})
+INTS = SIGNED | UNSIGNED
+REALF = frozenset({F32, F64})
+COMPLEX = frozenset({C64, C128})
+FLOATS = REALF | COMPLEX
+NUMERIC = INTS | FLOATS
+INT_OR_BOOL = INTS | {BOOL}
+REAL_NUMERIC = INTS | REALF
+
+#: The defaults of this backend (documented in the README): TF's own default for Python ints is
+#: int32, but the standard's index dtype must hold any size, so integers default to int64.
+DEFAULT_FLOAT = F32
+DEFAULT_COMPLEX = C64
+DEFAULT_INT = I64
+DEFAULT_INDEX = I64
+
+#: Real dtype of matching precision (complex -> its component dtype).
+REAL_OF = {C64: F32, C128: F64, F32: F32, F64: F64}
+COMPLEX_OF = {F32: C64, F64: C128, C64: C64, C128: C128}
+#: Same-width signed integer, for bitcasts that move data without arithmetic.
+SAME_WIDTH_INT = {F32: I32, F64: I64, U8: I8, U16: I16, U32: I32, U64: I64, I8: I8, I16: I16, I32: I32, I64: I64}
+#: Accumulator dtype of sum / prod / cumulative ops when dtype is None.
+SUM_DTYPE = {BOOL: I64, I8: I64, I16: I64, I32: I64, I64: I64, U8: U64, U16: U64, U32: U64, U64: U64}
+
+
+def native(dtype: Any) -> tf.DType:
+    """Names, ``ivy.DType`` and other frameworks' dtypes become ``tf.DType``."""
+    if isinstance(dtype, tf.DType):
+        return dtype
+    d = DTYPES.get(dtype) if isinstance(dtype, str) else None
+    if d is not None:
+        return d
+    from ivy import dtype_name
+
+    name = dtype_name(dtype)
+    if name in DTYPES:
+        return DTYPES[name]
+    return tf.as_dtype(name)  # float16 / bfloat16: TF has them, the standard does not
+
+
+def unsupported(dtype: Any, op: str) -> UnsupportedDTypeError:
+    return UnsupportedDTypeError(f"the 'tensorflow' backend does not support {getattr(dtype, 'name', dtype)} in ivy.{op}")
+
+
+# --------------------------------------------------------------------------- promotion
+
+_ORDER_S = (I8, I16, I32, I64)
+_ORDER_U = (U8, U16, U32, U64)
+_BITS = {I8: 8, I16: 16, I32: 32, I64: 64, U8: 8, U16: 16, U32: 32, U64: 64}
+
+
+def _promote_slow(a: tf.DType, b: tf.DType) -> tf.DType:
+    if a == b:
+        return a
+    if a == BOOL or b == BOOL:
+        # bool with a number is not in the standard; like NumPy, bool becomes the other dtype
+        return b if a == BOOL else a
+    ka, kb = _kind(a), _kind(b)
+    if ka == kb == "s" or ka == kb == "u":
+        return a if _BITS[a] >= _BITS[b] else b
+    if {ka, kb} == {"s", "u"}:
+        s, u = (a, b) if ka == "s" else (b, a)
+        for c in _ORDER_S:
+            if _BITS[c] > _BITS[u] and _BITS[c] >= _BITS[s]:
+                return c
+        return F64  # int64 with uint64: no integer holds both (outside the standard; NumPy's choice)
+    if ka in "fc" and kb in "fc":
+        prec = max(_BITS_F[a], _BITS_F[b])
+        if "c" in (ka, kb):
+            return C64 if prec == 32 else C128
+        return F32 if prec == 32 else F64
+    # integer with floating: outside the standard; the floating dtype wins (like JAX / torch)
+    return a if ka in "fc" else b
+
+
+_BITS_F = {F32: 32, F64: 64, C64: 32, C128: 64}
+
+
+def _kind(d: tf.DType) -> str:
+    if d in SIGNED:
+        return "s"
+    if d in UNSIGNED:
+        return "u"
+    if d in REALF:
+        return "f"
+    if d in COMPLEX:
+        return "c"
+    return "b"
+
+
+PROMOTE: dict[tuple[tf.DType, tf.DType], tf.DType] = {
+    (a, b): _promote_slow(a, b) for a in DTYPES.values() for b in DTYPES.values()
+}
+
+
+def promote(a: tf.DType, b: tf.DType) -> tf.DType:
+    try:
+        return PROMOTE[a, b]
+    except KeyError:
+        raise TypeError(f"cannot promote {a!r} with {b!r} on the 'tensorflow' backend") from None
+
+
+def scalar_dtype(d: tf.DType, s: Any) -> tf.DType:
+    """Result dtype of array dtype ``d`` with Python scalar ``s`` (weak scalar rules)."""
+    t = type(s)
+    if t is bool:
+        return d
+    if t is int:
+        return DEFAULT_INT if d == BOOL else d
+    if t is float:
+        return d if d in FLOATS else DEFAULT_FLOAT  # int array with float scalar: not in the standard
+    if t is complex:
+        return COMPLEX_OF.get(d, DEFAULT_COMPLEX)
+    raise TypeError(f"unsupported operand type {t.__name__!r}; expected an array or a Python scalar")

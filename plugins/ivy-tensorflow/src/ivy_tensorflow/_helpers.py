@@ -1,0 +1,158 @@
+"""Private helpers shared by the op modules: operand promotion, devices, axes."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+from tensorflow.python.ops import gen_array_ops as ga
+from tensorflow.python.ops import gen_math_ops as gm
+
+from . import _dtypes as D
+
+SCALARS = (bool, int, float, complex)
+cast = gm.cast
+identity = ga.identity
+
+
+def tensor(x: Any) -> Any:
+    """A tf.Tensor / tf.Variable as is; anything else converted (NumPy arrays, lists)."""
+    if isinstance(x, (tf.Tensor, tf.Variable)):
+        return x
+    if isinstance(x, SCALARS):
+        return tf.constant(x, _py_dtype(x))
+    return tf.convert_to_tensor(np.asarray(x) if not hasattr(x, "__dlpack__") else np.from_dlpack(x))
+
+
+def _py_dtype(s: Any) -> tf.DType:
+    if isinstance(s, bool):
+        return D.BOOL
+    if isinstance(s, int):
+        return D.DEFAULT_INT
+    if isinstance(s, float):
+        return D.DEFAULT_FLOAT
+    return D.DEFAULT_COMPLEX
+
+
+def scalar(s: Any, d: tf.DType) -> Any:
+    """Python scalar ``s`` as a 0-d tensor of dtype ``d`` (out-of-range ints raise OverflowError)."""
+    if d in D.INTS and not isinstance(s, bool):
+        info = np.iinfo(d.as_numpy_dtype)
+        if isinstance(s, int) and not (info.min <= s <= info.max):
+            raise OverflowError(f"Python int {s} does not fit {d.name}")
+    if d in D.UNSIGNED or d in (D.I8, D.I16):
+        return tf.constant(np.asarray(s, d.as_numpy_dtype))
+    return tf.constant(s, d)
+
+
+def pair(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Both operands as tensors of their promoted dtype (Python scalars are weak)."""
+    s1 = isinstance(x1, SCALARS)
+    s2 = isinstance(x2, SCALARS)
+    if not s1 and not s2:
+        x1 = tensor(x1)
+        x2 = tensor(x2)
+        d1, d2 = x1.dtype, x2.dtype
+        if d1 == d2:
+            return x1, x2
+        d = D.promote(d1, d2)
+        return (x1 if d1 == d else cast(x1, d)), (x2 if d2 == d else cast(x2, d))
+    if s2 and not s1:
+        x1 = tensor(x1)
+        d1 = x1.dtype
+        d = D.scalar_dtype(d1, x2)
+        return (x1 if d == d1 else cast(x1, d)), scalar(x2, d)
+    if s1 and not s2:
+        x2 = tensor(x2)
+        d2 = x2.dtype
+        d = D.scalar_dtype(d2, x1)
+        return scalar(x1, d), (x2 if d == d2 else cast(x2, d))
+    raise TypeError("at least one operand must be an array")
+
+
+def arrays(xs: Any) -> list[Any]:
+    """A sequence of tensors promoted to one dtype."""
+    xs = [tensor(x) for x in xs]
+    if not xs:
+        return xs
+    d = xs[0].dtype
+    for x in xs[1:]:
+        if x.dtype != d:
+            d = D.promote(d, x.dtype)
+    return [x if x.dtype == d else cast(x, d) for x in xs]
+
+
+# --------------------------------------------------------------------------- devices
+
+
+def device_name(device: Any) -> str:
+    """``"cpu"``, ``"gpu:N"``, ``"cuda:N"``, TF device strings and LogicalDevices -> a TF device string."""
+    name = getattr(device, "name", device)  # tf.config.LogicalDevice
+    if not isinstance(name, str):
+        name = str(device)
+    s = name.strip()
+    if s.startswith("/"):
+        return s
+    low = s.lower()
+    kind, _, idx = low.partition(":")
+    if kind == "cuda":
+        kind = "gpu"
+    if kind in ("cpu", "gpu") and (idx == "" or idx.isdigit()):
+        return f"/device:{kind.upper()}:{idx or 0}"
+    raise ValueError(f"unknown device {device!r} for the 'tensorflow' backend; use 'cpu', 'gpu:N' or a TF device string")
+
+
+def on(device: Any) -> Any:
+    """A context placing new tensors on ``device`` (None: TF's default placement)."""
+    if device is None:
+        return contextlib.nullcontext()
+    return tf.device(device_name(device))
+
+
+def to_device(x: Any, device: Any) -> Any:
+    if device is None:
+        return x
+    with tf.device(device_name(device)):
+        return ga.identity(x)
+
+
+def devices() -> list[str]:
+    return [d.name for d in tf.config.list_logical_devices()]
+
+
+def default_device() -> str:
+    gpus = tf.config.list_logical_devices("GPU")
+    return gpus[0].name if gpus else "/device:CPU:0"
+
+
+# --------------------------------------------------------------------------- axes
+
+
+def ndim(x: Any) -> int:
+    return x.shape.rank
+
+
+def norm_axis(axis: int, n: int) -> int:
+    if not -n <= axis < n:
+        raise IndexError(f"axis {axis} is out of bounds for an array of {n} dimensions")
+    return axis + n if axis < 0 else axis
+
+
+def norm_axes(axis: Any, n: int) -> list[int]:
+    """``None`` -> all axes; an int or a sequence -> sorted non-negative list (no duplicates)."""
+    if axis is None:
+        return list(range(n))
+    if isinstance(axis, int):
+        return [norm_axis(axis, n)]
+    out = [norm_axis(a, n) for a in axis]
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated axis in {axis!r}")
+    return sorted(out)
+
+
+def shape_tuple(shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, int):
+        return (shape,)
+    return tuple(int(s) for s in shape)

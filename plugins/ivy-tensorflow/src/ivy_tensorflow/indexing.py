@@ -1,0 +1,60 @@
+"""Indexing functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import tensorflow as tf
+from tensorflow.python.ops import gen_array_ops as ga
+from tensorflow.python.ops import gen_math_ops as gm
+
+from . import _dtypes as D
+from ._helpers import norm_axis, tensor
+
+__all__ = ["take", "take_along_axis"]
+
+
+def wrap_negative(indices: Any, n: Any) -> Any:
+    """TF's gather rejects negative indices: count them from the end as the standard says."""
+    if indices.dtype in D.UNSIGNED:
+        return gm.cast(indices, D.I64)  # TF gathers with int32 / int64 indices only
+    if indices.dtype is not D.I64 and indices.dtype is not D.I32:
+        indices = gm.cast(indices, D.I64)
+    return gm.select_v2(gm.less(indices, tf.zeros((), indices.dtype)), gm.add_v2(indices, gm.cast(n, indices.dtype)), indices)
+
+
+def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    x = tensor(x)
+    indices = tensor(indices)
+    n = x.shape.rank
+    if axis is None:
+        if n != 1:
+            raise ValueError("take: axis may be None only for one-dimensional input")
+        axis = 0
+    axis = norm_axis(axis, n)
+    return tf.gather(x, wrap_negative(indices, tf.shape(x, out_type=D.I64)[axis]), axis=axis)
+
+
+def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+    x = tensor(x)
+    indices = tensor(indices)
+    n = x.shape.rank
+    if indices.shape.rank != n:
+        raise ValueError("take_along_axis: indices must have the rank of x")
+    axis = norm_axis(axis, n)
+    xs, js = list(x.shape), list(indices.shape)
+    batch = [max(a, b) if 1 in (a, b) else a for a, b in zip(xs, js)]
+    for i, (a, b) in enumerate(zip(xs, js)):
+        if i != axis and a != b and 1 not in (a, b):
+            raise ValueError(f"take_along_axis: shapes {tuple(xs)} and {tuple(js)} do not broadcast")
+    perm = [i for i in range(n) if i != axis] + [axis]
+    xb = tf.broadcast_to(x, [batch[i] if i != axis else xs[i] for i in range(n)])
+    jb = tf.broadcast_to(indices, [batch[i] if i != axis else js[i] for i in range(n)])
+    xt = tf.transpose(xb, perm)
+    jt = tf.transpose(jb, perm)
+    jt = wrap_negative(jt, tf.constant(xs[axis], D.I64))
+    out = tf.gather(xt, jt, batch_dims=n - 1)  # gather along the last axis, matching batch dims
+    inv = [0] * n
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return tf.transpose(out, inv)

@@ -1,0 +1,35 @@
+"""Loads the torch backend: imports torch and hands core the ops and facts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from ivy.plugin import BackendImpl, collect_ops
+
+from ._dtypes import DTYPES, c64, c128, f64
+
+
+def _devices() -> list[Any]:
+    out = [torch.device("cpu")]
+    if torch.cuda.is_available():
+        out += [torch.device("cuda", i) for i in range(torch.cuda.device_count())]
+    return out
+
+
+def load() -> BackendImpl:
+    real = torch.get_default_dtype()  # float32 unless the user changed it
+    return BackendImpl(
+        ops=collect_ops("ivy_torch"),
+        array_types=(torch.Tensor,),
+        dtypes=DTYPES,
+        default_dtypes={
+            "real floating": real,
+            "complex floating": c128 if real is f64 else c64,
+            "integral": torch.int64,
+            "indexing": torch.int64,
+        },
+        devices=_devices,
+        default_device=torch.get_default_device,
+        framework=torch,
+    )

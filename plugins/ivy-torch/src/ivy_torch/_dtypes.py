@@ -1,0 +1,152 @@
+"""torch dtypes by standard name, the dtype/device normalisers, and the standard's promotion table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from ivy.errors import UnsupportedDTypeError
+
+Tensor = torch.Tensor
+
+NAMES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128",
+)
+DTYPES: dict[str, torch.dtype] = {n: getattr(torch, n) for n in NAMES}
+#: native dtype -> standard name
+NAME: dict[torch.dtype, str] = {v: k for k, v in DTYPES.items()}
+
+b_, i8, i16, i32, i64 = torch.bool, torch.int8, torch.int16, torch.int32, torch.int64
+u8, u16, u32, u64 = torch.uint8, torch.uint16, torch.uint32, torch.uint64
+f32, f64, c64, c128 = torch.float32, torch.float64, torch.complex64, torch.complex128
+
+SIGNED = (i8, i16, i32, i64)
+UNSIGNED = (u8, u16, u32, u64)
+INTS = SIGNED + UNSIGNED
+FLOATS = (f32, f64)
+COMPLEX = (c64, c128)
+INEXACT = FLOATS + COMPLEX
+#: unsigned dtypes torch 2.x supports only for a few ops (creation, casting, bitwise, eq...)
+PARTIAL = (u16, u32, u64)
+#: same-width signed dtype: a bit-exact view for ops that only move data
+SIGNED_VIEW = {u16: i16, u32: i32, u64: i64}
+#: dtype a partial unsigned dtype is widened to, exactly, for value-dependent ops
+WIDE = {u16: i32, u32: i64}
+#: default accumulation dtype of sum/prod/cumulative_*/trace (None: keep the input dtype)
+SUM_DTYPE: dict[torch.dtype, torch.dtype] = {b_: i64, **{d: i64 for d in SIGNED}, **{d: u64 for d in UNSIGNED}}
+
+_KIND = {b_: 0, **{d: 1 for d in INTS}, f32: 2, f64: 2, c64: 3, c128: 3}
+
+
+def _std_table() -> dict[tuple[torch.dtype, torch.dtype], torch.dtype]:
+    """The Array API 2024.12 promotion table (pairs it leaves undefined are absent)."""
+    t: dict[tuple[torch.dtype, torch.dtype], torch.dtype] = {}
+    bits = {i8: 8, i16: 16, i32: 32, i64: 64, u8: 8, u16: 16, u32: 32, u64: 64}
+    sig = {8: i8, 16: i16, 32: i32, 64: i64}
+    uns = {8: u8, 16: u16, 32: u32, 64: u64}
+    for a in INTS:
+        for b in INTS:
+            sa, sb = a in SIGNED, b in SIGNED
+            if sa == sb:
+                t[a, b] = (sig if sa else uns)[max(bits[a], bits[b])]
+            else:
+                s, u = (a, b) if sa else (b, a)
+                if bits[s] > bits[u]:
+                    t[a, b] = s
+                elif bits[u] < 64:
+                    t[a, b] = sig[2 * bits[u]]
+    fl = {f32: 32, f64: 64, c64: 32, c128: 64}
+    for a in INEXACT:
+        for b in INEXACT:
+            p = max(fl[a], fl[b])
+            t[a, b] = (c64 if p == 32 else c128) if (a in COMPLEX or b in COMPLEX) else (f32 if p == 32 else f64)
+    t[b_, b_] = b_
+    return t
+
+
+STD_PROMOTE = _std_table()
+
+
+def promote(a: torch.dtype, b: torch.dtype) -> torch.dtype:
+    """Standard promotion of two dtypes; mixed kinds (undefined) follow torch (int + float -> float)."""
+    r = STD_PROMOTE.get((a, b))
+    if r is not None:
+        return r
+    ka, kb = _KIND[a], _KIND[b]
+    if ka == kb == 1:  # uint64 with a signed integer: no integer dtype holds both
+        raise TypeError(f"{NAME[a]} and {NAME[b]} cannot be promoted together (Array API 2024.12)")
+    if ka == kb:
+        return a
+    return a if ka > kb else b
+
+
+def scalar_dtype(v: Any, like: torch.dtype) -> torch.dtype:
+    """Dtype a Python scalar takes next to an array of dtype ``like`` (weak scalar rules)."""
+    k = _KIND[like]
+    if isinstance(v, bool):
+        return like
+    if isinstance(v, int):
+        return like if k else i64
+    if isinstance(v, float):
+        return like if k >= 2 else torch.get_default_dtype()
+    if isinstance(v, complex):
+        if k == 3:
+            return like
+        if like is f64:
+            return c128
+        if like is f32:
+            return c64
+        return c128 if torch.get_default_dtype() is f64 else c64
+    raise TypeError(f"expected an array or a Python scalar, got {type(v).__name__}")
+
+
+def native(dtype: Any) -> torch.dtype:
+    """Names, ``ivy.DType`` and foreign dtypes become ``torch.dtype`` (call only when not None)."""
+    if type(dtype) is torch.dtype:
+        return dtype
+    try:
+        return DTYPES[dtype]
+    except (KeyError, TypeError):
+        pass
+    if isinstance(dtype, str) and dtype.startswith("torch."):
+        dtype = dtype[6:]
+    from ivy import dtype_name
+
+    name = dtype_name(dtype)
+    if name not in DTYPES:
+        raise UnsupportedDTypeError(f"dtype {name} is not supported by the torch backend")
+    return DTYPES[name]
+
+
+_DEVICES: dict[Any, torch.device] = {}
+CPU = torch.device("cpu")
+
+
+def device(d: Any) -> torch.device:
+    """"cpu" -> cpu; "gpu:N" / "cuda:N" -> cuda N; torch devices pass (call only when not None)."""
+    if type(d) is torch.device:
+        return d
+    try:
+        return _DEVICES[d]
+    except (KeyError, TypeError):
+        pass
+    if isinstance(d, str):
+        kind, _, idx = d.strip().lower().partition(":")
+        if kind == "gpu":
+            kind = "cuda"
+        out = torch.device(kind, int(idx)) if idx else torch.device(kind if kind != "cuda" else "cuda:0")
+    elif isinstance(d, int):
+        out = torch.device("cuda", d)
+    else:
+        out = torch.device(str(d))
+    try:
+        _DEVICES[d] = out
+    except TypeError:
+        pass
+    return out
+
+
+def unsupported(dtype: Any, op: str) -> UnsupportedDTypeError:
+    name = NAME.get(dtype, str(dtype))
+    return UnsupportedDTypeError(f"the torch backend does not support {name} in {op} (torch {torch.__version__} lacks it)")

@@ -1,0 +1,223 @@
+"""Element-wise functions.
+
+Unary ops whose torch function already follows the standard are aliases. Binary ops go through
+``binop``: torch's own call when both dtypes are equal (the fast path); otherwise the standard's
+promotion (torch lets 0-d arrays promote like scalars, the standard does not).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from ._dtypes import COMPLEX, FLOATS, INEXACT, PARTIAL, UNSIGNED, u64
+from ._helpers import ORDER, VALUE, WRAP, Tensor, binop, prep2, scalar, u64_divmod, u64_shr, uint_call, unop
+
+__all__ = [
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+    "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
+    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
+    "less", "less_equal", "log", "log10", "log1p", "log2", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
+    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
+    "sign", "signbit", "sin", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc",
+]
+
+# ---------------------------------------------------------------- unary: aliases (floating input)
+acos = torch.acos
+acosh = torch.acosh
+asin = torch.asin
+asinh = torch.asinh
+atan = torch.atan
+atanh = torch.atanh
+cos = torch.cos
+cosh = torch.cosh
+exp = torch.exp
+expm1 = torch.expm1
+log = torch.log
+log10 = torch.log10
+log1p = torch.log1p
+log2 = torch.log2
+reciprocal = torch.reciprocal
+signbit = torch.signbit
+sin = torch.sin
+sinh = torch.sinh
+sqrt = torch.sqrt
+tan = torch.tan
+tanh = torch.tanh
+isfinite = torch.isfinite
+isinf = torch.isinf
+isnan = torch.isnan
+logical_not = torch.logical_not
+ceil = torch.ceil  # integer input comes back unchanged, as the standard wants
+floor = torch.floor
+trunc = torch.trunc
+
+# ---------------------------------------------------------------- unary: integer input too
+negative = unop(torch.negative, "negative", WRAP)
+square = unop(torch.square, "square", WRAP)
+bitwise_invert = unop(torch.bitwise_not, "bitwise_invert", WRAP)
+
+
+def abs(x: Tensor, /) -> Tensor:
+    try:
+        return torch.abs(x)
+    except NotImplementedError:  # uint16/32/64: |x| is x
+        if x.dtype in UNSIGNED:
+            return x.clone()
+        raise
+
+
+def positive(x: Tensor, /) -> Tensor:
+    return x.clone()  # torch.positive returns x itself and rejects bool/unsigned
+
+
+def sign(x: Tensor, /) -> Tensor:
+    d = x.dtype
+    if d in FLOATS:
+        return torch.where(x != x, x, torch.sign(x))  # torch.sign(nan) is 0, the standard says nan
+    if d in COMPLEX:
+        return torch.sgn(x)  # x / |x|, and 0 for 0
+    if d in PARTIAL:
+        return (x != 0).to(d)  # unsigned: 0 or 1; torch lacks sign for these
+    return torch.sign(x)
+
+
+def round(x: Tensor, /) -> Tensor:
+    if x.dtype in COMPLEX:  # torch.round has no complex kernel: round both parts
+        return torch.complex(torch.round(x.real), torch.round(x.imag))
+    return torch.round(x)  # half to even, like the standard
+
+
+def conj(x: Tensor, /) -> Tensor:
+    if x.dtype in COMPLEX:
+        return torch.conj_physical(x)  # torch.conj returns a lazy view that NumPy cannot read
+    return x.clone()
+
+
+def real(x: Tensor, /) -> Tensor:
+    if x.dtype in COMPLEX:
+        return torch.real(x).clone()  # torch.real is a strided view into the complex storage
+    return x.clone()
+
+
+def imag(x: Tensor, /) -> Tensor:
+    if x.dtype in COMPLEX:
+        return torch.imag(x).clone()
+    return torch.zeros_like(x)  # torch.imag rejects real input; its imaginary part is zero
+
+
+# ---------------------------------------------------------------- binary
+add = binop(torch.add, "add", WRAP)
+subtract = binop(torch.subtract, "subtract", WRAP)
+multiply = binop(torch.multiply, "multiply", WRAP)
+divide = binop(torch.divide, "divide")
+atan2 = binop(torch.atan2, "atan2")
+copysign = binop(torch.copysign, "copysign")
+hypot = binop(torch.hypot, "hypot")
+logaddexp = binop(torch.logaddexp, "logaddexp")
+nextafter = binop(torch.nextafter, "nextafter")
+bitwise_and = binop(torch.bitwise_and, "bitwise_and", WRAP)
+bitwise_or = binop(torch.bitwise_or, "bitwise_or", WRAP)
+bitwise_xor = binop(torch.bitwise_xor, "bitwise_xor", WRAP)
+bitwise_left_shift = binop(torch.bitwise_left_shift, "bitwise_left_shift", WRAP)
+
+
+def _shr(x1: Tensor, x2: Tensor) -> Tensor:
+    if x1.dtype is u64:  # torch has no uint64 shift; int64's is arithmetic
+        return u64_shr(x1, x2)
+    return torch.bitwise_right_shift(x1, x2)
+
+
+bitwise_right_shift = binop(_shr, "bitwise_right_shift")
+equal = binop(torch.eq, "equal", ORDER)
+not_equal = binop(torch.ne, "not_equal", ORDER)
+greater = binop(torch.gt, "greater", ORDER)
+greater_equal = binop(torch.ge, "greater_equal", ORDER)
+less = binop(torch.lt, "less", ORDER)
+less_equal = binop(torch.le, "less_equal", ORDER)
+logical_and = binop(torch.logical_and, "logical_and")
+logical_or = binop(torch.logical_or, "logical_or")
+logical_xor = binop(torch.logical_xor, "logical_xor")
+maximum = binop(torch.maximum, "maximum", ORDER)
+minimum = binop(torch.minimum, "minimum", ORDER)
+pow = binop(torch.pow, "pow", WRAP)
+
+
+def _int_div(fn: Any, x1: Tensor, x2: Tensor) -> Tensor:
+    """Integer division with zero divisors: torch raises, NumPy (the reference) gives 0."""
+    zero = x2 == 0
+    out = fn(x1, torch.where(zero, torch.ones_like(x2), x2))
+    return out.masked_fill_(zero, 0) if out.shape == zero.shape else torch.where(zero, 0, out)
+
+
+def _divlike(fn: Any, name: str) -> Any:
+    def op(x1, x2, /):  # type: ignore[no-untyped-def]
+        try:
+            if x1.dtype is x2.dtype:
+                return fn(x1, x2)
+        except (AttributeError, RuntimeError):  # scalar, unsigned dtype, integer division by 0
+            pass
+        x1, x2 = prep2(x1, x2)
+        try:
+            return fn(x1, x2)
+        except NotImplementedError:
+            if x1.dtype is u64:  # no uint64 division in torch: long division on the bits
+                return u64_divmod(x1, x2)[0 if fn is torch.floor_divide else 1]
+            if x1.dtype in PARTIAL:
+                return uint_call(lambda a, b: _divlike_safe(fn, a, b), name, VALUE, x1, x2)
+            raise
+        except RuntimeError as e:
+            if "ZeroDivision" in str(e):
+                return _int_div(fn, x1, x2)
+            raise
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+def _divlike_safe(fn: Any, x1: Tensor, x2: Tensor) -> Tensor:
+    try:
+        return fn(x1, x2)
+    except RuntimeError as e:
+        if "ZeroDivision" in str(e):
+            return _int_div(fn, x1, x2)
+        raise
+
+
+floor_divide = _divlike(torch.floor_divide, "floor_divide")
+remainder = _divlike(torch.remainder, "remainder")
+
+
+def clip(x: Tensor, /, min: Tensor | float | None = None, max: Tensor | float | None = None) -> Tensor:
+    if min is None and max is None:
+        return x.clone()  # torch.clamp needs at least one bound
+    d = x.dtype
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        # torch.clamp takes either tensors or numbers: make both bounds tensors of x's dtype
+        if min is not None:
+            min = min.to(d) if isinstance(min, Tensor) else scalar(min, x).to(d)
+        if max is not None:
+            max = max.to(d) if isinstance(max, Tensor) else scalar(max, x).to(d)
+    try:
+        out = torch.clamp(x, min, max)
+    except NotImplementedError:
+        if d not in PARTIAL:
+            raise
+        out = _clip_uint(x, min, max)
+    return out if out.dtype is d else out.to(d)  # a float bound on integer x: keep x's dtype
+
+
+def _clip_uint(x: Tensor, lo: Any, hi: Any) -> Tensor:
+    d = x.dtype
+    lo = None if lo is None else (lo if isinstance(lo, Tensor) else scalar(lo, x)).to(d)
+    hi = None if hi is None else (hi if isinstance(hi, Tensor) else scalar(hi, x)).to(d)
+    bounds = [b for b in (lo, hi) if b is not None]
+
+    def f(a: Tensor, *bs: Tensor) -> Tensor:
+        it = iter(bs)
+        return torch.clamp(a, next(it) if lo is not None else None, next(it) if hi is not None else None)
+
+    return uint_call(f, "clip", ORDER, x, *bounds)

@@ -1,0 +1,349 @@
+"""General functions: scatters, item assignment, einsum, and native versions of composed ops."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+
+from ._dtypes import PARTIAL, SUM_DTYPE, i64, native, promote, scalar_dtype
+from ._helpers import Tensor, norm_axis, viewcall
+from .data_type import astype
+
+__all__ = [
+    # primitives
+    "scatter_nd", "scatter_flat", "set_item", "inplace_update", "einsum",
+    # native versions of composed ops
+    "gather", "gather_nd", "get_item", "cast", "transpose", "flatten", "cumsum", "cumprod", "pad",
+    "top_k", "split",
+]
+
+_XP: Any = None
+
+
+def _xp() -> Any:
+    global _XP
+    if _XP is None:
+        import ivy
+
+        _XP = ivy.backend_namespace("torch")
+    return _XP
+
+
+def _compose(name: str) -> Any:
+    from ivy._compose import load_defaults
+
+    return load_defaults()[name]
+
+
+_IDX = (torch.int64, torch.int32)
+
+
+def _long(i: Tensor) -> Tensor:
+    return i if i.dtype is i64 else i.long()
+
+
+# -------------------------------------------------------------------------------------- gathers
+
+
+def gather(params: Tensor, indices: Tensor, /, *, axis: int = -1, batch_dims: int = 0) -> Tensor:
+    if batch_dims:
+        return _compose("gather")(_xp(), params, indices, axis=axis, batch_dims=batch_dims)
+    a = norm_axis(axis, params.ndim)
+    if indices.dtype not in _IDX:
+        indices = indices.long()
+    flat = indices.reshape(-1)
+    try:
+        out = torch.index_select(params, a, flat)
+    except (NotImplementedError, RuntimeError):  # uint16/32/64: through the signed view
+        out = viewcall(torch.index_select, params, a, flat)
+    return out.reshape(params.shape[:a] + indices.shape + params.shape[a + 1 :])
+
+
+def gather_nd(params: Tensor, indices: Tensor, /, *, batch_dims: int = 0) -> Tensor:
+    idx = _long(indices)
+    coords = list(idx.unbind(-1))
+    if batch_dims:  # the batch axes of params pair with those of indices: aranges broadcast along them
+        lead = idx.ndim - 1
+        batch = []
+        for b in range(batch_dims):
+            shape = [1] * lead
+            shape[b] = params.shape[b]
+            batch.append(torch.arange(params.shape[b], device=idx.device).view(shape))
+        coords = batch + coords
+    try:
+        return params[tuple(coords)]
+    except (NotImplementedError, RuntimeError):
+        return viewcall(lambda p: p[tuple(coords)], params)
+
+
+# -------------------------------------------------------------------------------------- scatters
+
+_REDUCE = {"min": "amin", "max": "amax"}
+
+
+def _scatter_rows(flat_idx: Tensor, rows: Tensor, n: int, trailing: tuple[int, ...], reduction: str) -> Tensor:
+    """A new [n, *trailing] zero array with rows[i] combined into row flat_idx[i]."""
+    out = torch.zeros((n, *trailing), dtype=rows.dtype, device=rows.device)
+    if reduction == "sum":
+        return out.index_add(0, flat_idx, rows)
+    if reduction == "replace":
+        return out.index_copy(0, flat_idx, rows) if rows.dtype not in PARTIAL else out.index_put((flat_idx,), rows)
+    red = _REDUCE.get(reduction)
+    if red is None:
+        raise ValueError(f"reduction must be 'sum', 'replace', 'min' or 'max', got {reduction!r}")
+    full = flat_idx.view((-1,) + (1,) * len(trailing)).expand(rows.shape)
+    return out.scatter_reduce(0, full, rows, red, include_self=False)  # untouched rows stay 0
+
+
+def _updates(updates: Any, like_device: torch.device) -> Tensor:
+    if isinstance(updates, Tensor):
+        return updates
+    if isinstance(updates, bool):
+        return torch.tensor(updates, device=like_device)
+    dt = i64 if isinstance(updates, int) else torch.get_default_dtype()
+    if isinstance(updates, complex):
+        dt = scalar_dtype(updates, torch.get_default_dtype())
+    return torch.tensor(updates, dtype=dt, device=like_device)
+
+
+def scatter_nd(
+    indices: Tensor, updates: Tensor | float, /, shape: Sequence[int] | None = None, *, reduction: str = "sum"
+) -> Tensor:
+    idx = _long(indices)
+    upd = _updates(updates, idx.device)
+    k = idx.shape[-1]
+    lead = idx.shape[:-1]
+    if shape is None:
+        top = idx.reshape(-1, k).amax(0) + 1 if idx.numel() else torch.zeros(k, dtype=i64)
+        trailing = tuple(upd.shape[len(lead) :]) if upd.ndim else ()
+        shape = (*(int(t) for t in top.tolist()), *trailing)
+    shape = tuple(int(s) for s in shape)
+    trailing = shape[k:]
+    upd = upd.expand((*lead, *trailing)).reshape((-1, *trailing))
+    strides = [math.prod(shape[j + 1 : k]) for j in range(k)]
+    flat = (idx.reshape(-1, k) * torch.tensor(strides, dtype=i64, device=idx.device)).sum(-1)
+    return _scatter_rows(flat, upd, math.prod(shape[:k]), trailing, reduction).reshape(shape)
+
+
+def scatter_flat(
+    indices: Tensor, updates: Tensor | float, /, size: int | None = None, *, reduction: str = "sum"
+) -> Tensor:
+    idx = _long(indices).reshape(-1)
+    upd = _updates(updates, idx.device)
+    if size is None:
+        size = int(idx.max()) + 1 if idx.numel() else 0
+    return _scatter_rows(idx, upd.expand(idx.shape).reshape(-1), int(size), (), reduction)
+
+
+# ------------------------------------------------------------------------------- item assignment
+
+
+def _neg_steps(query: Any) -> bool:
+    if type(query) is slice:
+        return query.step is not None and query.step < 0
+    if type(query) is tuple:
+        return any(type(q) is slice and q.step is not None and q.step < 0 for q in query)
+    return False
+
+
+def _flip_query(x: Tensor, query: Any) -> tuple[list[int], tuple[Any, ...]]:
+    """torch refuses negative slice steps: the axes to flip and the query on the flipped array."""
+    q = query if type(query) is tuple else (query,)
+    used = 0
+    for item in q:
+        if item is None or item is Ellipsis:
+            continue
+        if isinstance(item, Tensor) and item.dtype is torch.bool:
+            used += item.ndim
+        elif isinstance(item, bool):
+            continue
+        else:
+            used += 1
+    axes: list[int] = []
+    out: list[Any] = []
+    axis = 0
+    for item in q:
+        if item is Ellipsis:
+            axis += x.ndim - used
+            out.append(item)
+            continue
+        if item is None or isinstance(item, bool):
+            out.append(item)
+            continue
+        if type(item) is slice and item.step is not None and item.step < 0:
+            n = x.shape[axis]
+            r = range(*item.indices(n))
+            if len(r):
+                item = slice(n - 1 - r[0], n - r[-1], -item.step)
+            else:
+                item = slice(0, 0)
+            axes.append(axis)
+        out.append(item)
+        axis += item.ndim if isinstance(item, Tensor) and item.dtype is torch.bool else 1
+    return axes, tuple(out)
+
+
+def get_item(x: Tensor, /, query: Any) -> Tensor:
+    if _neg_steps(query):
+        axes, q = _flip_query(x, query)
+        return x.flip(axes)[q]
+    return x[query]
+
+
+def set_item(x: Tensor, query: Any, val: Tensor | complex, /) -> Tensor:
+    if isinstance(val, Tensor) and val.device != x.device:
+        val = val.to(x.device)
+    if _neg_steps(query):
+        axes, q = _flip_query(x, query)
+        y = x.flip(axes)  # a copy
+        y[q] = val
+        return y.flip(axes)
+    y = x.clone()
+    y[query] = val
+    return y
+
+
+def inplace_update(x: Tensor, val: Tensor | complex, /) -> Tensor:
+    with torch.no_grad():
+        if isinstance(val, Tensor):
+            x.copy_(val)
+        else:
+            x.fill_(val)
+    return x
+
+
+# ------------------------------------------------------------------------------------ reshaping
+
+cast = astype
+
+
+def transpose(x: Tensor, /, axes: Sequence[int] | None = None) -> Tensor:
+    return x.permute(tuple(range(x.ndim - 1, -1, -1)) if axes is None else tuple(axes))
+
+
+def flatten(x: Tensor, /, *, start_dim: int = 0, end_dim: int = -1) -> Tensor:
+    if x.ndim and start_dim % x.ndim > end_dim % x.ndim:
+        raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim} for {x.ndim} dims")
+    return torch.flatten(x, start_dim, end_dim)
+
+
+def split(
+    x: Tensor,
+    /,
+    num_or_size_splits: int | Sequence[int] | None = None,
+    *,
+    axis: int = 0,
+    with_remainder: bool = False,
+) -> list[Tensor]:
+    n = x.shape[axis]
+    if num_or_size_splits is None:
+        sizes: Any = 1  # torch.split with an int: pieces of that size
+    elif isinstance(num_or_size_splits, int):
+        k = num_or_size_splits
+        if n % k:
+            if not with_remainder:
+                raise ValueError(
+                    f"split: axis {axis} of length {n} does not divide into {k} parts; "
+                    "pass with_remainder=True or explicit sizes"
+                )
+            sizes = [n // k] * k + [n % k]
+        else:
+            sizes = [n // k] * k
+    else:
+        sizes = list(num_or_size_splits)
+        if sum(sizes) != n:
+            raise ValueError(f"split: sizes {sizes} do not add up to the axis length {n}")
+    return list(torch.split(x, sizes, axis))
+
+
+def pad(
+    x: Tensor,
+    /,
+    pad_width: int | Sequence[int] | Sequence[Sequence[int]],
+    *,
+    mode: str = "constant",
+    value: complex = 0,
+) -> Tensor:
+    # torch's reflect/replicate/circular pad only the last 1-3 axes of floats: those go composed
+    if mode != "constant" or isinstance(value, complex) or x.dtype in PARTIAL:
+        return _compose("pad")(_xp(), x, pad_width, mode=mode, value=value)
+    if isinstance(pad_width, int):
+        widths = [(pad_width, pad_width)] * x.ndim
+    elif len(pad_width) and isinstance(pad_width[0], int):
+        widths = [tuple(pad_width)] * x.ndim  # type: ignore[list-item]
+    else:
+        widths = [tuple(w) for w in pad_width]  # type: ignore[union-attr]
+    if len(widths) != x.ndim:
+        raise ValueError(f"pad: pad_width has {len(widths)} entries for an array of {x.ndim} dims")
+    flat: list[int] = []
+    for axis in range(x.ndim - 1, -1, -1):
+        lo, hi = widths[axis]
+        if lo < 0 or hi < 0:
+            raise ValueError(f"pad: negative pad width {(lo, hi)} on axis {axis}")
+        flat += [lo, hi]
+    if x.dtype is torch.bool:
+        value = bool(value)
+    return F.pad(x, flat, value=value)
+
+
+# --------------------------------------------------------------------------------- cumulatives
+
+
+def _cumulative(fn: Any, name: str, one: int, x: Tensor, axis: int, exclusive: bool, reverse: bool, dtype: Any) -> Tensor:
+    dt = SUM_DTYPE.get(x.dtype, x.dtype) if dtype is None else native(dtype)
+    if dt in PARTIAL or x.dtype in PARTIAL:
+        return _compose(name)(_xp(), x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
+    if x.ndim == 0:
+        x = x.reshape(1)
+        return _cumulative(fn, name, one, x, 0, exclusive, reverse, dt).reshape(())
+    a = norm_axis(axis, x.ndim)
+    if reverse:
+        x = x.flip(a)
+    out = fn(x, a, dtype=dt)
+    if exclusive:
+        n = out.shape[a]
+        first = torch.full_like(out.narrow(a, 0, min(n, 1)), one)
+        out = torch.cat([first, out.narrow(a, 0, max(n - 1, 0))], a)
+    return out.flip(a) if reverse else out
+
+
+def cumsum(
+    x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: bool = False, dtype: Any = None
+) -> Tensor:
+    return _cumulative(torch.cumsum, "cumsum", 0, x, axis, exclusive, reverse, dtype)
+
+
+def cumprod(
+    x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: bool = False, dtype: Any = None
+) -> Tensor:
+    return _cumulative(torch.cumprod, "cumprod", 1, x, axis, exclusive, reverse, dtype)
+
+
+# ----------------------------------------------------------------------------------- searching
+
+
+def top_k(
+    x: Tensor, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True
+) -> tuple[Tensor, Tensor]:
+    if x.dtype in PARTIAL or x.dtype is torch.bool:
+        return _compose("top_k")(_xp(), x, k, axis=axis, largest=largest, sorted=sorted)
+    values, indices = torch.topk(x, k, axis, largest, sorted)
+    return values, indices
+
+
+# -------------------------------------------------------------------------------------- einsum
+
+
+def einsum(equation: str, /, *operands: Tensor) -> Tensor:
+    dts = {o.dtype for o in operands}
+    if len(dts) > 1:  # torch wants one dtype: the standard's promotion first
+        it = iter(dts)
+        rt = next(it)
+        for d in it:
+            rt = promote(rt, d)
+        operands = tuple(o.to(rt) for o in operands)
+    return torch.einsum(equation, *operands)

@@ -1,0 +1,38 @@
+"""Indexing functions."""
+
+from __future__ import annotations
+
+import torch
+
+from ._helpers import Tensor, norm_axis
+
+__all__ = ["take", "take_along_axis"]
+
+_IDX = (torch.int64, torch.int32)
+
+
+def take(x: Tensor, indices: Tensor, /, *, axis: int | None = None) -> Tensor:
+    # torch.take flattens; advanced indexing selects along one axis and wraps negative indices
+    if indices.dtype not in _IDX:
+        indices = indices.long()  # uint8 would be read as a mask, int8/16 are refused
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError("take: axis may be None only for one-dimensional input")
+        return x.reshape(-1)[indices]
+    a = norm_axis(axis, x.ndim)
+    if a == 0:
+        return x[indices]
+    return x[(slice(None),) * a + (indices,)]
+
+
+def take_along_axis(x: Tensor, indices: Tensor, /, *, axis: int = -1) -> Tensor:
+    if indices.dtype is not torch.int64:
+        indices = indices.long()  # gather wants int64
+    n = x.shape[axis]
+    indices = torch.where(indices < 0, indices + n, indices)  # gather rejects negative indices
+    try:
+        return torch.take_along_dim(x, indices, dim=axis)
+    except NotImplementedError:  # uint16/32/64: through the same-width signed view
+        from ._helpers import viewcall
+
+        return viewcall(torch.take_along_dim, x, indices, dim=axis)

@@ -1,0 +1,139 @@
+"""Manipulation functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from ._dtypes import promote
+from ._helpers import Tensor, norm_axis, viewcall
+
+__all__ = [
+    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
+    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
+]
+
+moveaxis = torch.moveaxis
+
+
+def broadcast_arrays(*arrays: Tensor) -> list[Tensor]:
+    return list(torch.broadcast_tensors(*arrays))
+
+
+def broadcast_to(x: Tensor, /, shape: tuple[int, ...]) -> Tensor:
+    try:
+        return torch.broadcast_to(x, shape)
+    except RuntimeError as e:  # the standard raises ValueError
+        raise ValueError(str(e)) from e
+
+
+def _common(arrays: Any) -> list[Tensor]:
+    """Cast to the standard's common dtype when the inputs differ (torch.cat's 0-d/uint rules differ)."""
+    arrays = list(arrays)
+    d0 = arrays[0].dtype
+    if all(a.dtype is d0 for a in arrays):
+        return arrays
+    dt = d0
+    for a in arrays[1:]:
+        dt = promote(dt, a.dtype)
+    return [a if a.dtype is dt else a.to(dt) for a in arrays]
+
+
+def concat(arrays: tuple[Tensor, ...] | list[Tensor], /, *, axis: int | None = 0) -> Tensor:
+    arrays = _common(arrays)
+    if axis is None:
+        return torch.cat([a.reshape(-1) for a in arrays])
+    return torch.cat(arrays, dim=axis)
+
+
+def expand_dims(x: Tensor, /, axis: int = 0) -> Tensor:
+    return torch.unsqueeze(x, axis)
+
+
+def flip(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None) -> Tensor:
+    dims = tuple(range(x.ndim)) if axis is None else ((axis,) if isinstance(axis, int) else axis)
+    try:
+        return torch.flip(x, dims)
+    except NotImplementedError:  # uint16/32/64: through the same-width signed view
+        return viewcall(torch.flip, x, dims)
+
+
+def permute_dims(x: Tensor, /, axes: tuple[int, ...]) -> Tensor:
+    return torch.permute(x, axes)
+
+
+def repeat(x: Tensor, repeats: int | Tensor, /, *, axis: int | None = None) -> Tensor:
+    if isinstance(repeats, Tensor) and repeats.dtype is not torch.int64:
+        repeats = repeats.long()  # repeat_interleave wants int64 counts
+    try:
+        return torch.repeat_interleave(x, repeats, dim=axis)
+    except NotImplementedError:
+        return viewcall(torch.repeat_interleave, x, repeats, dim=axis)
+
+
+def reshape(x: Tensor, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Tensor:
+    if copy is None:
+        return torch.reshape(x, shape)
+    if copy:
+        return torch.reshape(x, shape).clone()
+    try:
+        return x.view(shape)
+    except RuntimeError as e:  # not expressible as a view
+        raise ValueError(f"reshape: copy=False but a copy is needed ({e})") from e
+
+
+def roll(
+    x: Tensor,
+    /,
+    shift: int | tuple[int, ...],
+    *,
+    axis: int | tuple[int, ...] | None = None,
+) -> Tensor:
+    if axis is None:
+        dims: Any = ()
+        if not isinstance(shift, int):
+            shift = sum(shift)  # several shifts of the flattened array add up
+    elif isinstance(axis, int):
+        dims = axis
+    else:
+        dims = tuple(axis)
+        if isinstance(shift, int):
+            shift = (shift,) * len(dims)  # torch needs one shift per axis
+    try:
+        return torch.roll(x, shift, dims)
+    except NotImplementedError:
+        return viewcall(torch.roll, x, shift, dims)
+
+
+def squeeze(x: Tensor, /, axis: int | tuple[int, ...]) -> Tensor:
+    shape = x.shape
+    if isinstance(axis, int):
+        if shape[axis] != 1:  # torch silently keeps axes that are not of size one
+            raise ValueError(f"squeeze: axis {axis} has size {shape[axis]}, not 1")
+        return torch.squeeze(x, axis)
+    n = x.ndim
+    axes = tuple(norm_axis(a, n) for a in axis)
+    if len(set(axes)) != len(axes):
+        raise ValueError("squeeze: repeated axis")
+    for a in axes:
+        if shape[a] != 1:
+            raise ValueError(f"squeeze: axis {a} has size {shape[a]}, not 1")
+    return torch.squeeze(x, axes)
+
+
+def stack(arrays: tuple[Tensor, ...] | list[Tensor], /, *, axis: int = 0) -> Tensor:
+    return torch.stack(_common(arrays), dim=axis)
+
+
+def tile(x: Tensor, repetitions: tuple[int, ...], /) -> Tensor:
+    try:
+        return torch.tile(x, tuple(repetitions))
+    except NotImplementedError:
+        return viewcall(torch.tile, x, tuple(repetitions))
+
+
+def unstack(x: Tensor, /, *, axis: int = 0) -> tuple[Tensor, ...]:
+    return torch.unbind(x, axis)
+
+

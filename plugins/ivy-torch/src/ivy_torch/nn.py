@@ -1,0 +1,656 @@
+"""Neural-network functions: convolutions and pooling on torch.nn.functional, and native versions
+of the composed ops where torch has a kernel with exactly the spec's semantics.
+
+torch's convolutions and pools are channel-first with ``[out, in, *k]`` weights; Ivy's filters are
+``[*k, in, out]`` and the default layouts channel-last. Channel-last inputs go through a
+``movedim`` (a view: torch then runs its channels-last kernels, no copy), filters through a
+``permute``. torch pads symmetrically only: asymmetric padding ("SAME" with an even window or a
+stride, explicit ``(lo, hi)`` pairs) goes through ``F.pad`` first.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import torch
+import torch.nn.functional as F
+
+from ._dtypes import FLOATS, native
+from ._helpers import Tensor
+
+__all__ = [
+    # primitives
+    "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose",
+    "depthwise_conv2d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
+    "avg_pool3d", "erf",
+    # native versions of composed ops
+    "relu", "leaky_relu", "gelu", "silu", "sigmoid", "softmax", "log_softmax", "softplus", "elu",
+    "selu", "hardswish", "mish", "linear", "layer_norm", "batch_norm", "group_norm",
+    "adaptive_avg_pool2d", "embedding", "one_hot", "lstm_update", "lstm",
+    "scaled_dot_product_attention", "mse_loss", "l1_loss", "huber_loss", "binary_cross_entropy",
+]
+
+_XP: Any = None
+
+
+def _xp() -> Any:
+    """This backend's namespace, for falling back to core's compositions (fetched lazily)."""
+    global _XP
+    if _XP is None:
+        import ivy
+
+        _XP = ivy.backend_namespace("torch")
+    return _XP
+
+
+def _compose(name: str) -> Any:
+    from ivy._compose import load_defaults
+
+    return load_defaults()[name]
+
+
+# ------------------------------------------------------------------------------------- layouts
+
+_FORMATS = {
+    1: ("NWC", "NCW"),
+    2: ("NHWC", "NCHW"),
+    3: ("NDHWC", "NCDHW"),
+}
+
+
+def _channel_last(data_format: str, n: int) -> bool:
+    last, first = _FORMATS[n]
+    if data_format == last:
+        return True
+    if data_format == first:
+        return False
+    raise ValueError(f"data_format must be {last!r} or {first!r} for {n}-D, got {data_format!r}")
+
+
+def _tuple(v: int | Sequence[int], n: int, what: str) -> tuple[int, ...]:
+    if isinstance(v, int):
+        return (v,) * n
+    t = tuple(int(i) for i in v)
+    if len(t) == 1 and n > 1:
+        return t * n
+    if len(t) != n:
+        raise ValueError(f"{what} must be an int or a sequence of {n} ints, got {v!r}")
+    return t
+
+
+def _pads(
+    padding: Any, n: int, sizes: Sequence[int], windows: Sequence[int], strides: Sequence[int]
+) -> list[tuple[int, int]]:
+    """(lo, hi) per spatial axis. ``windows`` are the effective (dilated) window sizes."""
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p == "VALID":
+            return [(0, 0)] * n
+        if p == "SAME":
+            out = []
+            for i, k, s in zip(sizes, windows, strides):
+                total = max((-(-i // s) - 1) * s + k - i, 0)
+                out.append((total // 2, total - total // 2))  # the odd one at the end
+            return out
+        raise ValueError(f"padding must be 'SAME', 'VALID', an int or (lo, hi) pairs, got {padding!r}")
+    if isinstance(padding, int):
+        return [(padding, padding)] * n
+    pads = [(p, p) if isinstance(p, int) else (int(p[0]), int(p[1])) for p in padding]
+    if len(pads) != n:
+        raise ValueError(f"padding needs {n} (lo, hi) pairs, got {padding!r}")
+    return pads
+
+
+def _flat_pad(pads: Sequence[tuple[int, int]]) -> list[int]:
+    """(lo, hi) per spatial axis -> F.pad's list, last axis first."""
+    out: list[int] = []
+    for lo, hi in reversed(pads):
+        out += [lo, hi]
+    return out
+
+
+# ---------------------------------------------------------------------------------------- convs
+
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+#: Ivy's [*k, a, b] filters -> torch's [b, a, *k]
+_PERM = {1: (2, 1, 0), 2: (3, 2, 0, 1), 3: (4, 3, 0, 1, 2)}
+
+
+def _conv(
+    n: int, x: Tensor, w: Tensor, strides: Any, padding: Any, data_format: str, dilations: Any, groups: int = 1
+) -> Tensor:
+    cl = _channel_last(data_format, n)
+    if cl:
+        x = x.movedim(-1, 1)
+    if w.dtype != x.dtype:
+        w = w.to(x.dtype)
+    s = _tuple(strides, n, "strides")
+    d = _tuple(dilations, n, "dilations")
+    pads = _pads(padding, n, x.shape[2:], [di * (k - 1) + 1 for di, k in zip(d, w.shape[2:])], s)
+    if all(lo == hi for lo, hi in pads):
+        y = _CONV[n](x, w, None, s, [lo for lo, _ in pads], d, groups)
+    else:
+        y = _CONV[n](F.pad(x, _flat_pad(pads)), w, None, s, 0, d, groups)
+    return y.movedim(1, -1) if cl else y
+
+
+def conv1d(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv(1, x, filters.permute(2, 1, 0), strides, padding, data_format, dilations)
+
+
+def conv2d(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv(2, x, filters.permute(3, 2, 0, 1), strides, padding, data_format, dilations)
+
+
+def conv3d(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NDHWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv(3, x, filters.permute(4, 3, 0, 1, 2), strides, padding, data_format, dilations)
+
+
+def depthwise_conv2d(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    w = filters.permute(2, 0, 1).unsqueeze(1)  # [fh, fw, c] -> [c, 1, fh, fw], one group per channel
+    return _conv(2, x, w, strides, padding, data_format, dilations, groups=filters.shape[-1])
+
+
+def _conv_transpose(
+    n: int, x: Tensor, filters: Tensor, strides: Any, padding: Any, output_shape: Any, data_format: str, dilations: Any
+) -> Tensor:
+    cl = _channel_last(data_format, n)
+    if cl:
+        x = x.movedim(-1, 1)
+    w = filters.permute(_PERM[n])  # [*k, d_out, d_in] -> [d_in, d_out, *k], torch's transposed layout
+    if w.dtype != x.dtype:
+        w = w.to(x.dtype)
+    s = _tuple(strides, n, "strides")
+    d = _tuple(dilations, n, "dilations")
+    sizes = x.shape[2:]
+    eff = [di * (k - 1) + 1 for di, k in zip(d, w.shape[2:])]
+    full = [(i - 1) * si + e for i, si, e in zip(sizes, s, eff)]  # the output before removing padding
+    if output_shape is not None:
+        output_shape = [int(o) for o in output_shape]
+        if len(output_shape) == n + 2:  # a whole output shape: keep the spatial part
+            output_shape = output_shape[1:-1] if cl else output_shape[2:]
+        outs = _tuple(output_shape, n, "output_shape")
+    same = isinstance(padding, str) and padding.upper() == "SAME"
+    if same:
+        if output_shape is None:
+            outs = tuple(i * si for i, si in zip(sizes, s))
+        pads = []
+        for i, o, si, e in zip(sizes, outs, s, eff):
+            total = max((i - 1) * si + e - o, 0)  # the forward SAME padding of an input of size o
+            pads.append((total // 2, total - total // 2))
+    else:
+        pads = _pads(padding, n, outs if output_shape is not None else full, eff, s)
+        if output_shape is None:
+            outs = tuple(f - lo - hi for f, (lo, hi) in zip(full, pads))
+    # torch removes `lo` on both sides and appends output_padding (< max(stride, dilation)) at the end
+    ops = [o - f + 2 * lo for o, f, (lo, _) in zip(outs, full, pads)]
+    if all(0 <= op < max(si, di) for op, si, di in zip(ops, s, d)):
+        y = _CONV_T[n](x, w, None, s, [lo for lo, _ in pads], ops, 1, d)
+    else:  # the full output, then crop lo at the start and crop or zero-pad the end (F.pad < 0 crops)
+        y = _CONV_T[n](x, w, None, s, 0, 0, 1, d)
+        y = F.pad(y, _flat_pad([(-lo, o + lo - f) for o, f, (lo, _) in zip(outs, full, pads)]))
+    return y.movedim(1, -1) if cl else y
+
+
+def conv1d_transpose(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    output_shape: Sequence[int] | None = None,
+    data_format: str = "NWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+def conv2d_transpose(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    output_shape: Sequence[int] | None = None,
+    data_format: str = "NHWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+def conv3d_transpose(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    output_shape: Sequence[int] | None = None,
+    data_format: str = "NDHWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+# -------------------------------------------------------------------------------------- pooling
+
+_MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
+_AVG = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
+
+
+def _max_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str) -> Tensor:
+    cl = _channel_last(data_format, n)
+    if cl:
+        x = x.movedim(-1, 1)
+    k = _tuple(kernel, n, "kernel")
+    s = _tuple(strides, n, "strides")
+    pads = _pads(padding, n, x.shape[2:], k, s)
+    if x.dtype.is_floating_point:
+        if all(lo == hi and 2 * lo <= ki for (lo, hi), ki in zip(pads, k)):  # torch pads with -inf
+            y = _MAX[n](x, k, s, [lo for lo, _ in pads])
+        else:
+            y = _MAX[n](F.pad(x, _flat_pad(pads), value=-math.inf), k, s)
+    else:  # torch has no integer max-pool kernels: windows by unfold, then a max over them
+        low = False if x.dtype is torch.bool else torch.iinfo(x.dtype).min
+        y = F.pad(x, _flat_pad(pads), value=low) if any(lo or hi for lo, hi in pads) else x
+        for i in range(n):
+            y = y.unfold(2 + i, k[i], s[i])
+        y = y.amax(dim=tuple(range(-n, 0))) if x.dtype is not torch.bool else y.flatten(-n).any(-1)
+    return y.movedim(1, -1) if cl else y
+
+
+def _avg_pool(
+    n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool
+) -> Tensor:
+    cl = _channel_last(data_format, n)
+    if cl:
+        x = x.movedim(-1, 1)
+    k = _tuple(kernel, n, "kernel")
+    s = _tuple(strides, n, "strides")
+    pads = _pads(padding, n, x.shape[2:], k, s)
+    if all(lo == hi and 2 * lo <= ki for (lo, hi), ki in zip(pads, k)):
+        y = _AVG[n](x, k, s, [lo for lo, _ in pads], False, count_include_pad)
+    else:
+        flat = _flat_pad(pads)
+        y = _AVG[n](F.pad(x, flat), k, s, 0, False, True)  # window sums / window size
+        if not count_include_pad:  # divide by the share of each window inside the input instead
+            inside = F.pad(torch.ones((1, 1, *x.shape[2:]), dtype=x.dtype, device=x.device), flat)
+            y = y / _AVG[n](inside, k, s, 0, False, True)
+    return y.movedim(1, -1) if cl else y
+
+
+def max_pool1d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC") -> Tensor:
+    return _max_pool(1, x, kernel, strides, padding, data_format)
+
+
+def max_pool2d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC") -> Tensor:
+    return _max_pool(2, x, kernel, strides, padding, data_format)
+
+
+def max_pool3d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC") -> Tensor:
+    return _max_pool(3, x, kernel, strides, padding, data_format)
+
+
+def avg_pool1d(
+    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", count_include_pad: bool = False
+) -> Tensor:
+    return _avg_pool(1, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+def avg_pool2d(
+    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", count_include_pad: bool = False
+) -> Tensor:
+    return _avg_pool(2, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+def avg_pool3d(
+    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", count_include_pad: bool = False
+) -> Tensor:
+    return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int], /, *, data_format: str = "NHWC") -> Tensor:
+    # torch's bins are the spec's: [floor(i n / m), ceil((i + 1) n / m))
+    if data_format.startswith("NC"):
+        return F.adaptive_avg_pool2d(x, output_size)
+    return F.adaptive_avg_pool2d(x.movedim(-1, -3), output_size).movedim(-3, -1)
+
+
+# ---------------------------------------------------------------------------------- activations
+
+erf = torch.erf
+relu = torch.relu
+sigmoid = torch.sigmoid
+selu = torch.selu
+silu = F.silu
+hardswish = F.hardswish
+mish = F.mish
+
+
+def leaky_relu(x: Tensor, /, *, alpha: float = 0.2) -> Tensor:
+    return F.leaky_relu(x, alpha)
+
+
+def gelu(x: Tensor, /, *, approximate: bool = False) -> Tensor:
+    return F.gelu(x, approximate="tanh" if approximate else "none")
+
+
+def softmax(x: Tensor, /, *, axis: int = -1) -> Tensor:
+    return torch.softmax(x, axis)
+
+
+def log_softmax(x: Tensor, /, *, axis: int = -1) -> Tensor:
+    return torch.log_softmax(x, axis)
+
+
+def softplus(x: Tensor, /, *, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    return F.softplus(x, beta, threshold)
+
+
+def elu(x: Tensor, /, *, alpha: float = 1.0) -> Tensor:
+    return F.elu(x, alpha)
+
+
+# --------------------------------------------------------------------------------------- layers
+
+linear = F.linear  # x @ weight.T + bias, weight [out, in]
+
+
+def layer_norm(
+    x: Tensor,
+    normalized_idxs: int | Sequence[int],
+    /,
+    *,
+    scale: Tensor | None = None,
+    offset: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    nd = x.ndim
+    axes = sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})
+    k = len(axes)
+    trailing = axes == list(range(nd - k, nd))
+    xt = x if trailing else x.movedim(axes, list(range(nd - k, nd)))
+    ns = xt.shape[nd - k :]
+    w = scale if trailing and scale is not None and scale.shape == ns and scale.dtype == x.dtype else None
+    b = offset if trailing and offset is not None and offset.shape == ns and offset.dtype == x.dtype else None
+    y = F.layer_norm(xt, ns, w, b, eps)
+    if not trailing:
+        y = y.movedim(list(range(nd - k, nd)), axes)
+    if scale is not None and w is None:  # another broadcastable shape or dtype: apply it after
+        y = y * scale
+    if offset is not None and b is None:
+        y = y + offset
+    return y
+
+
+def batch_norm(
+    x: Tensor,
+    mean: Tensor,
+    variance: Tensor,
+    /,
+    *,
+    offset: Tensor | None = None,
+    scale: Tensor | None = None,
+    training: bool = False,
+    eps: float = 1e-5,
+    momentum: float = 0.1,
+    data_format: str = "NHWC",
+) -> tuple[Tensor, Tensor, Tensor]:
+    dt = x.dtype
+    if (
+        x.ndim < 2
+        or (training and x.numel() <= x.shape[1 if data_format.startswith("NC") else -1])
+        or any(t is not None and t.dtype != dt for t in (mean, variance, offset, scale))
+        or (not training and (mean.requires_grad or variance.requires_grad))
+    ):  # F.batch_norm needs one dtype, and has no gradient for the running statistics
+        return _compose("batch_norm")(
+            _xp(), x, mean, variance, offset=offset, scale=scale, training=training, eps=eps,
+            momentum=momentum, data_format=data_format,
+        )
+    xc = x if data_format.startswith("NC") else x.movedim(-1, 1)
+    if not training:
+        y = F.batch_norm(xc, mean, variance, scale, offset, False, momentum, eps)
+        return (y if xc is x else y.movedim(1, -1)), mean, variance
+    # batch statistics: F.batch_norm normalises (with their gradient), var_mean feeds the running ones
+    y = F.batch_norm(xc, None, None, scale, offset, True, momentum, eps)
+    axes = [0, *range(2, xc.ndim)]
+    n = xc.numel() // max(xc.shape[1], 1)
+    bvar, bmean = torch.var_mean(xc, dim=axes, correction=0)
+    mean_out = mean * (1.0 - momentum) + bmean * momentum
+    var_out = variance * (1.0 - momentum) + bvar * (momentum * n / max(n - 1, 1))
+    return (y if xc is x else y.movedim(1, -1)), mean_out, var_out
+
+
+def group_norm(
+    x: Tensor,
+    num_groups: int,
+    /,
+    *,
+    scale: Tensor | None = None,
+    offset: Tensor | None = None,
+    eps: float = 1e-5,
+    data_format: str = "NHWC",
+) -> Tensor:
+    cf = data_format.startswith("NC")
+    xc = x if cf else x.movedim(-1, 1)
+    c = xc.shape[1]
+    if c % num_groups:
+        raise ValueError(f"group_norm: {c} channels cannot be split into {num_groups} groups")
+    if any(t is not None and (t.dtype != x.dtype or t.shape != (c,)) for t in (scale, offset)):
+        return _compose("group_norm")(_xp(), x, num_groups, scale=scale, offset=offset, eps=eps, data_format=data_format)
+    y = F.group_norm(xc, num_groups, scale, offset, eps)
+    return y if cf else y.movedim(1, -1)
+
+
+_IDX = (torch.int64, torch.int32)
+
+
+def embedding(weights: Tensor, indices: Tensor, /, *, max_norm: float | None = None) -> Tensor:
+    if max_norm is not None:  # F.embedding would renormalise the rows of `weights` in place
+        return _compose("embedding")(_xp(), weights, indices, max_norm=max_norm)
+    if indices.dtype not in _IDX:
+        indices = indices.long()
+    return F.embedding(indices, weights)
+
+
+def one_hot(indices: Tensor, depth: int, /, *, dtype: Any = None, axis: int = -1) -> Tensor:
+    # F.one_hot raises on out-of-range indices; the spec gives all zeros: compare with arange
+    hot = indices.unsqueeze(-1) == torch.arange(depth, device=indices.device, dtype=indices.dtype)
+    out = hot.to(torch.get_default_dtype() if dtype is None else native(dtype))
+    if axis != -1 and axis != out.ndim - 1:
+        out = out.movedim(-1, axis)
+    return out
+
+
+def _lstm_params(
+    kernels: Sequence[Tensor],
+    recurrent_kernels: Sequence[Tensor],
+    biases: Sequence[Tensor | None],
+    recurrent_biases: Sequence[Tensor | None],
+) -> tuple[list[Tensor], bool]:
+    has_b = any(b is not None for b in biases) or any(b is not None for b in recurrent_biases)
+    params: list[Tensor] = []
+    for k, r, b, rb in zip(kernels, recurrent_kernels, biases, recurrent_biases):
+        params += [k.T, r.T]  # torch's weights are [4h, in]; the gate order i, f, g, o is the same
+        if has_b:
+            z = None if b is not None and rb is not None else torch.zeros(k.shape[-1], dtype=k.dtype, device=k.device)
+            params += [z if b is None else b, z if rb is None else rb]
+    return params, has_b
+
+
+def lstm_update(
+    x: Tensor,
+    init_h: Tensor,
+    init_c: Tensor,
+    kernel: Tensor,
+    recurrent_kernel: Tensor,
+    /,
+    *,
+    bias: Tensor | None = None,
+    recurrent_bias: Tensor | None = None,
+) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+    dt = x.dtype
+    if x.ndim != 3 or init_h.ndim != 2 or any(
+        t is not None and t.dtype != dt for t in (init_h, init_c, kernel, recurrent_kernel, bias, recurrent_bias)
+    ):
+        return _compose("lstm_update")(
+            _xp(), x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
+        )
+    params, has_b = _lstm_params([kernel], [recurrent_kernel], [bias], [recurrent_bias])
+    hs, h, c = torch.lstm(x, (init_h[None], init_c[None]), params, has_b, 1, 0.0, False, False, True)
+    return hs, (h[0], c[0])
+
+
+def lstm(
+    x: Tensor,
+    init_h: Tensor,
+    init_c: Tensor,
+    kernels: Sequence[Tensor],
+    recurrent_kernels: Sequence[Tensor],
+    /,
+    *,
+    biases: Sequence[Tensor] | None = None,
+    recurrent_biases: Sequence[Tensor] | None = None,
+) -> tuple[Tensor, tuple[Tensor, Tensor]]:
+    n = len(kernels)
+    lengths = {len(recurrent_kernels), init_h.shape[0], init_c.shape[0]}
+    lengths |= {len(biases)} if biases is not None else set()
+    lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
+    if lengths != {n}:
+        raise ValueError(
+            f"lstm: per-layer weights and init_h/init_c disagree on the number of layers: {sorted(lengths | {n})}"
+        )
+    bs = list(biases) if biases is not None else [None] * n
+    rbs = list(recurrent_biases) if recurrent_biases is not None else [None] * n
+    dt = x.dtype
+    if x.ndim != 3 or init_h.ndim != 3 or any(
+        t is not None and t.dtype != dt for t in (init_h, init_c, *kernels, *recurrent_kernels, *bs, *rbs)
+    ):
+        return _compose("lstm")(
+            _xp(), x, init_h, init_c, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases
+        )
+    params, has_b = _lstm_params(kernels, recurrent_kernels, bs, rbs)
+    hs, h, c = torch.lstm(x, (init_h, init_c), params, has_b, n, 0.0, False, False, True)
+    return hs, (h, c)
+
+
+def scaled_dot_product_attention(
+    q: Tensor,
+    k: Tensor,
+    v: Tensor,
+    /,
+    *,
+    mask: Tensor | None = None,
+    scale: float | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+) -> Tensor:
+    if q.ndim < 2 or k.ndim < 2 or v.ndim < 2 or not (q.dtype == k.dtype == v.dtype):
+        return _compose("scaled_dot_product_attention")(
+            _xp(), q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
+        )
+    if mask is None:
+        # torch's causal mask is the spec's: key j <= query i (aligned at the top left)
+        return F.scaled_dot_product_attention(q, k, v, None, dropout_p, is_causal, scale=scale)
+    if is_causal:  # torch refuses a mask together with is_causal: fold the causal part in
+        lq, lk = q.shape[-2], k.shape[-2]
+        causal = torch.ones(lq, lk, dtype=torch.bool, device=q.device).tril()
+        mask = mask & causal if mask.dtype is torch.bool else mask.masked_fill(~causal, -math.inf)
+    if mask.dtype is not torch.bool and mask.dtype != q.dtype:
+        mask = mask.to(q.dtype)
+    out = F.scaled_dot_product_attention(q, k, v, mask, dropout_p, False, scale=scale)
+    # the spec: a query that may attend to no key gives NaN (torch gives 0)
+    open_ = mask.any(-1, keepdim=True) if mask.dtype is torch.bool else (mask != -math.inf).any(-1, keepdim=True)
+    if not bool(open_.all()):
+        out = torch.where(open_, out, math.nan)
+    return out
+
+
+# --------------------------------------------------------------------------------------- losses
+
+
+def _fast_pair(true: Any, pred: Any) -> bool:
+    return (
+        isinstance(true, Tensor)
+        and isinstance(pred, Tensor)
+        and true.shape == pred.shape
+        and true.dtype == pred.dtype
+        and pred.dtype in FLOATS
+    )
+
+
+def mse_loss(true: Tensor, pred: Tensor, /, *, reduction: str = "mean") -> Tensor:
+    if _fast_pair(true, pred):
+        return F.mse_loss(pred, true, reduction=reduction)
+    return _compose("mse_loss")(_xp(), true, pred, reduction=reduction)
+
+
+def l1_loss(true: Tensor, pred: Tensor, /, *, reduction: str = "mean") -> Tensor:
+    if _fast_pair(true, pred):
+        return F.l1_loss(pred, true, reduction=reduction)
+    return _compose("l1_loss")(_xp(), true, pred, reduction=reduction)
+
+
+def huber_loss(true: Tensor, pred: Tensor, /, *, delta: float = 1.0, reduction: str = "mean") -> Tensor:
+    if _fast_pair(true, pred):
+        return F.huber_loss(pred, true, reduction=reduction, delta=delta)
+    return _compose("huber_loss")(_xp(), true, pred, delta=delta, reduction=reduction)
+
+
+def binary_cross_entropy(
+    true: Tensor,
+    pred: Tensor,
+    /,
+    *,
+    epsilon: float = 1e-7,
+    from_logits: bool = False,
+    reduction: str = "mean",
+) -> Tensor:
+    if from_logits and _fast_pair(true, pred):
+        # max(z, 0) - z t + log1p(exp(-|z|)): torch's stable form is the spec's
+        return F.binary_cross_entropy_with_logits(pred, true, reduction=reduction)
+    return _compose("binary_cross_entropy")(
+        _xp(), true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction
+    )
+

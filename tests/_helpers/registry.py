@@ -1,0 +1,17 @@
+"""``@covers("op", ...)``: names the spec ops a reference test checks.
+
+tests/test_coverage.py reads these (and the module-level ``*_OPS`` tables) statically, from the
+source, so that a new spec op cannot go untested.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+def covers(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.__ivy_covers__ = names  # type: ignore[attr-defined]
+        return fn
+
+    return mark

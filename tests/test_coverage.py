@@ -1,0 +1,123 @@
+"""Coverage of the spec: (a) the selected backend implements every op, (b) every op is exercised
+by a reference test (static check of the test sources), (c) the backend namespace is a complete
+Array API namespace."""
+
+from __future__ import annotations
+
+import ast
+import math
+import pathlib
+from typing import Any
+
+import pytest
+
+import ivy
+from ivy._spec import SPECS
+
+HERE = pathlib.Path(__file__).parent
+REF_MODULES = sorted(HERE.glob("test_ref_*.py"))
+
+
+# --------------------------------------------------------------------------- (a)
+
+
+def test_backend_implements_every_spec_op(backend: str) -> None:
+    ops = ivy._registry.get_backend(backend).ops
+    missing = sorted(set(SPECS) - set(ops))
+    assert not missing, f"the {backend!r} backend lacks {len(missing)} spec ops: {', '.join(missing)}"
+    assert all(callable(ops[n]) for n in SPECS)
+
+
+# --------------------------------------------------------------------------- (b)
+
+
+def _ivy_attr(node: ast.AST) -> str | None:
+    """``"linalg.inv"`` for the expression ``ivy.linalg.inv`` (``"add"`` for ``ivy.add``)."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id == "ivy" and parts:
+        return ".".join(reversed(parts))
+    return None
+
+
+def _tested_names(tree: ast.Module) -> tuple[set[str], dict[str, set[str]]]:
+    """Op names a module's tests exercise, and its ``*_OPS`` tables."""
+    tables: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Name) and t.id.endswith("_OPS") and isinstance(node.value, ast.Dict):
+                    tables[t.id] = {k.value for k in node.value.keys if isinstance(k, ast.Constant)}
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.FunctionDef) and node.name.startswith("test_")):
+            continue
+        for sub in ast.walk(node):  # the body and the decorators (parametrize, covers)
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                found.add(sub.value)
+            elif isinstance(sub, ast.Attribute):
+                name = _ivy_attr(sub)
+                if name:
+                    found.add(name)
+            elif isinstance(sub, ast.Name) and sub.id in tables:  # a table driving a test
+                found |= tables[sub.id]
+    return found, tables
+
+
+def test_every_spec_op_has_a_reference_test() -> None:
+    exercised: set[str] = set()
+    untested_rows = []
+    for path in REF_MODULES:
+        found, tables = _tested_names(ast.parse(path.read_text(), str(path)))
+        exercised |= found
+        for tname, names in tables.items():
+            unknown = names - set(SPECS)
+            assert not unknown, f"{path.name}:{tname} lists names that are not spec ops: {sorted(unknown)}"
+            untested_rows += [f"{path.name}:{tname}:{n}" for n in sorted(names - found)]
+    assert not untested_rows, f"table rows no test exercises: {untested_rows}"
+    missing = sorted(set(SPECS) - exercised)
+    assert not missing, f"spec ops without a reference test: {missing}"
+
+
+def test_every_spec_op_is_listed_in_a_table() -> None:
+    listed: set[str] = set()
+    for path in REF_MODULES:
+        listed |= set().union(*_tested_names(ast.parse(path.read_text()))[1].values() or [set()])
+    missing = sorted(set(SPECS) - listed)
+    assert not missing, f"spec ops missing from the reference-test tables (*_OPS): {missing}"
+
+
+# --------------------------------------------------------------------------- (c)
+
+DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+               "float32", "float64", "complex64", "complex128")
+
+
+def test_namespace_is_complete_array_api(backend: str, xp: Any) -> None:
+    assert xp.__array_api_version__ == "2024.12"
+    assert xp.e == math.e and xp.pi == math.pi and xp.inf == math.inf and math.isnan(xp.nan)
+    assert xp.newaxis is None
+    info = xp.__array_namespace_info__()
+    for meth in ("capabilities", "default_device", "default_dtypes", "devices", "dtypes"):
+        assert callable(getattr(info, meth)), meth
+    caps = info.capabilities()
+    assert {"boolean indexing", "data-dependent shapes"} <= set(caps)
+    dts = info.dtypes()
+    assert dts and set(dts) <= set(DTYPE_NAMES)
+    for name, native in dts.items():
+        assert getattr(xp, name) == native, name  # every supported dtype is an attribute
+    for kind in ("bool", "signed integer", "unsigned integer", "integral", "real floating",
+                 "complex floating", "numeric"):
+        assert set(info.dtypes(kind=kind)) <= set(dts)
+    assert set(info.default_dtypes()) == {"real floating", "complex floating", "integral", "indexing"}
+    assert info.default_device() in info.devices() or str(info.default_device()) in map(str, info.devices())
+    for required in ("bool", "float32", "int32", "int64"):
+        assert required in dts, f"{backend} must support {required}"
+    for qual in SPECS:
+        ns, _, short = qual.rpartition(".")
+        holder = getattr(xp, ns) if ns else xp
+        assert callable(getattr(holder, short, None)), f"xp.{qual} missing"
+    assert isinstance(xp.linalg.__name__, str) and isinstance(xp.fft.__name__, str)
