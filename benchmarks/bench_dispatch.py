@@ -3,7 +3,7 @@
     python benchmarks/bench_dispatch.py [--backends numpy,torch] [--sizes 100,10000] [--quick] [--json out.json]
 
 For every backend (each in its own process: paddle must not be imported after tensorflow), for
-float32 inputs of 1e2 and 1e4 elements, and for each op it times, interleaved in rounds:
+float32 inputs of 1e2 and 1e4 elements, and for each op it times, interleaved in rounds (each framework single-threaded; the minimum over rounds is reported):
 
 * native    the framework's own function (``torch.sin(x)``)
 * namespace ``ivy.torch.sin(x)`` (the plugin's function; mostly the native function itself)
@@ -171,7 +171,8 @@ def bench_backend(name: str, sizes: list[int], rounds: int, target_s: float) -> 
             finally:
                 if token is not None:
                     ivy.unset_backend()
-            med = {k: statistics.median(v) * 1e6 for k, v in samples.items()}
+            # The minimum over rounds: the least disturbed estimate of the cost (as timeit advises).
+            med = {k: min(v) * 1e6 for k, v in samples.items()}
             rows.append({"op": op, "kind": kind, **med})
         results["sizes"][str(n)] = rows
     return results
@@ -182,7 +183,17 @@ def _child(name: str, sizes: list[int], rounds: int, target_s: float) -> dict[st
         "import json,sys; sys.path.insert(0, {root!r}); from benchmarks.bench_dispatch import bench_backend; "
         "print('@@' + json.dumps(bench_backend({name!r}, {sizes!r}, {rounds}, {target})))"
     ).format(root=ROOT, name=name, sizes=sizes, rounds=rounds, target=target_s)
-    envv = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", JAX_PLATFORMS=os.environ.get("JAX_PLATFORMS", "cpu"))
+    # One thread per framework: ratios are steadier, and no framework is favoured by a thread pool.
+    threads = {k: "1" for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")}
+    envv = dict(
+        os.environ,
+        **threads,
+        TF_CPP_MIN_LOG_LEVEL="3",
+        TF_NUM_INTRAOP_THREADS="1",
+        TF_NUM_INTEROP_THREADS="1",
+        XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1",
+        JAX_PLATFORMS=os.environ.get("JAX_PLATFORMS", "cpu"),
+    )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=envv)
     for line in p.stdout.splitlines():
         if line.startswith("@@"):

@@ -171,7 +171,7 @@ def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
             f"        _b = _infer({q}, {prefix}T, ({cands}{',' if cands else ''}), ({seqs}{',' if seqs else ''}))",
             "    else:",
             "        _b = _resolve(backend)",
-            f"    return _b.ops[{q}]({call})",
+            f"    return _b.calls[{q}]({call})",
         ]
     else:
         lines += [
@@ -180,7 +180,7 @@ def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
             "        _b = _s[-1] if _s else _default()",
             "    else:",
             "        _b = _resolve(backend)",
-            f"    return _b.ops[{q}]({call})",
+            f"    return _b.calls[{q}]({call})",
         ]
     lines.append(f"{prefix}fn = {fname}")
     return "\n".join(lines)

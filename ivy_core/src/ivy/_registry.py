@@ -64,15 +64,16 @@ _pm: Any = None
 _default: "Backend | None" = None
 
 
-class _OpTable(dict):  # type: ignore[type-arg]
-    """op name -> implementation; a missing op raises a clear NotImplementedError."""
+def _missing_op(backend: str, name: str) -> Callable[..., Any]:
+    """Stands in for an op a backend does not implement, so op tables stay plain dicts (the
+    fastest lookup) and a call still says clearly what is missing."""
 
-    def __init__(self, backend: str, ops: dict[str, Callable[..., Any]]):
-        super().__init__(ops)
-        self.backend = backend
+    def missing(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"the {backend!r} backend does not implement ivy.{name}")
 
-    def __missing__(self, key: str) -> Any:
-        raise NotImplementedError(f"the {self.backend!r} backend does not implement ivy.{key}")
+    missing.__name__ = name
+    missing.__ivy_missing__ = True  # type: ignore[attr-defined]
+    return missing
 
 
 class Backend:
@@ -83,8 +84,10 @@ class Backend:
         self.dist = dist
         self.spec = spec
         self.impl = impl
-        self.ops = _OpTable(spec.name, dict(impl.ops))
-        #: ops the plugin implements itself (the rest are core's compositions)
+        #: the ops the backend implements (what its namespace shows); core's compositions
+        #: are added below for the composed ops the plugin does not implement natively
+        self.ops: dict[str, Callable[..., Any]] = dict(impl.ops)
+        #: ops the plugin implements itself
         self.native_ops = frozenset(impl.ops)
         self.array_types = tuple(impl.array_types)
         from . import _compose
@@ -97,6 +100,11 @@ class Backend:
                 fn = _compose.bind(name, default, self.namespace)
                 self.ops[name] = fn
                 self.namespace._ivy_add(name, fn)
+        #: what dispatch calls: every spec op, with stubs raising NotImplementedError for the
+        #: missing ones, so that lookups stay on a plain dict (the fastest)
+        self.calls: dict[str, Callable[..., Any]] = {
+            name: self.ops.get(name) or _missing_op(spec.name, name) for name in SPECS
+        }
 
     def __repr__(self) -> str:
         return f"<ivy backend {self.name!r} from {self.dist}>"
