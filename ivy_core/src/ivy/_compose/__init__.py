@@ -60,6 +60,7 @@ def bind(name: str, default: Callable[..., Any], xp: "BackendNamespace") -> Call
     exec(compile(src, f"<ivy composed {name}>", "exec"), glb)
     fn = glb[spec.short_name]
     fn.__doc__ = spec.doc
+    fn.__signature__ = spec.signature
     fn.__qualname__ = spec.short_name
     fn.__module__ = f"{xp.__name__}"
     fn.__ivy_composed__ = default
