@@ -28,7 +28,19 @@ TITLES = {
     "linalg": "`ivy.linalg`: the linalg extension",
     "fft": "`ivy.fft`: the fft extension",
     "conversion": "Conversion helpers (Ivy's own)",
+    "gradients": "Gradients (backend primitives)",
+    "random": "Random numbers",
+    "device": "Devices",
+    "nn": "Neural-network functions",
+    "general": "General functions",
 }
+
+#: Core-level functions (not backend ops): they work on functions and nests.
+CORE_FUNCTIONS = (
+    "execute_with_gradients", "grad", "value_and_grad", "jac",
+    "gradient_descent_update", "adam_update", "lamb_update", "lars_update",
+    "compile",
+)
 
 
 def render() -> str:
@@ -50,6 +62,17 @@ def render() -> str:
             sig = str(s.signature)
             out += [f"### {s.name}", "", "```python", f"ivy.{s.name}{sig}", "```", ""]
             out += [inspect.cleandoc(s.doc), ""]
+    import ivy
+
+    composed = set(__import__("ivy._compose", fromlist=["load_defaults"]).load_defaults())
+    out += ["## Composed ops", "", "These have a default implementation in core, written once against the Array API;",
+            "a backend may override them natively:", "",
+            ", ".join(f"`{n}`" for n in sorted(composed)), ""]
+    out += ["## Core-level functions", "", "Functions on functions and nests, built on the backend primitives above.", ""]
+    for name in CORE_FUNCTIONS:
+        fn = getattr(ivy, name)
+        out += [f"### {name}", "", "```python", f"ivy.{name}{inspect.signature(fn)}", "```", ""]
+        out += [inspect.cleandoc(fn.__doc__ or ""), ""]
     return "\n".join(out).rstrip() + "\n"
 
 
