@@ -197,9 +197,17 @@ def gather(xp: Any, params: Any, indices: Any, /, *, axis: int = -1, batch_dims:
 
 @composes
 def gather_nd(xp: Any, params: Any, indices: Any, /, *, batch_dims: int = 0) -> Any:
-    if batch_dims:
-        raise NotImplementedError("gather_nd with batch_dims > 0 needs a native implementation")
     depth = indices.shape[-1]
+    if batch_dims:
+        # Fold the batch dimensions into one and prepend the batch number to every index.
+        bshape = params.shape[:batch_dims]
+        nb = math.prod(bshape)
+        p = xp.reshape(params, (nb, *params.shape[batch_dims:]))
+        idx = xp.reshape(indices, (nb, -1, depth))
+        b = xp.arange(nb, dtype=indices.dtype, device=xp.dev(indices, as_native=True))
+        b = xp.broadcast_to(xp.reshape(b, (nb, 1, 1)), (nb, idx.shape[1], 1))
+        out = gather_nd(xp, p, xp.concat([b, idx], axis=-1))
+        return xp.reshape(out, (*bshape, *indices.shape[batch_dims:-1], *params.shape[batch_dims + depth :]))
     strides = [math.prod(params.shape[i + 1 : depth]) for i in range(depth)]
     stride_arr = xp.asarray(strides, dtype=indices.dtype, device=xp.dev(indices, as_native=True))
     flat_idx = xp.sum(xp.multiply(indices, stride_arr), axis=-1)

@@ -134,7 +134,9 @@ def embedding(xp: Any, weights: Any, indices: Any, /, *, max_norm: float | None 
 
 @composes
 def one_hot(xp: Any, indices: Any, depth: int, /, *, dtype: Any = None, axis: int = -1) -> Any:
-    hot = xp.equal(xp.expand_dims(indices, axis=-1), xp.arange(depth, dtype=indices.dtype))
+    # int64 positions: an int8/uint8 arange would overflow for large depths
+    positions = xp.arange(depth, dtype=xp.int64, device=xp.dev(indices, as_native=True))
+    hot = xp.equal(xp.astype(xp.expand_dims(indices, axis=-1), xp.int64), positions)
     if dtype is None:
         dtype = xp.__array_namespace_info__().default_dtypes()["real floating"]
     out = xp.astype(hot, dtype)
@@ -351,10 +353,10 @@ def scaled_dot_product_attention(
 ) -> Any:
     d = query.shape[-1]
     scores = xp.multiply(xp.matmul(query, xp.matrix_transpose(key)), (1.0 / math.sqrt(d)) if scale is None else scale)
-    neg = xp.finfo(scores.dtype).min
-    if is_causal:
+    neg = -math.inf  # a query that may attend to no key gives NaN, as the spec says
+    if is_causal:  # query i attends to keys j <= i (top-left aligned)
         lq, lk = query.shape[-2], key.shape[-2]
-        causal = xp.tril(xp.ones((lq, lk), dtype=xp.bool), k=lk - lq)
+        causal = xp.tril(xp.ones((lq, lk), dtype=xp.bool, device=xp.dev(query, as_native=True)))
         scores = xp.where(causal, scores, neg)
     if mask is not None:
         if xp.isdtype(mask.dtype, "bool"):  # True marks the positions to attend to

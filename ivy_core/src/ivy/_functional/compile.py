@@ -4,7 +4,7 @@ paddle.jit.to_static; identity on NumPy), reached through the plugins' ``ivy_com
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .. import _context, _registry, nest
 from .._dispatch import _infer
@@ -42,18 +42,33 @@ class Compiled:
         return f"<ivy.compile of {getattr(self._fn, '__qualname__', self._fn)!r}>"
 
 
-def compile(fn: Callable[..., Any] | None = None, /, *, backend: Any = None, **options: Any) -> Any:  # noqa: A001
+def compile(  # noqa: A001 - the paper's name
+    fn: Callable[..., Any] | None = None,
+    /,
+    *,
+    backend: Any = None,
+    options: Mapping[str, Any] | None = None,
+    **more_options: Any,
+) -> Any:
     """Compile ``fn`` with the backend's own compiler; usable as a decorator.
 
     The backend is ``backend`` if given, else the framework of the first call's arrays (each
-    backend compiles separately, on its first call). ``options`` pass through to the compiler:
+    backend compiles separately, on its first call). Compiler options pass through:
     ``torch.compile(fn, **options)``, ``jax.jit(fn, **options)``, ``tf.function(fn, **options)``,
     ``paddle.jit.to_static(fn, **options)``; NumPy runs ``fn`` as it is. Compiled results equal
     eager results.
+
+    Args:
+        fn: the function to compile (omit it to use ``ivy.compile(...)`` as a decorator).
+        backend: the Ivy backend to compile for; default: the first call's arrays decide.
+        options: compiler options, as a mapping; the way to pass options whose names clash with
+            this function's own (``options={"backend": "aot_eager"}`` for ``torch.compile``).
+        **more_options: further compiler options (``static_argnums=(1,)`` for ``jax.jit``).
     """
+    merged = {**(options or {}), **more_options}
     if fn is None:
-        return lambda f: Compiled(f, backend, options)
-    return Compiled(fn, backend, options)
+        return lambda f: Compiled(f, backend, merged)
+    return Compiled(fn, backend, merged)
 
 
 #: The paper's name.

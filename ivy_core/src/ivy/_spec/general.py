@@ -268,7 +268,7 @@ def pad(
     /,
     pad_width: int | Sequence[int] | Sequence[Sequence[int]],
     *,
-    mode: Literal["constant", "reflect", "edge", "wrap"] = "constant",
+    mode: Literal["constant", "reflect", "symmetric", "edge", "wrap"] = "constant",
     value: complex = 0,
 ) -> Array:
     """Pad ``x`` on both sides of every axis.
@@ -279,9 +279,10 @@ def pad(
             ``(before, after)`` pair (for every axis), or one such pair per axis; non-negative.
         mode: what the new elements hold: ``"constant"``: ``value``; ``"reflect"``: the mirror
             image of the array about its edge element, the edge not repeated (``[1, 2, 3]`` padded
-            by 2 gives ``[3, 2, 1, 2, 3, 2, 1]``); ``"edge"``: the edge element repeated;
-            ``"wrap"``: the array continued periodically. ``"reflect"`` needs a padding smaller
-            than the axis size.
+            by 2 gives ``[3, 2, 1, 2, 3, 2, 1]``); ``"symmetric"``: the mirror image with the edge
+            repeated (``[2, 1, 1, 2, 3, 3, 2]``); ``"edge"``: the edge element repeated;
+            ``"wrap"``: the array continued periodically. Paddings longer than the axis keep
+            mirroring (or wrapping), as NumPy does.
         value: the fill value for ``"constant"``.
 
     Returns:
