@@ -7,10 +7,11 @@ import math
 from typing import Any, NamedTuple
 
 from ._common import norm_axes, promote2
-from ._dtypes import COMPLEX, FLOATS, INEXACT, NAME, REAL_OF, float32, int64, unsupported
+from ._dtypes import COMPLEX, FLOATS, INEXACT, NAME, REAL_OF, bool_, float32, int8, int16, int32, int64, uint8, unsupported, idset
 from ._framework import Tensor, paddle
 from .data_type import finfo
 from .elementwise import multiply
+from .manipulation import broadcast_arrays
 from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 from .statistical import sum as _sum
 
@@ -19,6 +20,9 @@ __all__ = [
     "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
     "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]
+
+
+_NARROW = idset(bool_, int8, int16, uint8)
 
 
 class EighResult(NamedTuple):
@@ -49,7 +53,7 @@ svdvals = paddle.linalg.svdvals
 
 
 def cholesky(x: Any, /, *, upper: bool = False) -> Any:
-    if x.dtype in COMPLEX:
+    if id(x.dtype) in COMPLEX:
         raise unsupported(x.dtype, "linalg.cholesky")  # paddle has no complex Cholesky kernel
     return paddle.linalg.cholesky(x, upper)
 
@@ -60,8 +64,11 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError("ivy.linalg.cross: the size along axis must be 3 in both inputs")
     if list(x1.shape) != list(x2.shape):  # paddle.cross does not broadcast
-        x1, x2 = paddle.broadcast_tensors([x1, x2])
+        x1, x2 = broadcast_arrays(x1, x2)
     axis = axis if axis >= 0 else axis + x1.ndim
+    dt = x1.dtype
+    if id(dt) in _NARROW:  # no narrow-int kernel: exact via int32, wrapping back
+        return paddle.cast(paddle.cross(paddle.cast(x1, int32), paddle.cast(x2, int32), axis=axis), dt)
     return paddle.cross(x1, x2, axis=axis)
 
 
@@ -86,7 +93,7 @@ def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
 def slogdet(x: Any, /) -> SlogdetResult:
     out = paddle.linalg.slogdet(x)  # sign and log|det| stacked along a new first axis
     sign, logabs = out[0], out[1]
-    if x.dtype in COMPLEX:
+    if id(x.dtype) in COMPLEX:
         logabs = paddle.real(logabs)  # paddle returns it as complex
     return SlogdetResult(sign, logabs)
 
@@ -141,7 +148,7 @@ def pinv(x: Any, /, *, rtol: Any = None) -> Any:
     cutoff = paddle.max(s, -1, keepdim=True)
     cutoff = cutoff * (paddle.cast(r, s.dtype).unsqueeze(-1) if isinstance(r, Tensor) else r)
     sinv = paddle.where(s > cutoff, 1.0 / s, paddle.zeros_like(s))
-    if x.dtype in COMPLEX:
+    if id(x.dtype) in COMPLEX:
         sinv = paddle.cast(sinv, x.dtype)
         vh, u = paddle.conj(vh), paddle.conj(u)
     return paddle.matmul(matrix_transpose(vh) * sinv.unsqueeze(-2), matrix_transpose(u))
@@ -170,7 +177,7 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
 
 
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
-    if x.dtype not in INEXACT:
+    if id(x.dtype) not in INEXACT:
         x = paddle.cast(x, float32)  # integer input: the default real floating dtype
     a = paddle.abs(x)  # real for complex input
     if axis == ():
@@ -190,10 +197,12 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     elif ord == 1:
         out = paddle.sum(a, axes, keepdim=keepdims)
     else:
-        out = paddle.pow(paddle.sum(paddle.pow(a, float(ord)), axes, keepdim=keepdims), 1.0 / ord)
+        # exponents as tensors: paddle.pow rounds a Python float exponent to float32
+        p = paddle.full([], float(ord), a.dtype)
+        s = paddle.sum(paddle.pow(a, p), axes, keepdim=keepdims)
+        out = paddle.pow(s, paddle.full([], 1.0 / ord, a.dtype))
     if keepdims and axis is None:
         out = out.reshape([1] * x.ndim)
     return out
 
 
-del FLOATS, NAME, REAL_OF

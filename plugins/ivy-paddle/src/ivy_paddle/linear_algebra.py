@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from ._common import promote2
-from ._dtypes import COMPLEX, bool_, int8, int16, int32, uint8
+from ._dtypes import COMPLEX, bool_, int8, int16, int32, uint8, idset
 from ._framework import Tensor, paddle
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
-_NARROW = (bool_, int8, int16, uint8)
+_NARROW = idset(bool_, int8, int16, uint8)
 _pmatmul = paddle.matmul
 
 
@@ -20,7 +20,7 @@ def matmul(x1: Any, x2: Any, /) -> Any:
         x1, x2 = promote2(x1, x2, "matmul")
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("ivy.matmul: zero-dimensional operands are not allowed")
-    if x1.dtype in _NARROW:
+    if id(x1.dtype) in _NARROW:
         dt = x1.dtype
         out = _pmatmul(paddle.cast(x1, int32), paddle.cast(x2, int32))
         return (out != 0) if dt is bool_ else paddle.cast(out, dt)
@@ -40,7 +40,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
         x1, x2 = promote2(x1, x2, "tensordot")
     if not isinstance(axes, int):
         axes = [list(axes[0]), list(axes[1])]
-    if x1.dtype in _NARROW:
+    if id(x1.dtype) in _NARROW:
         dt = x1.dtype
         out = paddle.tensordot(paddle.cast(x1, int32), paddle.cast(x2, int32), axes)
         return (out != 0) if dt is bool_ else paddle.cast(out, dt)
@@ -58,9 +58,9 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     if axis >= 0:  # the standard counts from the last dimension: resolve against the shorter rank
         axis -= n
     dt = x1.dtype
-    if dt in COMPLEX:
+    if id(dt) in COMPLEX:
         x1 = paddle.conj(x1)
-    if dt in _NARROW:
+    if id(dt) in _NARROW:
         x1, x2 = paddle.cast(x1, int32), paddle.cast(x2, int32)
     # sum of an int32 product is int64 in paddle: cast back to the promoted dtype
     out = paddle.sum(x1 * x2, axis)

@@ -84,6 +84,10 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
             repeats = int(repeats.reshape([-1])[0])  # (1,) broadcasts: an int repeat count
         elif repeats.dtype != paddle.int64:
             repeats = paddle.cast(repeats, paddle.int64)
+    if x.shape[axis] == 0 or (isinstance(repeats, int) and repeats == 0):
+        shape = list(x.shape)  # paddle rejects empty input and zero repeats
+        shape[axis] = 0
+        return paddle.empty(shape, dtype=x.dtype)
     return lift(_repeat, x, repeats, axis, complex_split=True)
 
 

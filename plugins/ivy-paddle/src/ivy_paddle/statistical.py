@@ -12,7 +12,7 @@ from typing import Any
 
 from ._common import norm_axes, norm_axis, prod as _prod
 from ._dtypes import (
-    COMPLEX, FLOATS, INEXACT, PDTYPE, bool_, int8, int16, int32, int64, native, uint8, unsupported,
+    idset, COMPLEX, FLOATS, INEXACT, PDTYPE, bool_, int8, int16, int32, int64, native, uint8, unsupported,
 )
 from ._framework import paddle
 
@@ -20,8 +20,8 @@ __all__ = [
     "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
 ]
 
-_NARROW = (bool_, int8, int16, uint8)
-_SIGNED_SMALL = (bool_, int8, int16, int32)
+_NARROW = idset(bool_, int8, int16, uint8)
+_SIGNED_SMALL = idset(bool_, int8, int16, int32)
 
 
 def _acc_dtype(x: Any, dtype: Any, op: str) -> Any:
@@ -29,7 +29,7 @@ def _acc_dtype(x: Any, dtype: Any, op: str) -> Any:
     if dtype is not None:
         return dtype if type(dtype) is PDTYPE else native(dtype, op)
     dt = x.dtype
-    if dt in _SIGNED_SMALL:
+    if id(dt) in _SIGNED_SMALL:
         return int64
     if dt is uint8:
         raise unsupported("uint64", f"{op} of uint8 input (the default result would be uint64; pass dtype=)")
@@ -44,20 +44,21 @@ def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fals
     dt = _acc_dtype(x, dtype, "sum")
     if axis == ():  # no reduction at all (paddle would reduce everything)
         return paddle.cast(x, dt)
-    if dt in _NARROW and dt is not bool_:  # narrow accumulation: wrap like the narrow type
+    if id(dt) in _NARROW and dt is not bool_:  # narrow accumulation: wrap like the narrow type
         return paddle.cast(paddle.sum(x, _axes(axis, x.ndim), int64, keepdims), dt)
-    if x.dtype in COMPLEX and dt not in COMPLEX:
+    if id(x.dtype) in COMPLEX and id(dt) not in COMPLEX:
         raise TypeError("ivy.sum: cannot accumulate complex input in a real dtype")
-    return paddle.sum(x, _axes(axis, x.ndim), dt, keepdims)
+    out = paddle.sum(x, _axes(axis, x.ndim), dt, keepdims)
+    return out if out.dtype is dt else paddle.cast(out, dt)  # paddle ignores dtype for empty input
 
 
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     dt = _acc_dtype(x, dtype, "prod")
     if axis == ():
         return paddle.cast(x, dt)
-    if x.dtype in COMPLEX and dt not in COMPLEX:
+    if id(x.dtype) in COMPLEX and id(dt) not in COMPLEX:
         raise TypeError("ivy.prod: cannot accumulate complex input in a real dtype")
-    if dt in _NARROW:  # no narrow kernels: compute in int64, wrap to the narrow type
+    if id(dt) in _NARROW:  # no narrow kernels: compute in int64, wrap to the narrow type
         return paddle.cast(paddle.prod(paddle.cast(x, int64), _axes(axis, x.ndim), keepdims), dt)
     if x.dtype is not dt:
         x = paddle.cast(x, dt)
@@ -68,7 +69,7 @@ def _minmax(fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     if axis == ():
         return x.clone()
     dt = x.dtype
-    if dt in _NARROW:
+    if id(dt) in _NARROW:
         return paddle.cast(fn(paddle.cast(x, int32), _axes(axis, x.ndim), keepdims), dt)
     return fn(x, _axes(axis, x.ndim), keepdims)
 
@@ -94,7 +95,7 @@ def _count(x: Any, axis: Any) -> int:
 
 
 def var(x: Any, /, *, axis: Any = None, correction: int | float = 0.0, keepdims: bool = False) -> Any:
-    if x.dtype not in INEXACT:
+    if id(x.dtype) not in INEXACT:
         raise TypeError(f"ivy.var: floating-point input required, got {x.dtype}")
     axes = _axes(axis, x.ndim) if axis != () else []
     n = _count(x, axis) if axis != () else 1
@@ -102,7 +103,7 @@ def var(x: Any, /, *, axis: Any = None, correction: int | float = 0.0, keepdims:
         d = x - x
     else:
         d = x - paddle.mean(x, axes, True)
-    sq = paddle.real(d * paddle.conj(d)) if x.dtype in COMPLEX else d * d
+    sq = paddle.real(d * paddle.conj(d)) if id(x.dtype) in COMPLEX else d * d
     s = paddle.sum(sq, axes if axes != [] else None, keepdim=keepdims) if axes != [] else sq
     if n - correction <= 0:  # the standard: NaN (paddle divides anyway: inf or negative)
         return paddle.full_like(s, math.nan)
@@ -119,14 +120,14 @@ def _cumulative(fn: Any, x: Any, axis: Any, dt: Any, include_initial: bool, init
             raise ValueError(f"ivy.{op}: axis may be None only for one-dimensional input")
         axis = 0
     axis = norm_axis(axis, x.ndim)
-    if x.dtype in COMPLEX and dt not in COMPLEX:
+    if id(x.dtype) in COMPLEX and id(dt) not in COMPLEX:
         raise TypeError(f"ivy.{op}: cannot accumulate complex input in a real dtype")
     wide = dt
-    if dt in _NARROW:
+    if id(dt) in _NARROW:
         wide = int64  # no narrow kernels: accumulate in int64, wrap to the narrow type at the end
     xc = x if x.dtype is wide else paddle.cast(x, wide)
     out = fn(xc, axis) if xc.shape[axis] else xc
-    if wide is not dt:
+    if out.dtype is not dt:  # paddle's cumsum of int32 gives int64; narrow ones wrap back
         out = paddle.cast(out, dt)
     if include_initial:
         shape = list(out.shape)
@@ -147,4 +148,3 @@ def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
     return _cumulative(paddle.cumprod, x, axis, dt, include_initial, 1, "cumulative_prod")
 
 
-del FLOATS

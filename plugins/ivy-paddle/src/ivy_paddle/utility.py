@@ -15,7 +15,7 @@ __all__ = ["all", "any", "diff"]
 
 def _reduce(fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     if x.dtype is not bool_:
-        x = x != 0  # no narrow-int kernels; truthiness is all that matters (NaN counts as true)
+        x = paddle.cast(x, bool_)  # no narrow-int kernels (and paddle's float != is approximate)
     if axis == ():
         return x
     return fn(x, None if axis is None else norm_axes(axis, x.ndim), keepdims)

@@ -378,9 +378,28 @@ def _logaddexp(x1: Any, x2: Any) -> Any:
     return _where(same, gm.add_v2(x1, scalar(_LN2, x1.dtype)), r)
 
 
+_SIGN = {D.I32: tf.constant(-0x80000000, D.I32), D.I64: tf.constant(-0x8000000000000000, D.I64)}
+_MAG = {D.I32: tf.constant(0x7FFFFFFF, D.I32), D.I64: tf.constant(0x7FFFFFFFFFFFFFFF, D.I64)}
+
+
 def _nextafter(x1: Any, x2: Any) -> Any:
+    # In integer bit space: TF's CPU kernels flush subnormals to zero, and NextAfter with them.
     x1, x2 = _float_pair(lambda a, b: (a, b))(x1, x2)
-    return gm.next_after(x1, x2)
+    shape = tf.broadcast_dynamic_shape(tf.shape(x1), tf.shape(x2))
+    x1, x2 = ga.broadcast_to(x1, shape), ga.broadcast_to(x2, shape)  # no arithmetic: it would flush
+    i = D.SAME_WIDTH_INT[x1.dtype]
+    b1, b2 = ga.bitcast(x1, i), ga.bitcast(x2, i)
+    zero, one = tf.zeros((), i), tf.ones((), i)
+    mag1, mag2 = gb.bitwise_and(b1, _MAG[i]), gb.bitwise_and(b2, _MAG[i])
+    k1 = gm.select_v2(gm.less(b1, zero), gm.neg(mag1), mag1)  # ordered keys; -0.0 and 0.0 are 0
+    k2 = gm.select_v2(gm.less(b2, zero), gm.neg(mag2), mag2)
+    k = gm.select_v2(gm.less(k1, k2), gm.add_v2(k1, one), gm.sub(k1, one))
+    bits = gm.select_v2(gm.less(k, zero), gb.bitwise_or(gm.neg(k), _SIGN[i]), k)
+    bits = gm.select_v2(gm.equal(k, zero), gb.bitwise_and(b1, _SIGN[i]), bits)  # toward 0: keep x1's sign
+    out = ga.bitcast(bits, x1.dtype)
+    out = gm.select_v2(gm.equal(k1, k2), x2, out)
+    nan = gm.logical_or(gm.is_nan(x1), gm.is_nan(x2))
+    return gm.select_v2(nan, gm.add_v2(x1, x2), out)
 
 
 def _atan2(x1: Any, x2: Any) -> Any:
@@ -438,7 +457,7 @@ atan2 = _binary("atan2", gm.atan2, _atan2)
 copysign = _binary("copysign", _copysign, _copysign)
 hypot = _binary("hypot", _hypot, _hypot)
 logaddexp = _binary("logaddexp", _logaddexp, _logaddexp)
-nextafter = _binary("nextafter", gm.next_after, _nextafter)
+nextafter = _binary("nextafter", _nextafter, _nextafter)
 logical_and = _binary("logical_and", gm.logical_and, _logical(gm.logical_and))
 logical_or = _binary("logical_or", gm.logical_or, _logical(gm.logical_or))
 logical_xor = _binary("logical_xor", gm.not_equal, _logical(gm.not_equal))  # xor of bools is !=

@@ -218,7 +218,7 @@ def full(
         shape = (shape,)
     if dtype is not None:
         dtype = native(dtype)
-        if dtype in PARTIAL and fill_value < 0:
+        if dtype in PARTIAL and isinstance(fill_value, int) and fill_value < 0:
             return torch.full(shape, fill_value, dtype=i64, device=device).to(dtype)
     elif isinstance(fill_value, complex):  # torch.full would pick complex64 regardless
         dtype = c128 if torch.get_default_dtype() is f64 else c64
