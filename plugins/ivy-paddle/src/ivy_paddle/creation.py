@@ -7,11 +7,12 @@ import math
 from typing import Any
 
 import numpy as np
+from ivy import dtype_name
 
 from ._common import cast, place, promote_many, to_device
 from ._dtypes import (
-    COMPLEX, INEXACT, idset, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, DTYPES, NAME, bool_, complex64, float32,
-    float64, int32, int64, native, unsupported,
+    COMPLEX, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, DTYPES, INEXACT, NAME, bool_, float32,
+    float64, idset, int32, int64, native, unsupported,
 )
 from ._framework import Tensor, paddle
 
@@ -20,11 +21,9 @@ __all__ = [
     "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
 ]
 
-_NARROW = None  # set below: dtypes whose arange/eye/tril kernels are missing
 
-
-def _dev(device: Any) -> Any:
-    return None if device is None else place(device)
+#: dtypes without arange/eye/tril kernels
+_NARROW = idset(DTYPES["int8"], DTYPES["int16"], DTYPES["uint8"], bool_)
 
 
 def _scalar_default(v: Any) -> Any:
@@ -246,6 +245,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
             return _from_dlpack_nocopy(obj, dt, dev)
         return _from_numpy(np.asarray(obj), dt, dev)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (list, tuple)):
+        _refuse_wide_unsigned(obj, "asarray")
         try:
             out = paddle.from_dlpack(obj)
         except Exception:
@@ -318,12 +318,20 @@ def _from_dlpack_nocopy(a: Any, dt: Any, dev: Any) -> Any:
         raise ValueError(f"ivy.asarray: copy=False but the data cannot be shared ({e})") from e
 
 
+def _refuse_wide_unsigned(obj: Any, op: str) -> None:
+    # DLPack uint16 would arrive as paddle.uint16, i.e. bfloat16 storage
+    try:
+        name = dtype_name(obj.dtype)
+    except Exception:
+        return
+    if name in _NP_UNSUPPORTED:
+        raise unsupported(name, op)
+
+
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
     if not hasattr(x, "__dlpack__"):
         raise AttributeError(f"{type(x).__name__} does not implement __dlpack__")
-    dt_name = getattr(getattr(x, "dtype", None), "name", None)
-    if isinstance(dt_name, str) and dt_name in _NP_UNSUPPORTED:
-        raise unsupported(dt_name, "from_dlpack")
+    _refuse_wide_unsigned(x, "from_dlpack")
     out = paddle.from_dlpack(x)
     if out.dtype not in NAME:
         raise unsupported(str(out.dtype), "from_dlpack")
@@ -335,5 +343,3 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
             return out._copy_to(p, False)
     return out.clone() if copy else out
 
-
-_NARROW = idset(DTYPES["int8"], DTYPES["int16"], DTYPES["uint8"], bool_)

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ._common import cast, promote2, scalar, where3
 from ._dtypes import (
-    COMPLEX, FLOATS, INTS, bool_, complex128, idset, float32, int8, int16, int32, uint8, unsupported,
+    COMPLEX, FLOATS, INTS, bool_, complex128, float64, idset, float32, int8, int16, int32, uint8, unsupported,
 )
 from ._framework import Tensor, paddle
 
@@ -33,12 +33,26 @@ _where = paddle.where
 _INF = math.inf
 
 
-def _binary(fn: Callable[..., Any], name: str, small: bool = False) -> Callable[..., Any]:
+def _binary(fn: Callable[..., Any], name: str, small: bool = False, sop: Any = None,
+            rsop: Any = None) -> Callable[..., Any]:
     """A binary op: same-dtype tensors go straight to ``fn``; others are promoted first. With
-    ``small``, int8/int16/uint8 (missing kernels) are computed in int32 and cast back."""
+    ``small``, int8/int16/uint8 (missing kernels) are computed in int32 and cast back. ``sop`` /
+    ``rsop``: the Tensor operator used for a Python int/float operand (paddle's scalar kernels
+    keep the tensor's dtype, and int tensor with float scalar gives float32: the rules here)."""
 
     def op(x1: Any, x2: Any, /) -> Any:
-        if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        t1, t2 = type(x1), type(x2)
+        if t1 is Tensor:
+            if t2 is Tensor:
+                if x1.dtype is not x2.dtype:
+                    x1, x2 = promote2(x1, x2, name)
+            elif sop is not None and (t2 is int or t2 is float):
+                return sop(x1, x2)
+            else:
+                x1, x2 = promote2(x1, x2, name)
+        elif rsop is not None and t2 is Tensor and (t1 is int or t1 is float):
+            return rsop(x2, x1)
+        else:
             x1, x2 = promote2(x1, x2, name)
         if small and id(x1.dtype) in _SMALL:
             dt = x1.dtype
@@ -82,7 +96,6 @@ log2 = paddle.log2
 reciprocal = paddle.reciprocal
 sin = paddle.sin
 sinh = paddle.sinh
-sqrt = paddle.sqrt
 tan = paddle.tan
 tanh = paddle.tanh
 
@@ -102,6 +115,16 @@ def exp(x: Any, /) -> Any:
         m = paddle.exp(re)
         return paddle.complex(m * paddle.cos(im), m * paddle.sin(im))
     return paddle.exp(x)
+
+
+def sqrt(x: Any, /) -> Any:
+    out = paddle.sqrt(x)
+    if id(x.dtype) in FLOATS:  # paddle's vectorised CPU kernel gives NaN for +inf
+        return _where(x > _BIG[id(x.dtype)], x, out)
+    return out
+
+
+_BIG = {id(float32): 3.4028234663852886e38, id(float64): 1.7976931348623157e308}
 
 
 def conj(x: Any, /) -> Any:
@@ -216,9 +239,10 @@ def _min_keepnan(a: Any, b: Any) -> Any:
 
 # ------------------------------------------------------------------ binary
 
-add = _binary(paddle.add, "add")
-subtract = _binary(paddle.subtract, "subtract", small=True)
-multiply = _binary(paddle.multiply, "multiply", small=True)
+_T = Tensor
+add = _binary(paddle.add, "add", sop=_T.__add__, rsop=_T.__radd__)
+subtract = _binary(paddle.subtract, "subtract", small=True, sop=_T.__sub__, rsop=_T.__rsub__)
+multiply = _binary(paddle.multiply, "multiply", small=True, sop=_T.__mul__, rsop=_T.__rmul__)
 maximum = _binary(paddle.maximum, "maximum", small=True)
 minimum = _binary(paddle.minimum, "minimum", small=True)
 pow = _binary(paddle.pow, "pow", small=True)
@@ -243,6 +267,8 @@ _prem = paddle.remainder
 
 def divide(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        if type(x1) is Tensor and (type(x2) is float or type(x2) is int):
+            return x1 / x2  # scalar kernel: same dtype rules, no 0-d tensor to build
         x1, x2 = promote2(x1, x2, "divide")
     return _pdiv(x1, x2)
 

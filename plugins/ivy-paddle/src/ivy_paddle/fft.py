@@ -39,7 +39,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None
 
 def _shift(x: Any, axes: Any, sign: int) -> Any:
     # composed with roll: paddle.fft.fftshift fails for size-1 axes
-    axes = list(range(x.ndim)) if axes is None else [axes] if isinstance(axes, int) else list(axes)
+    axes = list(range(len(x.shape))) if axes is None else [axes] if isinstance(axes, int) else list(axes)
     if not axes:
         return x.clone()
     return roll(x, [sign * (x.shape[a] // 2) for a in axes], axis=axes)

@@ -7,7 +7,7 @@ import math
 from typing import Any, NamedTuple
 
 from ._common import norm_axes, promote2
-from ._dtypes import COMPLEX, FLOATS, INEXACT, NAME, REAL_OF, bool_, float32, int8, int16, int32, int64, uint8, unsupported, idset
+from ._dtypes import COMPLEX, INEXACT, bool_, float32, idset, int8, int16, int32, int64, uint8
 from ._framework import Tensor, paddle
 from .data_type import finfo
 from .elementwise import multiply
@@ -53,9 +53,28 @@ svdvals = paddle.linalg.svdvals
 
 
 def cholesky(x: Any, /, *, upper: bool = False) -> Any:
-    if id(x.dtype) in COMPLEX:
-        raise unsupported(x.dtype, "linalg.cholesky")  # paddle has no complex Cholesky kernel
+    if id(x.dtype) in COMPLEX:  # paddle has no complex Cholesky kernel: column by column
+        lo = _cholesky_columns(x)
+        return paddle.conj(matrix_transpose(lo)) if upper else lo
     return paddle.linalg.cholesky(x, upper)
+
+
+def _cholesky_columns(a: Any) -> Any:
+    """Lower Cholesky factor (Cholesky-Banachiewicz by columns), batched, any dtype."""
+    m = a.shape[-1]
+    rows = paddle.arange(m, dtype=int64)
+    cols: list[Any] = []
+    for j in range(m):
+        v = a[..., :, j]
+        if cols:
+            prev = paddle.stack(cols, -1)  # (..., M, j)
+            v = v - paddle.matmul(prev, paddle.conj(prev[..., j, :]).unsqueeze(-1)).squeeze(-1)
+        d = paddle.sqrt(paddle.real(v[..., j]))
+        col = v / paddle.cast(d, v.dtype).unsqueeze(-1)
+        cols.append(paddle.where(rows >= j, col, paddle.zeros_like(col)))
+    if not cols:
+        return a.clone()
+    return paddle.stack(cols, -1)
 
 
 def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
@@ -65,7 +84,7 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
         raise ValueError("ivy.linalg.cross: the size along axis must be 3 in both inputs")
     if list(x1.shape) != list(x2.shape):  # paddle.cross does not broadcast
         x1, x2 = broadcast_arrays(x1, x2)
-    axis = axis if axis >= 0 else axis + x1.ndim
+    axis = axis if axis >= 0 else axis + len(x1.shape)
     dt = x1.dtype
     if id(dt) in _NARROW:  # no narrow-int kernel: exact via int32, wrapping back
         return paddle.cast(paddle.cross(paddle.cast(x1, int32), paddle.cast(x2, int32), axis=axis), dt)
@@ -101,7 +120,7 @@ def slogdet(x: Any, /) -> SlogdetResult:
 def solve(x1: Any, x2: Any, /) -> Any:
     if x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "linalg.solve")
-    if x2.ndim == 1:  # a vector: one right-hand side
+    if len(x2.shape) == 1:  # a vector: one right-hand side
         return paddle.linalg.solve(x1, x2.unsqueeze(-1)).squeeze(-1)
     return paddle.linalg.solve(x1, x2)
 
@@ -112,7 +131,7 @@ def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
 
 
 def outer(x1: Any, x2: Any, /) -> Any:
-    if x1.ndim != 1 or x2.ndim != 1:
+    if len(x1.shape) != 1 or len(x2.shape) != 1:
         raise ValueError("ivy.linalg.outer: both inputs must be one-dimensional")
     return multiply(x1.unsqueeze(1), x2.unsqueeze(0))  # multiply handles promotion and narrow ints
 
@@ -183,15 +202,15 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     if axis == ():
         axes = []
     else:
-        axes = None if axis is None else norm_axes(axis, x.ndim)
+        axes = None if axis is None else norm_axes(axis, len(x.shape))
     if axes == []:
-        return a if ord != 0 else paddle.cast(a != 0, a.dtype)  # no reduction: |x| per element
+        return a if ord != 0 else paddle.cast(paddle.cast(a, bool_), a.dtype)  # no reduction: |x| per element
     if ord == math.inf:
         out = paddle.max(a, axes, keepdims)
     elif ord == -math.inf:
         out = paddle.min(a, axes, keepdims)
     elif ord == 0:
-        out = paddle.sum(paddle.cast(a != 0, a.dtype), axes, keepdim=keepdims)
+        out = paddle.sum(paddle.cast(paddle.cast(a, bool_), a.dtype), axes, keepdim=keepdims)
     elif ord == 2:
         out = paddle.sqrt(paddle.sum(a * a, axes, keepdim=keepdims))
     elif ord == 1:
@@ -202,7 +221,7 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
         s = paddle.sum(paddle.pow(a, p), axes, keepdim=keepdims)
         out = paddle.pow(s, paddle.full([], 1.0 / ord, a.dtype))
     if keepdims and axis is None:
-        out = out.reshape([1] * x.ndim)
+        out = out.reshape([1] * len(x.shape))
     return out
 
 

@@ -18,7 +18,7 @@ _pmatmul = paddle.matmul
 def matmul(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "matmul")
-    if x1.ndim == 0 or x2.ndim == 0:
+    if not x1.shape or not x2.shape:  # (shape, not ndim: Tensor.ndim is a slow property)
         raise ValueError("ivy.matmul: zero-dimensional operands are not allowed")
     if id(x1.dtype) in _NARROW:
         dt = x1.dtype
@@ -28,9 +28,9 @@ def matmul(x1: Any, x2: Any, /) -> Any:
 
 
 def matrix_transpose(x: Any, /) -> Any:
-    if x.ndim < 2:
+    if len(x.shape) < 2:
         raise ValueError("ivy.matrix_transpose: input must have at least two dimensions")
-    perm = list(range(x.ndim))
+    perm = list(range(len(x.shape)))
     perm[-1], perm[-2] = perm[-2], perm[-1]
     return paddle.transpose(x, perm)
 
@@ -50,7 +50,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     if x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "vecdot")
-    n = min(x1.ndim, x2.ndim)
+    n = min(len(x1.shape), len(x2.shape))
     if not -n <= axis < 0 and not 0 <= axis < n:
         raise ValueError(f"ivy.vecdot: axis {axis} is out of range")
     if x1.shape[axis] != x2.shape[axis]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import cast, lift, norm_axes, norm_axis, promote2
-from ._dtypes import COMPLEX, bool_, int8, int16, int32, int64, uint8, idset
+from ._common import cast, norm_axes, promote2
+from ._dtypes import bool_, int8, int16, int32, int64, uint8, idset
 from ._framework import Tensor, paddle
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -18,7 +18,7 @@ def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any
         x = paddle.cast(x, int32)  # exact, and order-preserving
     out = paddle.argmax(x, axis, keepdims)
     if keepdims and axis is None:
-        out = out.reshape([1] * x.ndim)
+        out = out.reshape([1] * len(x.shape))
     return out
 
 
@@ -27,22 +27,22 @@ def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any
         x = paddle.cast(x, int32)
     out = paddle.argmin(x, axis, keepdims)
     if keepdims and axis is None:
-        out = out.reshape([1] * x.ndim)
+        out = out.reshape([1] * len(x.shape))
     return out
 
 
 def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if axis == ():
         return paddle.cast(paddle.cast(x, bool_), int64)
-    axes = norm_axes(axis, x.ndim)
+    axes = norm_axes(axis, len(x.shape))
     out = paddle.count_nonzero(x, axes, keepdims)
     if keepdims and axis is None:
-        out = out.reshape([1] * x.ndim)
+        out = out.reshape([1] * len(x.shape))
     return out
 
 
 def nonzero(x: Any, /) -> tuple[Any, ...]:
-    if x.ndim == 0:
+    if len(x.shape) == 0:
         raise ValueError("ivy.nonzero: zero-dimensional input is not allowed")
     if x.dtype is int8 or x.dtype is uint8:
         x = paddle.cast(x, bool_)  # no int8/uint8 kernel; only "non-zero" matters

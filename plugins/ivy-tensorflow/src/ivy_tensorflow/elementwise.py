@@ -16,7 +16,7 @@ from tensorflow.python.ops import gen_bitwise_ops as gb
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import SCALARS, cast, pair, scalar, tensor
+from ._helpers import SCALARS, cast, f32_to_f64, pair, scalar, tensor
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -404,6 +404,8 @@ def _nextafter(x1: Any, x2: Any) -> Any:
 
 def _atan2(x1: Any, x2: Any) -> Any:
     x1, x2 = _float_pair(lambda a, b: (a, b))(x1, x2)
+    if x1.dtype is D.F32:  # in float64 from the exact bits: TF flushes float32 subnormals
+        return cast(gm.atan2(f32_to_f64(x1), f32_to_f64(x2)), D.F32)
     return gm.atan2(x1, x2)
 
 
@@ -450,10 +452,19 @@ less = _binary("less", gm.less, _ordered(gm.less))
 less_equal = _binary("less_equal", gm.less_equal, _ordered(gm.less_equal))
 maximum = _binary("maximum", gm.maximum, _minmax(gm.maximum))
 minimum = _binary("minimum", gm.minimum, _minmax(gm.minimum))
-floor_divide = _binary("floor_divide", gm.floor_div, _floor_divide)
-remainder = _binary("remainder", gm.floor_mod, _remainder)
+def _graph_safe(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def fast(x1: Any, x2: Any) -> Any:
+        if x1.dtype in D.INTS and not tf.executing_eagerly():
+            return _int_safe_divisor(x1, x2, fn)  # traced: a division by zero would fail at run time
+        return fn(x1, x2)  # eager: TF raises on integer division by zero and the slow path retries
+
+    return fast
+
+
+floor_divide = _binary("floor_divide", _graph_safe(gm.floor_div), _floor_divide)
+remainder = _binary("remainder", _graph_safe(gm.floor_mod), _remainder)
 pow = _binary("pow", gm._pow, _pow)
-atan2 = _binary("atan2", gm.atan2, _atan2)
+atan2 = _binary("atan2", _atan2, _atan2)
 copysign = _binary("copysign", _copysign, _copysign)
 hypot = _binary("hypot", _hypot, _hypot)
 logaddexp = _binary("logaddexp", _logaddexp, _logaddexp)

@@ -45,7 +45,7 @@ def concat(arrays: tuple[Tensor, ...] | list[Tensor], /, *, axis: int | None = 0
         arrays = [a.reshape(-1) for a in arrays]
         axis = 0
     try:
-        return torch.cat(arrays, dim=axis)  # promotes like the standard (no 0-d inputs here)
+        return torch.cat(arrays, axis)  # promotes like the standard (no 0-d inputs here)
     except RuntimeError:  # partial unsigned dtypes: promote and concatenate through views
         return _cat_views(_common(arrays), axis)
 

@@ -16,10 +16,6 @@ __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "s
 _WIDE = {torch.uint16: torch.int32, torch.uint32: torch.int64}
 
 
-def _acc(x: Tensor, dtype: Any) -> Any:
-    return SUM_DTYPE.get(x.dtype) if dtype is None else native(dtype)
-
-
 def _unsigned_acc(fn: Any, x: Tensor, dtype: torch.dtype, **kw: Any) -> Tensor:
     """Accumulate in int64 (same bits modulo 2**64) where torch has no kernel for the dtype."""
     r = fn(x.to(i64), dtype=i64, **kw)
