@@ -24,7 +24,7 @@ SKIP_REASON = "run with --backend NAME (scripts/test runs every backend in its o
 
 settings.register_profile(
     "ci",
-    max_examples=7,
+    max_examples=6,
     deadline=None,
     derandomize=True,
     print_blob=True,

@@ -275,7 +275,14 @@ def get_backend(name: str) -> Backend:
                 loader = getattr(importlib.import_module(mod_name), attr)
             impl = loader()
         except Exception as e:
-            err = BackendLoadError(f"the Ivy backend {name!r} ({label}) failed to load: {e}")
+            msg = f"the Ivy backend {name!r} ({label}) failed to load: {e}"
+            missing = getattr(e, "name", None) if isinstance(e, ModuleNotFoundError) else None
+            if missing and missing.partition(".")[0] in spec.array_modules:
+                msg += (
+                    f". Its framework is not installed: install it as {label.split()[0]}'s README "
+                    f"says (e.g. pip install {label.split()[0]}[cpu] where the plugin offers extras)"
+                )
+            err = BackendLoadError(msg)
             _load_errors[name] = err
             raise err from e
         try:

@@ -102,7 +102,11 @@ def asarray(
         except Exception:
             if copy is False:
                 raise
-            out = _jasarray(np.asarray(obj))  # e.g. a tensor that DLPack cannot export
+            src = obj.detach() if hasattr(obj, "detach") else obj  # torch refuses tensors needing grad
+            try:
+                out = jnp.from_dlpack(src)
+            except Exception:
+                out = _jasarray(np.asarray(src))  # e.g. a dtype that DLPack cannot carry
         if dtype is not None and out.dtype != dtype:
             out = out.astype(dtype)
         return put(out, device)

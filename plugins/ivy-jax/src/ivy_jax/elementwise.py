@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import jax
 import jax.numpy as jnp
+import numpy as np
 
 __all__ = [
     "abs",
@@ -90,7 +94,6 @@ bitwise_or = jnp.bitwise_or
 bitwise_right_shift = jnp.bitwise_right_shift
 bitwise_xor = jnp.bitwise_xor
 ceil = jnp.ceil
-clip = jnp.clip
 conj = jnp.conj
 copysign = jnp.copysign
 cos = jnp.cos
@@ -141,3 +144,20 @@ subtract = jnp.subtract
 tan = jnp.tan
 tanh = jnp.tanh
 trunc = jnp.trunc
+
+
+_clip = jnp.clip
+_IINFO: dict[Any, tuple[int, int]] = {}
+
+
+def clip(x: jax.Array, /, min: Any = None, max: Any = None) -> jax.Array:
+    dt = x.dtype
+    if dt.kind in "iu" and (type(min) is int or type(max) is int):
+        # JAX wraps out-of-range Python ints (clip(int8, max=300) gave 44): clamp them first.
+        lo, hi = _IINFO.get(dt) or _IINFO.setdefault(dt, (int(np.iinfo(dt).min), int(np.iinfo(dt).max)))
+        if type(min) is int:
+            min = lo if min < lo else hi if min > hi else min
+        if type(max) is int:
+            max = lo if max < lo else hi if max > hi else max
+    out = _clip(x, min, max)
+    return out if out.dtype == dt else out.astype(dt)  # the standard keeps the dtype of x

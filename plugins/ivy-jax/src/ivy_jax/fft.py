@@ -63,32 +63,44 @@ def ihfft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = 
     return _ihfft(x, n, axis, norm)
 
 
+def _s(x: jax.Array, s: Any, axes: Any, last_half: bool = False) -> Any:
+    """Resolve the standard's ``-1`` entries of ``s`` (keep the size), which jnp.fft refuses."""
+    if s is None or -1 not in s:
+        return s
+    if axes is None:
+        axes = range(-len(s), 0)
+    out = [x.shape[a] if n == -1 else n for n, a in zip(s, axes)]
+    if last_half and s[-1] == -1:
+        out[-1] = 2 * (x.shape[list(axes)[-1]] - 1)
+    return out
+
+
 def fftn(
     x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
     norm: str = "backward",
 ) -> jax.Array:
-    return _fftn(x, s, axes, norm)
+    return _fftn(x, _s(x, s, axes), axes, norm)
 
 
 def ifftn(
     x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
     norm: str = "backward",
 ) -> jax.Array:
-    return _ifftn(x, s, axes, norm)
+    return _ifftn(x, _s(x, s, axes), axes, norm)
 
 
 def rfftn(
     x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
     norm: str = "backward",
 ) -> jax.Array:
-    return _rfftn(x, s, axes, norm)
+    return _rfftn(x, _s(x, s, axes), axes, norm)
 
 
 def irfftn(
     x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
     norm: str = "backward",
 ) -> jax.Array:
-    return _irfftn(x, s, axes, norm)
+    return _irfftn(x, _s(x, s, axes, True), axes, norm)
 
 
 def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> jax.Array:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 
-from ._dtypes import native
+from ._dtypes import DEFAULT_INT, native
 
 __all__ = [
     "cholesky",
@@ -44,7 +45,6 @@ inv = _la.inv
 matmul = _la.matmul
 matrix_norm = _la.matrix_norm
 matrix_power = _la.matrix_power
-matrix_rank = _la.matrix_rank
 matrix_transpose = _la.matrix_transpose
 outer = _la.outer
 pinv = _la.pinv
@@ -74,6 +74,21 @@ def eigh(x: jax.Array, /) -> Any:
 
 def eigvalsh(x: jax.Array, /) -> jax.Array:
     return _eigvalsh(x, "L", symmetrize_input=False)  # the standard reads the lower triangle only
+
+
+def matrix_rank(x: jax.Array, /, *, rtol: Any = None) -> jax.Array:
+    # Composed: jnp.linalg.matrix_rank treats rtol as an absolute tolerance, not relative to max(S).
+    if x.ndim < 2:
+        raise ValueError(f"matrix_rank needs an array of at least 2 dimensions, got shape {x.shape}")
+    s = svdvals(x)
+    if s.shape[-1] == 0:
+        return jnp.zeros(s.shape[:-1], DEFAULT_INT)
+    smax = jnp.max(s, axis=-1, keepdims=True)
+    if rtol is None:
+        tol = smax * (builtins.max(x.shape[-2:]) * jnp.finfo(s.dtype).eps)
+    else:
+        tol = smax * jnp.expand_dims(jnp.asarray(rtol, dtype=s.dtype), -1)
+    return jnp.sum(s > tol, axis=-1, dtype=DEFAULT_INT)
 
 
 def trace(x: jax.Array, /, *, offset: int = 0, dtype: Any = None) -> jax.Array:

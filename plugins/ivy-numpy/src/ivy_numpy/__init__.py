@@ -23,3 +23,4 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             description="NumPy: CPU only, no automatic differentiation",
         )
     )
+from ._compile import ivy_compile  # noqa: E402,F401

@@ -20,7 +20,12 @@ def load() -> BackendImpl:
             "integral": np.dtype("int64"),
             "indexing": np.dtype("int64"),
         },
-        devices=lambda: ["cpu"],
+        devices=lambda: ["cpu"],  # NumPy's only device, as `x.device` reports it
         default_device=lambda: "cpu",
+        capabilities={
+            "boolean indexing": True,
+            "data-dependent shapes": True,
+            "max dimensions": 64,  # NPY_MAXDIMS of NumPy 2
+        },
         framework=np,
     )

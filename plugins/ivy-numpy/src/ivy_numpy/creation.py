@@ -42,6 +42,7 @@ zeros = np.zeros
 zeros_like = np.zeros_like
 
 _PYTHON = frozenset({bool, int, float, complex, list, tuple})
+_NUMPY = (np.ndarray, np.generic)
 
 
 def asarray(
@@ -52,13 +53,14 @@ def asarray(
         if dtype is None and copy is None and device is None:
             return obj  # what np.asarray returns, without its keyword parsing
         return np.asarray(obj, dtype=dtype, device=device, copy=copy)
-    if t not in _PYTHON and not isinstance(obj, np.generic) and (
+    if t not in _PYTHON and not isinstance(obj, _NUMPY) and (
         hasattr(obj, "__dlpack__") or hasattr(obj, "__array__")
     ):
         return _foreign(obj, dtype, device, copy)  # another framework's array
     res = np.asarray(obj, dtype=dtype, device=device, copy=copy)
     if res.dtype.kind == "O":  # NumPy keeps ints beyond uint64 (or odd objects) as object arrays
-        raise OverflowError(f"asarray: {obj!r} does not fit any dtype of the standard")
+        err = OverflowError if t in _PYTHON else TypeError
+        raise err(f"asarray: {obj!r} does not fit any dtype of the standard")
     return res
 
 

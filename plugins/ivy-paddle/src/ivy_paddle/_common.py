@@ -6,10 +6,11 @@ from typing import Any, Sequence
 
 from ._dtypes import (
     NAME, PROMOTE, bool_, native, scalar_default, scalar_dtype, unsupported, int32, int64, float32,
-    float64, uint8, int8, int16,
+    float64, uint8, int8, int16, idset, COMPLEX,
 )
 from ._framework import Tensor, paddle
 
+_NARROW = idset(int8, int16, uint8, bool_)
 _full = paddle.full
 _cast = paddle.cast
 _CPU = paddle.CPUPlace()
@@ -20,7 +21,7 @@ PLACE_TYPES: tuple[type, ...] = tuple(
 
 
 def cast(x: Any, dt: Any) -> Any:
-    return x if x.dtype == dt else _cast(x, dt)
+    return x if x.dtype is dt else _cast(x, dt)
 
 
 def scalar(value: Any, dt: Any, like: Any = None) -> Any:
@@ -35,7 +36,7 @@ def promote2(x1: Any, x2: Any, op: str) -> tuple[Any, Any]:
     t1, t2 = type(x1) is Tensor or isinstance(x1, Tensor), type(x2) is Tensor or isinstance(x2, Tensor)
     if t1 and t2:
         d1, d2 = x1.dtype, x2.dtype
-        if d1 == d2:
+        if d1 is d2 or d1 == d2:
             return x1, x2
         try:
             dt = PROMOTE[(d1, d2)]
@@ -57,7 +58,7 @@ def promote_many(xs: Sequence[Any], op: str) -> list[Any]:
     dt = xs[0].dtype
     same = True
     for x in xs[1:]:
-        if x.dtype != dt:
+        if x.dtype is not dt:
             same = False
             try:
                 dt = PROMOTE[(dt, x.dtype)]
@@ -147,7 +148,7 @@ def prod(xs: Sequence[int]) -> int:
 
 def upcast_int(dt: Any) -> Any:
     """The int dtype paddle kernels handle that holds every value of ``dt`` exactly."""
-    return int64 if dt == int64 else int32 if dt in (int8, int16, uint8, bool_, int32) else dt
+    return int64 if dt is int64 else int32 if id(dt) in _NARROW or dt is int32 else dt
 
 
 __all__ = [
@@ -157,22 +158,28 @@ __all__ = [
 ]
 
 
-_NARROW = (int8, int16, uint8, bool_)
-
 
 def lift(fn: Any, x: Any, *args: Any, complex_split: bool = False, **kw: Any) -> Any:
     """``fn(x, ...)`` for a data-movement kernel that lacks bool/int8/int16/uint8 (run in int32 and
     cast back: exact) and, with ``complex_split``, complex (run on the real and imaginary parts)."""
     dt = x.dtype
-    if dt in _NARROW:
+    if id(dt) in _NARROW:
         return _cast(fn(_cast(x, int32), *args, **kw), dt)
-    if complex_split and dt in (paddle.complex64, paddle.complex128):
+    if complex_split and id(dt) in COMPLEX:
         return paddle.complex(fn(paddle.real(x), *args, **kw), fn(paddle.imag(x), *args, **kw))
     return fn(x, *args, **kw)
 
 
 def index_tensor(idx: Any, n: int) -> Any:
     """Integer indices as int64 with negative ones wrapped (paddle's gathers reject them)."""
-    if idx.dtype != int64:
+    if idx.dtype is not int64:
         idx = _cast(idx, int64)
     return paddle.where(idx < 0, idx + n, idx)
+
+
+def where3(c: Any, a: Any, b: Any) -> Any:
+    """paddle.where for same-dtype tensors, including int8/int16/uint8 (no kernel: via int32)."""
+    dt = a.dtype
+    if dt is int8 or dt is int16 or dt is uint8:
+        return _cast(paddle.where(c, _cast(a, int32), _cast(b, int32)), dt)
+    return paddle.where(c, a, b)

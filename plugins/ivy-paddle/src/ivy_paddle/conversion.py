@@ -23,9 +23,9 @@ def to_scalar(x: Any, /) -> bool | int | float | complex:
     dt = x.dtype
     if dt is bool_:
         return bool(v)
-    if dt in FLOATS:
+    if id(dt) in FLOATS:
         return float(v)
-    if dt in COMPLEX:
+    if id(dt) in COMPLEX:
         return complex(v)
     return int(v)
 

@@ -7,11 +7,12 @@ import math
 from typing import Any
 
 import numpy as np
+from ivy import dtype_name
 
 from ._common import cast, place, promote_many, to_device
 from ._dtypes import (
-    COMPLEX, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, DTYPES, NAME, bool_, complex64, float32,
-    float64, int32, int64, native, unsupported,
+    COMPLEX, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, DTYPES, INEXACT, NAME, bool_, float32,
+    float64, idset, int32, int64, native, unsupported,
 )
 from ._framework import Tensor, paddle
 
@@ -20,11 +21,9 @@ __all__ = [
     "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
 ]
 
-_NARROW = None  # set below: dtypes whose arange/eye/tril kernels are missing
 
-
-def _dev(device: Any) -> Any:
-    return None if device is None else place(device)
+#: dtypes without arange/eye/tril kernels
+_NARROW = idset(DTYPES["int8"], DTYPES["int16"], DTYPES["uint8"], bool_)
 
 
 def _scalar_default(v: Any) -> Any:
@@ -64,7 +63,7 @@ def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     dt = native(dtype, "full") if dtype is not None else _scalar_default(fill_value)
-    if isinstance(fill_value, complex) and dt not in COMPLEX:
+    if isinstance(fill_value, complex) and id(dt) not in COMPLEX:
         raise TypeError("ivy.full: a complex fill_value needs a complex dtype")
     return paddle.full([shape] if type(shape) is int else shape, fill_value, dtype=dt,
                        device=None if device is None else place(device))
@@ -87,7 +86,7 @@ def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
 
 def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     dt = native(dtype, "full_like") if dtype is not None else x.dtype
-    if isinstance(fill_value, complex) and dt not in COMPLEX:
+    if isinstance(fill_value, complex) and id(dt) not in COMPLEX:
         raise TypeError("ivy.full_like: a complex fill_value needs a complex dtype")
     out = paddle.full(x.shape, fill_value, dt, device=x.place)
     return out if device is None else to_device(out, device)
@@ -111,7 +110,7 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     dev = None if device is None else place(device)
     if n <= 0:
         return paddle.empty([0], dt, device=dev)
-    if dt in (int32, int64, float32, float64):
+    if dt is int32 or dt is int64 or dt is float32 or dt is float64:
         out = paddle.arange(start, stop, step, dt, device=dev)
         if out.shape[0] == n:
             return out
@@ -129,7 +128,7 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: A
     else:
         dt = native(dtype, "linspace")
     dev = None if device is None else place(device)
-    if dt in COMPLEX:  # no complex kernel: space real and imaginary parts independently
+    if id(dt) in COMPLEX:  # no complex kernel: space real and imaginary parts independently
         rt = float64 if dt == DTYPES["complex128"] else float32
         s, e = complex(start), complex(stop)
         re = linspace(s.real, e.real, num, dtype=rt, device=device, endpoint=endpoint)
@@ -141,7 +140,7 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: A
         if num == 1:
             return paddle.full([1], start, float64, device=dev).astype(dt)
         return linspace(start, stop - (stop - start) / num, num, dtype=dt, device=device)
-    if dt in (float32, float64):
+    if dt is float32 or dt is float64:
         # computed in float64 and cast: paddle's float32 kernel loses precision for long ranges
         out = paddle.linspace(float(start), float(stop), num, float64, device=dev)
         return out if dt == float64 else paddle.cast(out, dt)
@@ -154,7 +153,7 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
     dt = native(dtype, "eye") if dtype is not None else DEFAULT_FLOAT
     m = n_rows if n_cols is None else n_cols
     dev = None if device is None else place(device)
-    if k == 0 and dt not in _NARROW:
+    if k == 0 and id(dt) not in _NARROW:
         return paddle.eye(n_rows, m, dt, device=dev)
     # off-diagonal or a dtype without kernel: compare row and column indices
     r = paddle.arange(n_rows, dtype=int64, device=dev).unsqueeze(1)
@@ -164,12 +163,9 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
 
 def _tri(x: Any, k: int, lower: bool) -> Any:
     dt = x.dtype
-    if dt not in _NARROW:
-        return paddle.tril(x, k) if lower else paddle.triu(x, k)
-    r = paddle.arange(x.shape[-2], dtype=int64).unsqueeze(1)
-    c = paddle.arange(x.shape[-1], dtype=int64).unsqueeze(0)
-    keep = (c - r <= k) if lower else (c - r >= k)  # narrow ints: no tril kernel, mask instead
-    return paddle.where(keep, x, paddle.zeros_like(x))
+    if id(dt) in _NARROW and dt is not bool_:  # no narrow-int kernel: exact via int32
+        return paddle.cast(_tri(paddle.cast(x, int32), k, lower), dt)
+    return paddle.tril(x, k) if lower else paddle.triu(x, k)
 
 
 def tril(x: Any, /, *, k: int = 0) -> Any:
@@ -216,7 +212,7 @@ def _from_numpy(a: np.ndarray, dt: Any, dev: Any) -> Any:
     if name in _NP_UNSUPPORTED and dt is None:
         raise unsupported(name, "asarray")  # paddle would silently read uint16 as bfloat16
     if name in _NP_UNSUPPORTED:
-        a = a.astype(np.int64 if dt not in (float32, float64) + COMPLEX else np.float64)
+        a = a.astype(np.int64 if id(dt) not in INEXACT else np.float64)
     if not a.flags.c_contiguous or not a.flags.writeable:
         a = np.ascontiguousarray(a)
     out = paddle.to_tensor(a, place=dev)
@@ -226,7 +222,7 @@ def _from_numpy(a: np.ndarray, dt: Any, dev: Any) -> Any:
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Any:
     dt = native(dtype, "asarray") if dtype is not None else None
     if isinstance(obj, Tensor):
-        if dt is not None and obj.dtype != dt:
+        if dt is not None and obj.dtype is not dt:
             if copy is False:
                 raise ValueError("ivy.asarray: copy=False but a dtype change needs a copy")
             obj = paddle.cast(obj, dt)
@@ -249,6 +245,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
             return _from_dlpack_nocopy(obj, dt, dev)
         return _from_numpy(np.asarray(obj), dt, dev)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (list, tuple)):
+        _refuse_wide_unsigned(obj, "asarray")
         try:
             out = paddle.from_dlpack(obj)
         except Exception:
@@ -256,7 +253,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         if out is not None:
             if out.dtype not in NAME:
                 raise unsupported(str(out.dtype), "asarray")
-            if dt is not None and out.dtype != dt:
+            if dt is not None and out.dtype is not dt:
                 if copy is False:
                     raise ValueError("ivy.asarray: copy=False but a dtype change needs a copy")
                 return to_device(paddle.cast(out, dt), device)
@@ -285,7 +282,7 @@ def _from_sequence(obj: Any, dt: Any, dev: Any) -> Any:
             return paddle.to_tensor(obj, place=dev)  # infers bool / int64 / float32 / complex64
         except Exception:
             return _from_numpy(np.asarray(obj), None, dev)
-    if dt in COMPLEX or dt == bool_ or dt in (float32, float64):
+    if id(dt) in INEXACT or dt is bool_:
         return paddle.to_tensor(obj, dtype=dt, place=dev)
     return paddle.cast(paddle.to_tensor(np.asarray(obj), place=dev), dt)
 
@@ -321,12 +318,20 @@ def _from_dlpack_nocopy(a: Any, dt: Any, dev: Any) -> Any:
         raise ValueError(f"ivy.asarray: copy=False but the data cannot be shared ({e})") from e
 
 
+def _refuse_wide_unsigned(obj: Any, op: str) -> None:
+    # DLPack uint16 would arrive as paddle.uint16, i.e. bfloat16 storage
+    try:
+        name = dtype_name(obj.dtype)
+    except Exception:
+        return
+    if name in _NP_UNSUPPORTED:
+        raise unsupported(name, op)
+
+
 def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
     if not hasattr(x, "__dlpack__"):
         raise AttributeError(f"{type(x).__name__} does not implement __dlpack__")
-    dt_name = getattr(getattr(x, "dtype", None), "name", None)
-    if isinstance(dt_name, str) and dt_name in _NP_UNSUPPORTED:
-        raise unsupported(dt_name, "from_dlpack")
+    _refuse_wide_unsigned(x, "from_dlpack")
     out = paddle.from_dlpack(x)
     if out.dtype not in NAME:
         raise unsupported(str(out.dtype), "from_dlpack")
@@ -338,6 +343,3 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
             return out._copy_to(p, False)
     return out.clone() if copy else out
 
-
-_NARROW = (DTYPES["int8"], DTYPES["int16"], DTYPES["uint8"], bool_)
-del complex64

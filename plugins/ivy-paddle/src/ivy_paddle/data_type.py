@@ -16,10 +16,10 @@ __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
 def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
     dt = dtype if type(dtype) is PDTYPE else native(dtype, "astype")
-    if x.dtype == dt:
+    if x.dtype is dt:
         out = x.clone() if copy else x
     else:
-        if x.dtype in COMPLEX and dt not in COMPLEX:
+        if id(x.dtype) in COMPLEX and id(dt) not in COMPLEX:
             # paddle would silently drop the imaginary part; the standard rejects this cast
             raise TypeError("ivy.astype: cannot cast complex to a real dtype; take real() or imag() first")
         out = paddle.cast(x, dt)
@@ -61,7 +61,7 @@ class iinfo_object(NamedTuple):
 def finfo(type: Any, /) -> finfo_object:
     dt = _dt(type)
     name = NAME.get(dt) or str(dt).rpartition(".")[2]
-    if dt in COMPLEX:
+    if id(dt) in COMPLEX:
         dt = REAL_OF[dt]
         name = NAME[dt]
     if name == "bfloat16":

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ._common import cast, promote2, scalar
+from ._common import cast, promote2, scalar, where3
 from ._dtypes import (
-    COMPLEX, FLOATS, INTS, bool_, float32, int8, int16, int32, uint8, unsupported,
+    COMPLEX, FLOATS, INTS, bool_, complex128, float64, idset, float32, int8, int16, int32, uint8, unsupported,
 )
 from ._framework import Tensor, paddle
 
@@ -27,19 +27,34 @@ __all__ = [
     "signbit", "sin", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc",
 ]
 
-_SMALL = (int8, int16, uint8)  # int dtypes many paddle kernels lack
+_SMALL = idset(int8, int16, uint8)  # int dtypes many paddle kernels lack
+_INEXACT = FLOATS | COMPLEX
 _where = paddle.where
 _INF = math.inf
 
 
-def _binary(fn: Callable[..., Any], name: str, small: bool = False) -> Callable[..., Any]:
+def _binary(fn: Callable[..., Any], name: str, small: bool = False, sop: Any = None,
+            rsop: Any = None) -> Callable[..., Any]:
     """A binary op: same-dtype tensors go straight to ``fn``; others are promoted first. With
-    ``small``, int8/int16/uint8 (missing kernels) are computed in int32 and cast back."""
+    ``small``, int8/int16/uint8 (missing kernels) are computed in int32 and cast back. ``sop`` /
+    ``rsop``: the Tensor operator used for a Python int/float operand (paddle's scalar kernels
+    keep the tensor's dtype, and int tensor with float scalar gives float32: the rules here)."""
 
     def op(x1: Any, x2: Any, /) -> Any:
-        if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        t1, t2 = type(x1), type(x2)
+        if t1 is Tensor:
+            if t2 is Tensor:
+                if x1.dtype is not x2.dtype:
+                    x1, x2 = promote2(x1, x2, name)
+            elif sop is not None and (t2 is int or t2 is float):
+                return sop(x1, x2)
+            else:
+                x1, x2 = promote2(x1, x2, name)
+        elif rsop is not None and t2 is Tensor and (t1 is int or t1 is float):
+            return rsop(x2, x1)
+        else:
             x1, x2 = promote2(x1, x2, name)
-        if small and x1.dtype in _SMALL:
+        if small and id(x1.dtype) in _SMALL:
             dt = x1.dtype
             return paddle.cast(fn(paddle.cast(x1, int32), paddle.cast(x2, int32)), dt)
         return fn(x1, x2)
@@ -72,7 +87,6 @@ bitwise_invert = paddle.bitwise_not
 ceil = paddle.ceil
 cos = paddle.cos
 cosh = paddle.cosh
-exp = paddle.exp
 expm1 = paddle.expm1
 floor = paddle.floor
 log = paddle.log
@@ -82,7 +96,6 @@ log2 = paddle.log2
 reciprocal = paddle.reciprocal
 sin = paddle.sin
 sinh = paddle.sinh
-sqrt = paddle.sqrt
 tan = paddle.tan
 tanh = paddle.tanh
 
@@ -91,31 +104,49 @@ tanh = paddle.tanh
 
 
 def abs(x: Any, /) -> Any:
-    if x.dtype in _SMALL:  # no int8/int16/uint8 kernel
+    if id(x.dtype) in _SMALL:  # no int8/int16/uint8 kernel
         return paddle.cast(paddle.abs(paddle.cast(x, int32)), x.dtype)
     return paddle.abs(x)
 
 
+def exp(x: Any, /) -> Any:
+    if x.dtype is complex128:  # paddle's complex128 exp is only single-precision accurate
+        re, im = paddle.real(x), paddle.imag(x)
+        m = paddle.exp(re)
+        return paddle.complex(m * paddle.cos(im), m * paddle.sin(im))
+    return paddle.exp(x)
+
+
+def sqrt(x: Any, /) -> Any:
+    out = paddle.sqrt(x)
+    if id(x.dtype) in FLOATS:  # paddle's vectorised CPU kernel gives NaN for +inf
+        return _where(x > _BIG[id(x.dtype)], x, out)
+    return out
+
+
+_BIG = {id(float32): 3.4028234663852886e38, id(float64): 1.7976931348623157e308}
+
+
 def conj(x: Any, /) -> Any:
-    if x.dtype in COMPLEX:
+    if id(x.dtype) in COMPLEX:
         return paddle.conj(x)
     return x.clone()  # real input is returned unchanged (paddle lacks several real kernels)
 
 
 def imag(x: Any, /) -> Any:
-    if x.dtype in COMPLEX:
+    if id(x.dtype) in COMPLEX:
         return paddle.imag(x)
     return paddle.zeros_like(x)  # real input: zero imaginary part, same real dtype
 
 
 def real(x: Any, /) -> Any:
-    if x.dtype in COMPLEX:
+    if id(x.dtype) in COMPLEX:
         return paddle.real(x)
     return x.clone()
 
 
 def isfinite(x: Any, /) -> Any:
-    if x.dtype in _SMALL or x.dtype is bool_:  # integers are always finite; no kernel for these
+    if id(x.dtype) in _SMALL or x.dtype is bool_:  # integers are always finite; no kernel for these
         return paddle.ones(x.shape, dtype=bool_)
     return paddle.isfinite(x)
 
@@ -127,7 +158,7 @@ def isinf(x: Any, /) -> Any:
 
 
 def isnan(x: Any, /) -> Any:
-    if x.dtype in _SMALL or x.dtype is bool_:
+    if id(x.dtype) in _SMALL or x.dtype is bool_:
         return paddle.zeros(x.shape, dtype=bool_)
     return paddle.isnan(x)
 
@@ -149,7 +180,7 @@ def positive(x: Any, /) -> Any:
 
 
 def round(x: Any, /) -> Any:
-    if x.dtype in _SMALL:  # integer input is already integral (no kernel for narrow ints)
+    if id(x.dtype) in _SMALL:  # integer input is already integral (no kernel for narrow ints)
         return x.clone()
     return paddle.round(x)  # halves to even, like the standard
 
@@ -167,13 +198,13 @@ def signbit(x: Any, /) -> Any:
 
 
 def square(x: Any, /) -> Any:
-    if x.dtype in _SMALL:
+    if id(x.dtype) in _SMALL:
         return paddle.cast(paddle.square(paddle.cast(x, int32)), x.dtype)
     return paddle.square(x)
 
 
 def trunc(x: Any, /) -> Any:
-    if x.dtype in _SMALL:
+    if id(x.dtype) in _SMALL:
         return x.clone()
     return paddle.trunc(x)
 
@@ -182,7 +213,7 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
     dt = x.dtype
     if min is None and max is None:
         return x.clone()
-    if dt in FLOATS and not isinstance(min, Tensor) and not isinstance(max, Tensor):
+    if id(dt) in FLOATS and not isinstance(min, Tensor) and not isinstance(max, Tensor):
         if (min is None or max is None or min <= max) and not (min != min or max != max):
             return paddle.clip(x, min, max)  # scalar bounds: paddle's kernel does it in one go
     # composed: array bounds, integer dtypes (no narrow-int kernel), or min > max (result is max)
@@ -199,18 +230,19 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
 
 
 def _max_keepnan(a: Any, b: Any) -> Any:
-    return _where(a < b, b, a)  # NaN in a stays (comparison is False); a NaN bound is ignored
+    return where3(a < b, b, a)  # NaN in a stays (comparison is False); a NaN bound is ignored
 
 
 def _min_keepnan(a: Any, b: Any) -> Any:
-    return _where(a > b, b, a)
+    return where3(a > b, b, a)
 
 
 # ------------------------------------------------------------------ binary
 
-add = _binary(paddle.add, "add")
-subtract = _binary(paddle.subtract, "subtract", small=True)
-multiply = _binary(paddle.multiply, "multiply", small=True)
+_T = Tensor
+add = _binary(paddle.add, "add", sop=_T.__add__, rsop=_T.__radd__)
+subtract = _binary(paddle.subtract, "subtract", small=True, sop=_T.__sub__, rsop=_T.__rsub__)
+multiply = _binary(paddle.multiply, "multiply", small=True, sop=_T.__mul__, rsop=_T.__rmul__)
 maximum = _binary(paddle.maximum, "maximum", small=True)
 minimum = _binary(paddle.minimum, "minimum", small=True)
 pow = _binary(paddle.pow, "pow", small=True)
@@ -220,9 +252,6 @@ bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
 bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
 bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
 bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
-copysign = _binary(paddle.copysign, "copysign")
-equal = _binary(paddle.equal, "equal")
-not_equal = _binary(paddle.not_equal, "not_equal")
 greater = _binary(paddle.greater_than, "greater")
 greater_equal = _binary(paddle.greater_equal, "greater_equal")
 less = _binary(paddle.less_than, "less")
@@ -238,8 +267,34 @@ _prem = paddle.remainder
 
 def divide(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        if type(x1) is Tensor and (type(x2) is float or type(x2) is int):
+            return x1 / x2  # scalar kernel: same dtype rules, no 0-d tensor to build
         x1, x2 = promote2(x1, x2, "divide")
     return _pdiv(x1, x2)
+
+
+def _eq_inexact(x1: Any, x2: Any) -> Any:
+    # paddle's float equal is |a - b| < 1e-15 (absolute); a <= b and a >= b is exact, NaN-safe
+    if id(x1.dtype) in COMPLEX:
+        return paddle.logical_and(_eq_inexact(paddle.real(x1), paddle.real(x2)),
+                                  _eq_inexact(paddle.imag(x1), paddle.imag(x2)))
+    return paddle.logical_and(paddle.less_equal(x1, x2), paddle.greater_equal(x1, x2))
+
+
+def equal(x1: Any, x2: Any, /) -> Any:
+    if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "equal")
+    if id(x1.dtype) in _INEXACT:
+        return _eq_inexact(x1, x2)
+    return paddle.equal(x1, x2)
+
+
+def not_equal(x1: Any, x2: Any, /) -> Any:
+    if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "not_equal")
+    if id(x1.dtype) in _INEXACT:
+        return paddle.logical_not(_eq_inexact(x1, x2))  # exact, unlike paddle.not_equal
+    return paddle.not_equal(x1, x2)
 
 
 def _int_by_zero(fn: Callable[..., Any], x1: Any, x2: Any) -> Any:
@@ -256,7 +311,7 @@ def floor_divide(x1: Any, x2: Any, /) -> Any:
     try:
         return _pfloordiv(x1, x2)
     except Exception:
-        if x1.dtype in INTS:
+        if id(x1.dtype) in INTS:
             return _int_by_zero(_pfloordiv, x1, x2)
         raise
 
@@ -265,14 +320,24 @@ def remainder(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "remainder")
     dt = x1.dtype
-    if dt in _SMALL:  # no narrow-int kernel
+    if id(dt) in _SMALL:  # no narrow-int kernel
         return paddle.cast(remainder(paddle.cast(x1, int32), paddle.cast(x2, int32)), dt)
     try:
         return _prem(x1, x2)
     except Exception:
-        if dt in INTS:
+        if id(dt) in INTS:
             return _int_by_zero(_prem, x1, x2)
         raise
+
+
+def copysign(x1: Any, x2: Any, /) -> Any:
+    if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
+        x1, x2 = promote2(x1, x2, "copysign")
+    if x1.shape == x2.shape:
+        return paddle.copysign(x1, x2)
+    # paddle.copysign warns when x1 must broadcast: compose from signbit instead
+    a = paddle.abs(x1)
+    return _where(paddle.signbit(x2), -a, a)
 
 
 def hypot(x1: Any, x2: Any, /) -> Any:
@@ -289,12 +354,12 @@ _LOG2 = math.log(2.0)
 def logaddexp(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "logaddexp")
-    if x1.dtype not in FLOATS:
-        if x1.dtype in COMPLEX:
+    if id(x1.dtype) not in FLOATS:
+        if id(x1.dtype) in COMPLEX:
             raise unsupported(x1.dtype, "logaddexp")
         x1, x2 = paddle.cast(x1, float32), paddle.cast(x2, float32)
     # composed: paddle's kernel gives NaN for logaddexp(inf, inf) and (-inf, -inf)
     m = paddle.maximum(x1, x2)
     out = m + paddle.log1p(paddle.exp(-paddle.abs(x1 - x2)))
-    return _where(x1 == x2, x1 + _LOG2, out)
+    return _where(_eq_inexact(x1, x2), x1 + _LOG2, out)
 

@@ -8,6 +8,7 @@ from typing import Any
 from ._common import place
 from ._dtypes import DEFAULT_FLOAT, native
 from ._framework import paddle
+from .manipulation import roll
 
 __all__ = [
     "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
@@ -36,9 +37,17 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None
     return paddle.fft.rfftfreq(n, d, dt, device=None if device is None else place(device))
 
 
+def _shift(x: Any, axes: Any, sign: int) -> Any:
+    # composed with roll: paddle.fft.fftshift fails for size-1 axes
+    axes = list(range(len(x.shape))) if axes is None else [axes] if isinstance(axes, int) else list(axes)
+    if not axes:
+        return x.clone()
+    return roll(x, [sign * (x.shape[a] // 2) for a in axes], axis=axes)
+
+
 def fftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return paddle.fft.fftshift(x, [axes] if isinstance(axes, int) else axes)
+    return _shift(x, axes, 1)
 
 
 def ifftshift(x: Any, /, *, axes: Any = None) -> Any:
-    return paddle.fft.ifftshift(x, [axes] if isinstance(axes, int) else axes)
+    return _shift(x, axes, -1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import index_tensor, lift, norm_axis
+from ._common import lift
 from ._framework import paddle
 
 __all__ = ["take", "take_along_axis"]
@@ -12,15 +12,12 @@ __all__ = ["take", "take_along_axis"]
 
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     if axis is None:
-        if x.ndim != 1:
+        if len(x.shape) != 1:
             raise ValueError("ivy.take: axis may be None only for one-dimensional x")
         axis = 0
-    axis = norm_axis(axis, x.ndim)
-    idx = index_tensor(indices, x.shape[axis])
-    return paddle.gather(x, idx, axis)  # gather has kernels for every dtype (index_select lacks some)
+    # gather takes negative indices and has kernels for every dtype (index_select lacks some)
+    return paddle.gather(x, indices, axis)
 
 
 def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
-    axis = norm_axis(axis, x.ndim)
-    idx = index_tensor(indices, x.shape[axis])
-    return lift(paddle.take_along_axis, x, idx, axis, complex_split=True)
+    return lift(paddle.take_along_axis, x, indices, axis, complex_split=True)

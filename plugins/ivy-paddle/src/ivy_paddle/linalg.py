@@ -7,10 +7,11 @@ import math
 from typing import Any, NamedTuple
 
 from ._common import norm_axes, promote2
-from ._dtypes import COMPLEX, FLOATS, INEXACT, NAME, REAL_OF, float32, int64, unsupported
+from ._dtypes import COMPLEX, INEXACT, bool_, float32, idset, int8, int16, int32, int64, uint8
 from ._framework import Tensor, paddle
 from .data_type import finfo
 from .elementwise import multiply
+from .manipulation import broadcast_arrays
 from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 from .statistical import sum as _sum
 
@@ -19,6 +20,9 @@ __all__ = [
     "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
     "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]
+
+
+_NARROW = idset(bool_, int8, int16, uint8)
 
 
 class EighResult(NamedTuple):
@@ -49,9 +53,28 @@ svdvals = paddle.linalg.svdvals
 
 
 def cholesky(x: Any, /, *, upper: bool = False) -> Any:
-    if x.dtype in COMPLEX:
-        raise unsupported(x.dtype, "linalg.cholesky")  # paddle has no complex Cholesky kernel
+    if id(x.dtype) in COMPLEX:  # paddle has no complex Cholesky kernel: column by column
+        lo = _cholesky_columns(x)
+        return paddle.conj(matrix_transpose(lo)) if upper else lo
     return paddle.linalg.cholesky(x, upper)
+
+
+def _cholesky_columns(a: Any) -> Any:
+    """Lower Cholesky factor (Cholesky-Banachiewicz by columns), batched, any dtype."""
+    m = a.shape[-1]
+    rows = paddle.arange(m, dtype=int64)
+    cols: list[Any] = []
+    for j in range(m):
+        v = a[..., :, j]
+        if cols:
+            prev = paddle.stack(cols, -1)  # (..., M, j)
+            v = v - paddle.matmul(prev, paddle.conj(prev[..., j, :]).unsqueeze(-1)).squeeze(-1)
+        d = paddle.sqrt(paddle.real(v[..., j]))
+        col = v / paddle.cast(d, v.dtype).unsqueeze(-1)
+        cols.append(paddle.where(rows >= j, col, paddle.zeros_like(col)))
+    if not cols:
+        return a.clone()
+    return paddle.stack(cols, -1)
 
 
 def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
@@ -60,8 +83,11 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     if x1.shape[axis] != 3 or x2.shape[axis] != 3:
         raise ValueError("ivy.linalg.cross: the size along axis must be 3 in both inputs")
     if list(x1.shape) != list(x2.shape):  # paddle.cross does not broadcast
-        x1, x2 = paddle.broadcast_tensors([x1, x2])
-    axis = axis if axis >= 0 else axis + x1.ndim
+        x1, x2 = broadcast_arrays(x1, x2)
+    axis = axis if axis >= 0 else axis + len(x1.shape)
+    dt = x1.dtype
+    if id(dt) in _NARROW:  # no narrow-int kernel: exact via int32, wrapping back
+        return paddle.cast(paddle.cross(paddle.cast(x1, int32), paddle.cast(x2, int32), axis=axis), dt)
     return paddle.cross(x1, x2, axis=axis)
 
 
@@ -86,7 +112,7 @@ def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
 def slogdet(x: Any, /) -> SlogdetResult:
     out = paddle.linalg.slogdet(x)  # sign and log|det| stacked along a new first axis
     sign, logabs = out[0], out[1]
-    if x.dtype in COMPLEX:
+    if id(x.dtype) in COMPLEX:
         logabs = paddle.real(logabs)  # paddle returns it as complex
     return SlogdetResult(sign, logabs)
 
@@ -94,7 +120,7 @@ def slogdet(x: Any, /) -> SlogdetResult:
 def solve(x1: Any, x2: Any, /) -> Any:
     if x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "linalg.solve")
-    if x2.ndim == 1:  # a vector: one right-hand side
+    if len(x2.shape) == 1:  # a vector: one right-hand side
         return paddle.linalg.solve(x1, x2.unsqueeze(-1)).squeeze(-1)
     return paddle.linalg.solve(x1, x2)
 
@@ -105,7 +131,7 @@ def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
 
 
 def outer(x1: Any, x2: Any, /) -> Any:
-    if x1.ndim != 1 or x2.ndim != 1:
+    if len(x1.shape) != 1 or len(x2.shape) != 1:
         raise ValueError("ivy.linalg.outer: both inputs must be one-dimensional")
     return multiply(x1.unsqueeze(1), x2.unsqueeze(0))  # multiply handles promotion and narrow ints
 
@@ -141,7 +167,7 @@ def pinv(x: Any, /, *, rtol: Any = None) -> Any:
     cutoff = paddle.max(s, -1, keepdim=True)
     cutoff = cutoff * (paddle.cast(r, s.dtype).unsqueeze(-1) if isinstance(r, Tensor) else r)
     sinv = paddle.where(s > cutoff, 1.0 / s, paddle.zeros_like(s))
-    if x.dtype in COMPLEX:
+    if id(x.dtype) in COMPLEX:
         sinv = paddle.cast(sinv, x.dtype)
         vh, u = paddle.conj(vh), paddle.conj(u)
     return paddle.matmul(matrix_transpose(vh) * sinv.unsqueeze(-2), matrix_transpose(u))
@@ -170,30 +196,32 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
 
 
 def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
-    if x.dtype not in INEXACT:
+    if id(x.dtype) not in INEXACT:
         x = paddle.cast(x, float32)  # integer input: the default real floating dtype
     a = paddle.abs(x)  # real for complex input
     if axis == ():
         axes = []
     else:
-        axes = None if axis is None else norm_axes(axis, x.ndim)
+        axes = None if axis is None else norm_axes(axis, len(x.shape))
     if axes == []:
-        return a if ord != 0 else paddle.cast(a != 0, a.dtype)  # no reduction: |x| per element
+        return a if ord != 0 else paddle.cast(paddle.cast(a, bool_), a.dtype)  # no reduction: |x| per element
     if ord == math.inf:
         out = paddle.max(a, axes, keepdims)
     elif ord == -math.inf:
         out = paddle.min(a, axes, keepdims)
     elif ord == 0:
-        out = paddle.sum(paddle.cast(a != 0, a.dtype), axes, keepdim=keepdims)
+        out = paddle.sum(paddle.cast(paddle.cast(a, bool_), a.dtype), axes, keepdim=keepdims)
     elif ord == 2:
         out = paddle.sqrt(paddle.sum(a * a, axes, keepdim=keepdims))
     elif ord == 1:
         out = paddle.sum(a, axes, keepdim=keepdims)
     else:
-        out = paddle.pow(paddle.sum(paddle.pow(a, float(ord)), axes, keepdim=keepdims), 1.0 / ord)
+        # exponents as tensors: paddle.pow rounds a Python float exponent to float32
+        p = paddle.full([], float(ord), a.dtype)
+        s = paddle.sum(paddle.pow(a, p), axes, keepdim=keepdims)
+        out = paddle.pow(s, paddle.full([], 1.0 / ord, a.dtype))
     if keepdims and axis is None:
-        out = out.reshape([1] * x.ndim)
+        out = out.reshape([1] * len(x.shape))
     return out
 
 
-del FLOATS, NAME, REAL_OF

@@ -6,21 +6,21 @@ from __future__ import annotations
 from typing import Any
 
 from ._common import promote2
-from ._dtypes import COMPLEX, bool_, int8, int16, int32, uint8
+from ._dtypes import COMPLEX, bool_, int8, int16, int32, uint8, idset
 from ._framework import Tensor, paddle
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
-_NARROW = (bool_, int8, int16, uint8)
+_NARROW = idset(bool_, int8, int16, uint8)
 _pmatmul = paddle.matmul
 
 
 def matmul(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "matmul")
-    if x1.ndim == 0 or x2.ndim == 0:
+    if not x1.shape or not x2.shape:  # (shape, not ndim: Tensor.ndim is a slow property)
         raise ValueError("ivy.matmul: zero-dimensional operands are not allowed")
-    if x1.dtype in _NARROW:
+    if id(x1.dtype) in _NARROW:
         dt = x1.dtype
         out = _pmatmul(paddle.cast(x1, int32), paddle.cast(x2, int32))
         return (out != 0) if dt is bool_ else paddle.cast(out, dt)
@@ -28,9 +28,9 @@ def matmul(x1: Any, x2: Any, /) -> Any:
 
 
 def matrix_transpose(x: Any, /) -> Any:
-    if x.ndim < 2:
+    if len(x.shape) < 2:
         raise ValueError("ivy.matrix_transpose: input must have at least two dimensions")
-    perm = list(range(x.ndim))
+    perm = list(range(len(x.shape)))
     perm[-1], perm[-2] = perm[-2], perm[-1]
     return paddle.transpose(x, perm)
 
@@ -40,7 +40,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
         x1, x2 = promote2(x1, x2, "tensordot")
     if not isinstance(axes, int):
         axes = [list(axes[0]), list(axes[1])]
-    if x1.dtype in _NARROW:
+    if id(x1.dtype) in _NARROW:
         dt = x1.dtype
         out = paddle.tensordot(paddle.cast(x1, int32), paddle.cast(x2, int32), axes)
         return (out != 0) if dt is bool_ else paddle.cast(out, dt)
@@ -50,7 +50,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     if x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "vecdot")
-    n = min(x1.ndim, x2.ndim)
+    n = min(len(x1.shape), len(x2.shape))
     if not -n <= axis < 0 and not 0 <= axis < n:
         raise ValueError(f"ivy.vecdot: axis {axis} is out of range")
     if x1.shape[axis] != x2.shape[axis]:
@@ -58,9 +58,9 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     if axis >= 0:  # the standard counts from the last dimension: resolve against the shorter rank
         axis -= n
     dt = x1.dtype
-    if dt in COMPLEX:
+    if id(dt) in COMPLEX:
         x1 = paddle.conj(x1)
-    if dt in _NARROW:
+    if id(dt) in _NARROW:
         x1, x2 = paddle.cast(x1, int32), paddle.cast(x2, int32)
     # sum of an int32 product is int64 in paddle: cast back to the promoted dtype
     out = paddle.sum(x1 * x2, axis)

@@ -5,7 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from ._common import lift, norm_axes, norm_axis, promote_many
+from ._dtypes import idset, int8, int16, uint8
 from ._framework import Tensor, paddle
+
+_LIFT = idset(int8, int16, uint8)
 
 __all__ = [
     "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
@@ -48,17 +51,20 @@ def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
 
 
 def expand_dims(x: Any, /, axis: int = 0) -> Any:
-    n = x.ndim
+    n = len(x.shape)
     if not -n - 1 <= axis <= n:
         raise IndexError(f"ivy.expand_dims: axis {axis} is out of range for rank {n}")
     return paddle.unsqueeze(x, axis)
 
 
 def flip(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
-    axes = list(range(x.ndim)) if axis is None else norm_axes(axis, x.ndim)
-    if not axes:
+    if axis is None:
+        axis = list(range(len(x.shape)))
+    if axis == () or axis == []:
         return x.clone()
-    return lift(paddle.flip, x, axes)  # no bool... narrow-int kernels
+    if id(x.dtype) in _LIFT:
+        return lift(paddle.flip, x, axis)  # no int8/int16/uint8 kernels
+    return paddle.flip(x, axis)
 
 
 def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
@@ -78,12 +84,16 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
         x = x.reshape([-1])
         axis = 0
     else:
-        axis = norm_axis(axis, x.ndim)
+        axis = norm_axis(axis, len(x.shape))
     if isinstance(repeats, Tensor):
-        if repeats.ndim == 0 or repeats.shape[0] == 1:
+        if len(repeats.shape) == 0 or repeats.shape[0] == 1:
             repeats = int(repeats.reshape([-1])[0])  # (1,) broadcasts: an int repeat count
         elif repeats.dtype != paddle.int64:
             repeats = paddle.cast(repeats, paddle.int64)
+    if x.shape[axis] == 0 or (isinstance(repeats, int) and repeats == 0):
+        shape = list(x.shape)  # paddle rejects empty input and zero repeats
+        shape[axis] = 0
+        return paddle.empty(shape, dtype=x.dtype)
     return lift(_repeat, x, repeats, axis, complex_split=True)
 
 
@@ -103,7 +113,7 @@ def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
 
 
 def squeeze(x: Any, /, axis: Any) -> Any:
-    axes = norm_axes(axis, x.ndim)
+    axes = norm_axes(axis, len(x.shape))
     for a in axes:
         if x.shape[a] != 1:  # paddle silently skips such axes; the standard raises
             raise ValueError(f"ivy.squeeze: axis {a} has size {x.shape[a]}, not 1")
@@ -116,12 +126,12 @@ def stack(arrays: Any, /, *, axis: int = 0) -> Any:
 
 def tile(x: Any, repetitions: Any, /) -> Any:
     reps = list(repetitions)
-    if x.ndim > len(reps):
-        reps = [1] * (x.ndim - len(reps)) + reps
+    if len(x.shape) > len(reps):
+        reps = [1] * (len(x.shape) - len(reps)) + reps
     if not reps:
         return x.clone()
     return paddle.tile(x, reps)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    return tuple(paddle.unbind(x, norm_axis(axis, x.ndim)))  # unbind has every dtype, unstack not
+    return tuple(paddle.unbind(x, norm_axis(axis, len(x.shape))))  # unbind has every dtype, unstack not

@@ -4,47 +4,47 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import cast, lift, norm_axes, norm_axis, promote2
-from ._dtypes import COMPLEX, bool_, int8, int16, int32, int64, uint8
+from ._common import cast, norm_axes, promote2
+from ._dtypes import bool_, int8, int16, int32, int64, uint8, idset
 from ._framework import Tensor, paddle
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
-_NARROW = (bool_, int8, int16, uint8)  # no argmax/where/searchsorted kernels
+_NARROW = idset(bool_, int8, int16, uint8)  # no argmax/where/searchsorted kernels
 
 
 def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
-    if x.dtype in _NARROW:
+    if id(x.dtype) in _NARROW:
         x = paddle.cast(x, int32)  # exact, and order-preserving
     out = paddle.argmax(x, axis, keepdims)
     if keepdims and axis is None:
-        out = out.reshape([1] * x.ndim)
+        out = out.reshape([1] * len(x.shape))
     return out
 
 
 def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
-    if x.dtype in _NARROW:
+    if id(x.dtype) in _NARROW:
         x = paddle.cast(x, int32)
     out = paddle.argmin(x, axis, keepdims)
     if keepdims and axis is None:
-        out = out.reshape([1] * x.ndim)
+        out = out.reshape([1] * len(x.shape))
     return out
 
 
 def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if axis == ():
-        return paddle.cast(x != 0, int64) if x.dtype is not bool_ else paddle.cast(x, int64)
-    axes = norm_axes(axis, x.ndim)
+        return paddle.cast(paddle.cast(x, bool_), int64)
+    axes = norm_axes(axis, len(x.shape))
     out = paddle.count_nonzero(x, axes, keepdims)
     if keepdims and axis is None:
-        out = out.reshape([1] * x.ndim)
+        out = out.reshape([1] * len(x.shape))
     return out
 
 
 def nonzero(x: Any, /) -> tuple[Any, ...]:
-    if x.ndim == 0:
+    if len(x.shape) == 0:
         raise ValueError("ivy.nonzero: zero-dimensional input is not allowed")
-    if x.dtype in (int8, uint8):
+    if x.dtype is int8 or x.dtype is uint8:
         x = paddle.cast(x, bool_)  # no int8/uint8 kernel; only "non-zero" matters
     return tuple(paddle.nonzero(x, as_tuple=True))
 
@@ -56,7 +56,7 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
         x1 = paddle.gather(x1, cast(sorter, int64), 0)
     if x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "searchsorted")
-    if x1.dtype in _NARROW:
+    if id(x1.dtype) in _NARROW:
         x1, x2 = paddle.cast(x1, int32), paddle.cast(x2, int32)
     return paddle.searchsorted(x1, x2, right=side == "right")
 
@@ -66,10 +66,9 @@ def where(condition: Any, x1: Any, x2: Any, /) -> Any:
         x1, x2 = promote2(x1, x2, "where")
     if condition.dtype is not bool_:
         condition = paddle.cast(condition, bool_)
-    if x1.dtype in _NARROW and x1.dtype is not bool_:  # no narrow-int kernel: exact via int32
+    if id(x1.dtype) in _NARROW and x1.dtype is not bool_:  # no narrow-int kernel: exact via int32
         dt = x1.dtype
         return paddle.cast(paddle.where(condition, paddle.cast(x1, int32), paddle.cast(x2, int32)), dt)
     return paddle.where(condition, x1, x2)
 
 
-del COMPLEX, lift, norm_axis

@@ -8,12 +8,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._dtypes import COMPLEX, FLOATS, bool_, int8, int16, int32, int64, uint8
+from ._dtypes import COMPLEX, FLOATS, bool_, int8, int16, int32, int64, uint8, idset
 from ._framework import paddle
 
 __all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
-_NARROW = (bool_, int8, int16, uint8)
+_NARROW = idset(bool_, int8, int16, uint8)
 
 
 class UniqueAllResult(NamedTuple):
@@ -37,16 +37,16 @@ def _unique(x: Any) -> tuple[Any, Any, Any, Any]:
     """(values, first indices, inverse (flat), counts) of the flattened ``x``."""
     dt = x.dtype
     flat = x.reshape([-1])
-    if dt in COMPLEX:
+    if id(dt) in COMPLEX:
         return _unique_numpy(flat)
-    if dt in _NARROW:
+    if id(dt) in _NARROW:
         v, i, inv, c = _unique(paddle.cast(flat, int32))
         return paddle.cast(v, dt), i, inv, c
     n = flat.shape[0]
     if n == 0:
         e = paddle.zeros([0], int64)
         return flat, e, e, e
-    if dt in FLOATS:
+    if id(dt) in FLOATS:
         nan = paddle.isnan(flat)
         if bool(nan.any()):
             keep = paddle.nonzero(~nan).reshape([-1])
@@ -91,9 +91,9 @@ def unique_inverse(x: Any, /) -> UniqueInverseResult:
 
 def unique_values(x: Any, /) -> Any:
     dt = x.dtype
-    if dt in FLOATS or dt in COMPLEX:
+    if id(dt) in FLOATS or id(dt) in COMPLEX:
         return _unique(x)[0]
     flat = x.reshape([-1])
-    if dt in _NARROW:
+    if id(dt) in _NARROW:
         return paddle.cast(paddle.unique(paddle.cast(flat, int32)), dt)
     return paddle.unique(flat)

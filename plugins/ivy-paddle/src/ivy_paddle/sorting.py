@@ -4,26 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._dtypes import bool_, int8, int32
+from ._dtypes import bool_, int8, int32, idset
 from ._framework import paddle
 
 __all__ = ["argsort", "sort"]
 
-_NARROW = (bool_, int8)  # no sort/argsort kernels
+_NARROW = idset(bool_, int8)  # no sort/argsort kernels
 
 
 def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
-    if x.dtype in _NARROW:
+    if id(x.dtype) in _NARROW:
         x = paddle.cast(x, int32)
-    if x.ndim == 0:
+    if len(x.shape) == 0:
         return paddle.zeros([], paddle.int64)
     return paddle.argsort(x, axis, descending, stable)
 
 
 def sort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:
     dt = x.dtype
-    if x.ndim == 0:
+    if len(x.shape) == 0:
         return x.clone()
-    if dt in _NARROW:
+    if id(dt) in _NARROW:
         return paddle.cast(paddle.sort(paddle.cast(x, int32), axis, descending, stable), dt)
     return paddle.sort(x, axis, descending, stable)

@@ -12,7 +12,7 @@ from typing import Any
 
 from ._common import norm_axes, norm_axis, prod as _prod
 from ._dtypes import (
-    COMPLEX, FLOATS, INEXACT, PDTYPE, bool_, int8, int16, int32, int64, native, uint8, unsupported,
+    idset, COMPLEX, INEXACT, PDTYPE, bool_, int8, int16, int32, int64, native, uint8, unsupported,
 )
 from ._framework import paddle
 
@@ -20,8 +20,8 @@ __all__ = [
     "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
 ]
 
-_NARROW = (bool_, int8, int16, uint8)
-_SIGNED_SMALL = (bool_, int8, int16, int32)
+_NARROW = idset(bool_, int8, int16, uint8)
+_SIGNED_SMALL = idset(bool_, int8, int16, int32)
 
 
 def _acc_dtype(x: Any, dtype: Any, op: str) -> Any:
@@ -29,7 +29,7 @@ def _acc_dtype(x: Any, dtype: Any, op: str) -> Any:
     if dtype is not None:
         return dtype if type(dtype) is PDTYPE else native(dtype, op)
     dt = x.dtype
-    if dt in _SIGNED_SMALL:
+    if id(dt) in _SIGNED_SMALL:
         return int64
     if dt is uint8:
         raise unsupported("uint64", f"{op} of uint8 input (the default result would be uint64; pass dtype=)")
@@ -41,36 +41,41 @@ def _axes(axis: Any, ndim: int) -> Any:
 
 
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+    if dtype is None and id(x.dtype) in INEXACT and (axis is None or type(axis) is int):
+        return paddle.sum(x, axis, None, keepdims)  # fast path: floating input keeps its dtype
     dt = _acc_dtype(x, dtype, "sum")
     if axis == ():  # no reduction at all (paddle would reduce everything)
         return paddle.cast(x, dt)
-    if dt in _NARROW and dt is not bool_:  # narrow accumulation: wrap like the narrow type
-        return paddle.cast(paddle.sum(x, _axes(axis, x.ndim), int64, keepdims), dt)
-    if x.dtype in COMPLEX and dt not in COMPLEX:
+    if id(dt) in _NARROW and dt is not bool_:  # narrow accumulation: wrap like the narrow type
+        return paddle.cast(paddle.sum(x, _axes(axis, len(x.shape)), int64, keepdims), dt)
+    if id(x.dtype) in COMPLEX and id(dt) not in COMPLEX:
         raise TypeError("ivy.sum: cannot accumulate complex input in a real dtype")
-    return paddle.sum(x, _axes(axis, x.ndim), dt, keepdims)
+    out = paddle.sum(x, _axes(axis, len(x.shape)), dt, keepdims)
+    return out if out.dtype is dt else paddle.cast(out, dt)  # paddle ignores dtype for empty input
 
 
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     dt = _acc_dtype(x, dtype, "prod")
     if axis == ():
         return paddle.cast(x, dt)
-    if x.dtype in COMPLEX and dt not in COMPLEX:
+    if id(x.dtype) in COMPLEX and id(dt) not in COMPLEX:
         raise TypeError("ivy.prod: cannot accumulate complex input in a real dtype")
-    if dt in _NARROW:  # no narrow kernels: compute in int64, wrap to the narrow type
-        return paddle.cast(paddle.prod(paddle.cast(x, int64), _axes(axis, x.ndim), keepdims), dt)
+    if id(dt) in _NARROW:  # no narrow kernels: compute in int64, wrap to the narrow type
+        return paddle.cast(paddle.prod(paddle.cast(x, int64), _axes(axis, len(x.shape)), keepdims), dt)
     if x.dtype is not dt:
         x = paddle.cast(x, dt)
-    return paddle.prod(x, _axes(axis, x.ndim), keepdims)
+    return paddle.prod(x, _axes(axis, len(x.shape)), keepdims)
 
 
 def _minmax(fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:
+    if (axis is None or type(axis) is int) and id(x.dtype) not in _NARROW:
+        return fn(x, axis, keepdims)  # fast path
     if axis == ():
         return x.clone()
     dt = x.dtype
-    if dt in _NARROW:
-        return paddle.cast(fn(paddle.cast(x, int32), _axes(axis, x.ndim), keepdims), dt)
-    return fn(x, _axes(axis, x.ndim), keepdims)
+    if id(dt) in _NARROW:
+        return paddle.cast(fn(paddle.cast(x, int32), _axes(axis, len(x.shape)), keepdims), dt)
+    return fn(x, _axes(axis, len(x.shape)), keepdims)
 
 
 def max(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
@@ -82,27 +87,29 @@ def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
 
 
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    if axis is None or type(axis) is int:
+        return paddle.mean(x, axis, keepdims)
     if axis == ():
         return x.clone()
-    return paddle.mean(x, _axes(axis, x.ndim), keepdims)
+    return paddle.mean(x, _axes(axis, len(x.shape)), keepdims)
 
 
 def _count(x: Any, axis: Any) -> int:
     if axis is None:
         return _prod(x.shape)
-    return _prod([x.shape[a] for a in norm_axes(axis, x.ndim)])
+    return _prod([x.shape[a] for a in norm_axes(axis, len(x.shape))])
 
 
 def var(x: Any, /, *, axis: Any = None, correction: int | float = 0.0, keepdims: bool = False) -> Any:
-    if x.dtype not in INEXACT:
+    if id(x.dtype) not in INEXACT:
         raise TypeError(f"ivy.var: floating-point input required, got {x.dtype}")
-    axes = _axes(axis, x.ndim) if axis != () else []
+    axes = _axes(axis, len(x.shape)) if axis != () else []
     n = _count(x, axis) if axis != () else 1
     if axes == []:
         d = x - x
     else:
         d = x - paddle.mean(x, axes, True)
-    sq = paddle.real(d * paddle.conj(d)) if x.dtype in COMPLEX else d * d
+    sq = paddle.real(d * paddle.conj(d)) if id(x.dtype) in COMPLEX else d * d
     s = paddle.sum(sq, axes if axes != [] else None, keepdim=keepdims) if axes != [] else sq
     if n - correction <= 0:  # the standard: NaN (paddle divides anyway: inf or negative)
         return paddle.full_like(s, math.nan)
@@ -115,18 +122,18 @@ def std(x: Any, /, *, axis: Any = None, correction: int | float = 0.0, keepdims:
 
 def _cumulative(fn: Any, x: Any, axis: Any, dt: Any, include_initial: bool, initial: int, op: str) -> Any:
     if axis is None:
-        if x.ndim != 1:
+        if len(x.shape) != 1:
             raise ValueError(f"ivy.{op}: axis may be None only for one-dimensional input")
         axis = 0
-    axis = norm_axis(axis, x.ndim)
-    if x.dtype in COMPLEX and dt not in COMPLEX:
+    axis = norm_axis(axis, len(x.shape))
+    if id(x.dtype) in COMPLEX and id(dt) not in COMPLEX:
         raise TypeError(f"ivy.{op}: cannot accumulate complex input in a real dtype")
     wide = dt
-    if dt in _NARROW:
+    if id(dt) in _NARROW:
         wide = int64  # no narrow kernels: accumulate in int64, wrap to the narrow type at the end
     xc = x if x.dtype is wide else paddle.cast(x, wide)
     out = fn(xc, axis) if xc.shape[axis] else xc
-    if wide is not dt:
+    if out.dtype is not dt:  # paddle's cumsum of int32 gives int64; narrow ones wrap back
         out = paddle.cast(out, dt)
     if include_initial:
         shape = list(out.shape)
@@ -147,4 +154,3 @@ def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
     return _cumulative(paddle.cumprod, x, axis, dt, include_initial, 1, "cumulative_prod")
 
 
-del FLOATS

@@ -15,10 +15,10 @@ __all__ = ["all", "any", "diff"]
 
 def _reduce(fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     if x.dtype is not bool_:
-        x = x != 0  # no narrow-int kernels; truthiness is all that matters (NaN counts as true)
+        x = paddle.cast(x, bool_)  # no narrow-int kernels (and paddle's float != is approximate)
     if axis == ():
         return x
-    return fn(x, None if axis is None else norm_axes(axis, x.ndim), keepdims)
+    return fn(x, None if axis is None else norm_axes(axis, len(x.shape)), keepdims)
 
 
 def all(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
@@ -30,7 +30,7 @@ def any(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
 
 
 def diff(x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> Any:
-    axis = norm_axis(axis, x.ndim)
+    axis = norm_axis(axis, len(x.shape))
     if prepend is not None or append is not None:
         x = concat([a for a in (prepend, x, append) if a is not None], axis=axis)
     if n < 0:

@@ -58,7 +58,7 @@ def pair(x1: Any, x2: Any) -> tuple[Any, Any]:
         if d1 == d2:
             return x1, x2
         d = D.promote(d1, d2)
-        return (x1 if d1 == d else cast(x1, d)), (x2 if d2 == d else cast(x2, d))
+        return (x1 if d1 == d else upcast(x1, d)), (x2 if d2 == d else upcast(x2, d))
     if s2 and not s1:
         x1 = tensor(x1)
         d1 = x1.dtype
@@ -156,3 +156,76 @@ def shape_tuple(shape: Any) -> tuple[int, ...]:
     if isinstance(shape, int):
         return (shape,)
     return tuple(int(s) for s in shape)
+
+
+# --------------------------------------------------------------------------- cached int tensors
+
+#: Python lists passed to TF's generated ops take the slow conversion path (~70us): axes, shapes
+#: and permutations are passed as cached eager constants instead (ints are fast as they are).
+_CONSTS: dict[tuple[Any, ...], Any] = {}
+
+
+def ints(values: tuple[int, ...], dtype: Any = tf.int32) -> Any:
+    key = (dtype, *values)
+    c = _CONSTS.get(key)
+    if c is None:
+        with tf.init_scope():  # always eager, so a cached constant never belongs to a traced graph
+            c = tf.constant(values, dtype)
+        if len(_CONSTS) < 4096:
+            _CONSTS[key] = c
+    return c
+
+
+def red_axes(x: Any, axis: Any) -> Any:
+    """``axis`` of a reduction in the form TF's generated ops take fastest."""
+    if axis is None:
+        return ints(tuple(range(x.shape.rank)))
+    if isinstance(axis, int):
+        return axis
+    n = x.shape.rank
+    return ints(tuple(norm_axes(axis, n)))
+
+
+_MAGNITUDE = {tf.int32: tf.constant(0x7FFFFFFF, tf.int32), tf.int64: tf.constant(0x7FFFFFFFFFFFFFFF, tf.int64)}
+
+
+def truth(x: Any) -> Any:
+    """``x != 0`` as bool. Floats are tested on their bits: TF's CPU kernels flush subnormals to
+    zero, which would make tiny non-zero values false."""
+    d = x.dtype
+    if d is D.BOOL:
+        return x
+    if d in D.REALF or d in D.COMPLEX:
+        i = D.I32 if d in (D.F32, D.C64) else D.I64
+        bits = ga.bitcast(x, i)  # complex: a trailing axis of (real, imag)
+        nz = gm.not_equal(_and(bits, i), tf.zeros((), i))
+        return gm._any(nz, -1, keep_dims=False) if d in D.COMPLEX else nz
+    return gm.not_equal(x, tf.zeros((), d))
+
+
+def _and(bits: Any, i: Any) -> Any:
+    from tensorflow.python.ops import gen_bitwise_ops as gb
+
+    return gb.bitwise_and(bits, _MAGNITUDE[i])
+
+
+def f32_to_f64(x: Any) -> Any:
+    """float32 -> float64 keeping subnormals: TF's Cast flushes them to zero. Rebuilt from the
+    bits: a subnormal is mantissa * 2**-149, exact in float64."""
+    from tensorflow.python.ops import gen_bitwise_ops as gb
+
+    b = ga.bitcast(x, D.I32)
+    mant = gb.bitwise_and(b, tf.constant(0x7FFFFF, D.I32))
+    sub = gm.equal(gb.bitwise_and(b, tf.constant(0x7F800000, D.I32)), tf.zeros((), D.I32))
+    tiny = gm.mul(cast(mant, D.F64), tf.constant(2.0 ** -149, D.F64))
+    tiny = gm.select_v2(gm.less(b, tf.zeros((), D.I32)), gm.neg(tiny), tiny)
+    return gm.select_v2(sub, tiny, cast(x, D.F64))
+
+
+def upcast(x: Any, d: Any) -> Any:
+    """``cast`` for promotion; float32 -> float64 keeps subnormals."""
+    if d is D.F64 and x.dtype is D.F32:
+        return f32_to_f64(x)
+    if d is D.C128 and x.dtype is D.F32:
+        return cast(f32_to_f64(x), d)
+    return cast(x, d)

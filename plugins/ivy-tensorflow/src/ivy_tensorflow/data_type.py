@@ -11,7 +11,7 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import SCALARS, to_device
+from ._helpers import SCALARS, to_device, truth
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
@@ -23,11 +23,10 @@ def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> A
     d = x.dtype
     if d is dtype or d == dtype:
         out = ga.identity(x) if copy else x
+    elif dtype is D.BOOL:
+        out = truth(x)  # on the bits for floats: TF's Cast flushes subnormals to zero
     elif d in D.COMPLEX and dtype not in D.COMPLEX:
-        if dtype is D.BOOL:  # truthiness: either component non-zero
-            out = gm.not_equal(x, tf.zeros((), d))
-        else:
-            raise TypeError("astype: casting complex to a real dtype is not allowed; take real() or imag() first")
+        raise TypeError("astype: casting complex to a real dtype is not allowed; take real() or imag() first")
     else:
         out = gm.cast(x, dtype)
     return out if device is None else to_device(out, device)

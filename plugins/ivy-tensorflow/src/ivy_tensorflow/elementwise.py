@@ -16,7 +16,7 @@ from tensorflow.python.ops import gen_bitwise_ops as gb
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import SCALARS, cast, pair, scalar, tensor
+from ._helpers import SCALARS, cast, f32_to_f64, pair, scalar, tensor
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -378,13 +378,34 @@ def _logaddexp(x1: Any, x2: Any) -> Any:
     return _where(same, gm.add_v2(x1, scalar(_LN2, x1.dtype)), r)
 
 
+_SIGN = {D.I32: tf.constant(-0x80000000, D.I32), D.I64: tf.constant(-0x8000000000000000, D.I64)}
+_MAG = {D.I32: tf.constant(0x7FFFFFFF, D.I32), D.I64: tf.constant(0x7FFFFFFFFFFFFFFF, D.I64)}
+
+
 def _nextafter(x1: Any, x2: Any) -> Any:
+    # In integer bit space: TF's CPU kernels flush subnormals to zero, and NextAfter with them.
     x1, x2 = _float_pair(lambda a, b: (a, b))(x1, x2)
-    return gm.next_after(x1, x2)
+    shape = tf.broadcast_dynamic_shape(tf.shape(x1), tf.shape(x2))
+    x1, x2 = ga.broadcast_to(x1, shape), ga.broadcast_to(x2, shape)  # no arithmetic: it would flush
+    i = D.SAME_WIDTH_INT[x1.dtype]
+    b1, b2 = ga.bitcast(x1, i), ga.bitcast(x2, i)
+    zero, one = tf.zeros((), i), tf.ones((), i)
+    mag1, mag2 = gb.bitwise_and(b1, _MAG[i]), gb.bitwise_and(b2, _MAG[i])
+    k1 = gm.select_v2(gm.less(b1, zero), gm.neg(mag1), mag1)  # ordered keys; -0.0 and 0.0 are 0
+    k2 = gm.select_v2(gm.less(b2, zero), gm.neg(mag2), mag2)
+    k = gm.select_v2(gm.less(k1, k2), gm.add_v2(k1, one), gm.sub(k1, one))
+    bits = gm.select_v2(gm.less(k, zero), gb.bitwise_or(gm.neg(k), _SIGN[i]), k)
+    bits = gm.select_v2(gm.equal(k, zero), gb.bitwise_and(b1, _SIGN[i]), bits)  # toward 0: keep x1's sign
+    out = ga.bitcast(bits, x1.dtype)
+    out = gm.select_v2(gm.equal(k1, k2), x2, out)
+    nan = gm.logical_or(gm.is_nan(x1), gm.is_nan(x2))
+    return gm.select_v2(nan, gm.add_v2(x1, x2), out)
 
 
 def _atan2(x1: Any, x2: Any) -> Any:
     x1, x2 = _float_pair(lambda a, b: (a, b))(x1, x2)
+    if x1.dtype is D.F32:  # in float64 from the exact bits: TF flushes float32 subnormals
+        return cast(gm.atan2(f32_to_f64(x1), f32_to_f64(x2)), D.F32)
     return gm.atan2(x1, x2)
 
 
@@ -431,14 +452,23 @@ less = _binary("less", gm.less, _ordered(gm.less))
 less_equal = _binary("less_equal", gm.less_equal, _ordered(gm.less_equal))
 maximum = _binary("maximum", gm.maximum, _minmax(gm.maximum))
 minimum = _binary("minimum", gm.minimum, _minmax(gm.minimum))
-floor_divide = _binary("floor_divide", gm.floor_div, _floor_divide)
-remainder = _binary("remainder", gm.floor_mod, _remainder)
+def _graph_safe(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    def fast(x1: Any, x2: Any) -> Any:
+        if x1.dtype in D.INTS and not tf.executing_eagerly():
+            return _int_safe_divisor(x1, x2, fn)  # traced: a division by zero would fail at run time
+        return fn(x1, x2)  # eager: TF raises on integer division by zero and the slow path retries
+
+    return fast
+
+
+floor_divide = _binary("floor_divide", _graph_safe(gm.floor_div), _floor_divide)
+remainder = _binary("remainder", _graph_safe(gm.floor_mod), _remainder)
 pow = _binary("pow", gm._pow, _pow)
-atan2 = _binary("atan2", gm.atan2, _atan2)
+atan2 = _binary("atan2", _atan2, _atan2)
 copysign = _binary("copysign", _copysign, _copysign)
 hypot = _binary("hypot", _hypot, _hypot)
 logaddexp = _binary("logaddexp", _logaddexp, _logaddexp)
-nextafter = _binary("nextafter", gm.next_after, _nextafter)
+nextafter = _binary("nextafter", _nextafter, _nextafter)
 logical_and = _binary("logical_and", gm.logical_and, _logical(gm.logical_and))
 logical_or = _binary("logical_or", gm.logical_or, _logical(gm.logical_or))
 logical_xor = _binary("logical_xor", gm.not_equal, _logical(gm.not_equal))  # xor of bools is !=

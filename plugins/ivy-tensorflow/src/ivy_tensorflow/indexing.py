@@ -16,11 +16,12 @@ __all__ = ["take", "take_along_axis"]
 
 def wrap_negative(indices: Any, n: Any) -> Any:
     """TF's gather rejects negative indices: count them from the end as the standard says."""
-    if indices.dtype in D.UNSIGNED:
-        return gm.cast(indices, D.I64)  # TF gathers with int32 / int64 indices only
-    if indices.dtype is not D.I64 and indices.dtype is not D.I32:
-        indices = gm.cast(indices, D.I64)
-    return gm.select_v2(gm.less(indices, tf.zeros((), indices.dtype)), gm.add_v2(indices, gm.cast(n, indices.dtype)), indices)
+    d = indices.dtype
+    if d is not D.I64 and d is not D.I32:
+        indices = gm.cast(indices, D.I64)  # TF gathers with int32 / int64 indices only
+    if d in D.UNSIGNED or not n:
+        return indices
+    return gm.floor_mod(indices, n)  # one op; out-of-bounds indices are unspecified anyway
 
 
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
@@ -32,7 +33,10 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
             raise ValueError("take: axis may be None only for one-dimensional input")
         axis = 0
     axis = norm_axis(axis, n)
-    return tf.gather(x, wrap_negative(indices, tf.shape(x, out_type=D.I64)[axis]), axis=axis)
+    size = x.shape[axis]
+    if size is None:
+        size = tf.shape(x, out_type=indices.dtype if indices.dtype in (D.I32, D.I64) else D.I64)[axis]
+    return ga.gather_v2(x, wrap_negative(indices, size), axis)
 
 
 def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
@@ -52,7 +56,7 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
     jb = tf.broadcast_to(indices, [batch[i] if i != axis else js[i] for i in range(n)])
     xt = tf.transpose(xb, perm)
     jt = tf.transpose(jb, perm)
-    jt = wrap_negative(jt, tf.constant(xs[axis], D.I64))
+    jt = wrap_negative(jt, xs[axis])
     out = tf.gather(xt, jt, batch_dims=n - 1)  # gather along the last axis, matching batch dims
     inv = [0] * n
     for i, p in enumerate(perm):

@@ -251,6 +251,10 @@ def _rtol_cutoff(x: Any, s: Any, rtol: Any) -> Any:
 
 def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float(x)
+    if int(tf.size(x)):
+        # rank is scale-invariant: normalising keeps tiny values away from TF's flush-to-zero
+        m = gm._max(_abs(x), [-2, -1], keep_dims=True)
+        x = gm.real_div(x, gm.cast(gm.select_v2(gm.greater(m, tf.zeros((), m.dtype)), m, tf.ones((), m.dtype)), x.dtype))
     s = svdvals(x)
     cut = _rtol_cutoff(x, s, rtol)
     return gm._sum(gm.cast(gm.greater(s, cut), D.I64), [-1], keep_dims=False)

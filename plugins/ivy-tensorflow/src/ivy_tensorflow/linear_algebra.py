@@ -9,7 +9,7 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import pair
+from ._helpers import ints, pair
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
@@ -67,7 +67,7 @@ def matrix_transpose(x: Any, /) -> Any:
     n = x.shape.rank
     if n < 2:
         raise ValueError("matrix_transpose: x must have at least two dimensions")
-    return ga.transpose(x, [*range(n - 2), n - 1, n - 2])
+    return ga.transpose(x, ints((*range(n - 2), n - 1, n - 2)))
 
 
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:

@@ -9,7 +9,7 @@ from tensorflow.python.ops import gen_array_ops as ga
 
 from . import _dtypes as D
 from ._helpers import arrays as _promoted
-from ._helpers import norm_axes, norm_axis, tensor
+from ._helpers import ints, norm_axes, norm_axis, tensor
 
 __all__ = [
     "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis", "permute_dims",
@@ -62,7 +62,7 @@ def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
     n = xs[0].shape.rank
     if n == 0:
         raise ValueError("concat: zero-dimensional arrays cannot be concatenated")
-    return tf.concat(xs, norm_axis(axis, n))
+    return ga.concat_v2(xs, norm_axis(axis, n)) if len(xs) > 1 else ga.identity(xs[0])
 
 
 def expand_dims(x: Any, /, axis: int = 0) -> Any:
@@ -73,7 +73,7 @@ def expand_dims(x: Any, /, axis: int = 0) -> Any:
 
 
 def flip(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
-    return ga.reverse_v2(x, norm_axes(axis, x.shape.rank))
+    return ga.reverse_v2(x, ints(tuple(norm_axes(axis, x.shape.rank))))
 
 
 def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
@@ -85,15 +85,15 @@ def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
     order = [i for i in range(n) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return ga.transpose(x, order)
+    return ga.transpose(x, ints(tuple(order)))
 
 
 def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
-    n = x.shape.rank
-    axes = [norm_axis(a, n) for a in axes]
-    if sorted(axes) != list(range(n)):
-        raise ValueError(f"permute_dims: {axes} is not a permutation of the axes")
-    return ga.transpose(x, axes)
+    perm = ints(tuple(axes))
+    try:
+        return ga.transpose(x, perm)
+    except tf.errors.InvalidArgumentError as e:
+        raise ValueError(f"permute_dims: {e.message}") from None
 
 
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
@@ -112,7 +112,10 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
 
 
 def reshape(x: Any, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Any:
-    out = ga.reshape(x, [int(s) for s in shape])
+    try:
+        out = ga.reshape(x, ints(tuple(shape), tf.int64))
+    except tf.errors.InvalidArgumentError as e:
+        raise ValueError(f"reshape: {e.message}") from None
     return ga.identity(out) if copy else out
 
 
@@ -137,7 +140,7 @@ def squeeze(x: Any, /, axis: Any) -> Any:
     for a in axes:
         if x.shape[a] != 1:
             raise ValueError(f"squeeze: axis {a} has size {x.shape[a]}, not 1")
-    return ga.squeeze(x, axes) if axes else x
+    return ga.squeeze(x, axes) if axes else ga.identity(x)
 
 
 def stack(arrays: Any, /, *, axis: int = 0) -> Any:
@@ -156,7 +159,7 @@ def tile(x: Any, repetitions: tuple[int, ...], /) -> Any:
     elif len(reps) < n:
         reps = [1] * (n - len(reps)) + reps
     y, d = _movable(x)
-    return _back(ga.tile(y, reps), d)
+    return _back(ga.tile(y, ints(tuple(reps), tf.int64)), d)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:

@@ -9,32 +9,21 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import norm_axes, norm_axis, pair, tensor
+from ._helpers import ints, norm_axis, pair, red_axes, tensor, truth
 from ._sortkey import sort_key
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
 
 def _arg(fn: Any, x: Any, axis: int | None, keepdims: bool) -> Any:
-    n = x.shape.rank
-    if axis is None:
-        flat = ga.reshape(x, [-1])
-        out = _arg_1(fn, flat, 0)
-        return ga.reshape(out, [1] * n) if keepdims else out
-    axis = norm_axis(axis, n)
-    out = _arg_1(fn, x, axis)
-    return ga.expand_dims(out, axis) if keepdims else out
-
-
-def _arg_1(fn: Any, x: Any, axis: int) -> Any:
-    if x.dtype in D.REALF:
-        nan = gm.is_nan(x)
-        # TF skips NaN; the standard (and NumPy) report the first NaN
-        first_nan = gm.arg_max(gm.cast(nan, D.U8), axis, output_type=D.I64)
-        return gm.select_v2(tf.reduce_any(nan, axis), first_nan, fn(x, axis, output_type=D.I64))
     if x.dtype is D.BOOL:
-        x = gm.cast(x, D.U8)
-    return fn(x, axis, output_type=D.I64)
+        x = gm.cast(x, D.U8)  # no bool ArgMax kernel
+    if axis is None:
+        n = x.shape.rank
+        out = fn(ga.reshape(x, ints((-1,))), 0, output_type=D.I64)
+        return ga.reshape(out, ints((1,) * n)) if keepdims else out
+    out = fn(x, axis, output_type=D.I64)  # NaN: TF skips it (the standard leaves NaN unspecified)
+    return ga.expand_dims(out, axis) if keepdims else out
 
 
 def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
@@ -46,16 +35,15 @@ def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any
 
 
 def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
-    nz = x if x.dtype is D.BOOL else gm.not_equal(x, tf.zeros((), x.dtype))
-    axes = norm_axes(axis, x.shape.rank)
-    return tf.reduce_sum(gm.cast(nz, D.I64), axis=axes, keepdims=keepdims)
+    nz = truth(x)
+    return gm._sum(gm.cast(nz, D.I64), red_axes(x, axis), keep_dims=keepdims)
 
 
 def nonzero(x: Any, /) -> tuple[Any, ...]:
     n = x.shape.rank
     if n == 0:
         raise ValueError("nonzero: zero-dimensional input is not allowed")
-    nz = x if x.dtype is D.BOOL else gm.not_equal(x, tf.zeros((), x.dtype))
+    nz = truth(x)
     idx = ga.where(nz)  # (count, ndim) int64, row-major
     return tuple(idx[:, i] for i in range(n))
 

@@ -10,7 +10,7 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import norm_axes, norm_axis
+from ._helpers import ints, norm_axes, norm_axis, red_axes
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
@@ -30,26 +30,29 @@ def _axes(x: Any, axis: Any) -> list[int]:
     return norm_axes(axis, x.shape.rank)
 
 
+_SUM_DTYPE = D.SUM_DTYPE
+
+
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-    return gm._sum(_acc(x, dtype), _axes(x, axis), keep_dims=keepdims)
+    if dtype is None and x.dtype in D.FLOATS:
+        return gm._sum(x, red_axes(x, axis), keep_dims=keepdims)
+    return gm._sum(_acc(x, dtype), red_axes(x, axis), keep_dims=keepdims)
 
 
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-    return gm.prod(_acc(x, dtype), _axes(x, axis), keep_dims=keepdims)
+    return gm.prod(_acc(x, dtype), red_axes(x, axis), keep_dims=keepdims)
 
 
 def max(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
-    d = x.dtype
-    if d is D.BOOL:
-        return gm._any(x, _axes(x, axis), keep_dims=keepdims)  # no bool Max kernel
-    return gm._max(x, _axes(x, axis), keep_dims=keepdims)  # NaN propagates
+    if x.dtype is D.BOOL:
+        return gm._any(x, red_axes(x, axis), keep_dims=keepdims)  # no bool Max kernel
+    return gm._max(x, red_axes(x, axis), keep_dims=keepdims)  # NaN propagates
 
 
 def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
-    d = x.dtype
-    if d is D.BOOL:
-        return gm._all(x, _axes(x, axis), keep_dims=keepdims)
-    return gm._min(x, _axes(x, axis), keep_dims=keepdims)
+    if x.dtype is D.BOOL:
+        return gm._all(x, red_axes(x, axis), keep_dims=keepdims)
+    return gm._min(x, red_axes(x, axis), keep_dims=keepdims)
 
 
 def _float(x: Any) -> Any:
@@ -58,6 +61,8 @@ def _float(x: Any) -> Any:
 
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     x = _float(x)
+    if x.shape.num_elements():
+        return gm.mean(x, red_axes(x, axis), keep_dims=keepdims)
     axes = _axes(x, axis)
     if builtins_any_zero(x, axes):
         shape = [1 if i in axes else s for i, s in enumerate(x.shape)] if keepdims else [s for i, s in enumerate(x.shape) if i not in axes]
@@ -76,11 +81,12 @@ def var(x: Any, /, *, axis: Any = None, correction: int | float = 0.0, keepdims:
     for i in axes:
         n *= int(x.shape[i])
     dof = n - correction
-    m = gm.mean(x, axes, keep_dims=True) if n else tf.zeros((), x.dtype)
+    ax = ints(tuple(axes))
+    m = gm.mean(x, ax, keep_dims=True) if n else tf.zeros((), x.dtype)
     dev = gm.sub(x, m)
     if x.dtype in D.COMPLEX:
         dev = gm.complex_abs(dev, Tout=D.REAL_OF[x.dtype])
-    ss = gm._sum(gm.square(dev), axes, keep_dims=keepdims)
+    ss = gm._sum(gm.square(dev), ax, keep_dims=keepdims)
     if dof <= 0:
         return gm.mul(ss, tf.constant(math.nan, ss.dtype))  # N - correction <= 0: NaN
     return gm.real_div(ss, tf.constant(dof, ss.dtype))

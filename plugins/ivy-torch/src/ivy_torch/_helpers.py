@@ -17,7 +17,8 @@ _MIN64 = -(2**63)
 #   "wrap"  : modular arithmetic (add, multiply, ...): uint64 runs on its int64 bit pattern
 #   "order" : comparisons, maximum/minimum: uint64 runs on an order-preserving int64 map
 #   "value" : anything else: uint16/32 are widened exactly, uint64 is unsupported
-WRAP, ORDER, VALUE = "wrap", "order", "value"
+#   "logic" : logical ops: compare with zero first
+WRAP, ORDER, VALUE, LOGIC = "wrap", "order", "value", "logic"
 
 
 def scalar(v: Any, like: Tensor) -> Tensor:
@@ -55,6 +56,8 @@ def from_u64_order(x: Tensor) -> Tensor:
 def uint_call(fn: Callable[..., Any], name: str, mode: str, *xs: Tensor) -> Any:
     """Run ``fn`` on arrays of a partial unsigned dtype by widening them (or viewing uint64)."""
     d = xs[0].dtype
+    if mode == LOGIC:  # logical ops read any non-zero value as True
+        return fn(*[x != 0 for x in xs])
     w = WIDE.get(d)
     if w is not None:
         r = fn(*[x.to(w) for x in xs])
@@ -68,7 +71,14 @@ def uint_call(fn: Callable[..., Any], name: str, mode: str, *xs: Tensor) -> Any:
     raise unsupported(d, name)
 
 
-def slow2(fn: Callable[..., Any], name: str, mode: str, x1: Any, x2: Any) -> Any:
+_PY = (int, float, bool, complex)
+
+
+def slow2(fn: Callable[..., Any], name: str, mode: str, x1: Any, x2: Any, scal: bool = False) -> Any:
+    if scal and type(x2) in _PY and isinstance(x1, Tensor):
+        d = x1.dtype
+        if d not in PARTIAL and scalar_dtype(x2, d) is d:
+            return fn(x1, x2)  # torch treats a Python scalar as weak, like the standard
     x1, x2 = prep2(x1, x2)
     if x1.dtype in PARTIAL:
         try:
@@ -78,9 +88,10 @@ def slow2(fn: Callable[..., Any], name: str, mode: str, x1: Any, x2: Any) -> Any
     return fn(x1, x2)
 
 
-def binop(fn: Callable[..., Any], name: str, mode: str = VALUE) -> Callable[..., Any]:
+def binop(fn: Callable[..., Any], name: str, mode: str = VALUE, scal: bool = False) -> Callable[..., Any]:
     """A binary element-wise op: torch's own call when the dtypes match (the fast path), the
-    standard's promotion of scalars and 0-d arrays otherwise."""
+    standard's promotion of scalars and 0-d arrays otherwise. ``scal``: ``fn`` takes a Python
+    number as its second argument."""
 
     def op(x1, x2, /):  # type: ignore[no-untyped-def]
         try:
@@ -88,7 +99,7 @@ def binop(fn: Callable[..., Any], name: str, mode: str = VALUE) -> Callable[...,
                 return fn(x1, x2)
         except (AttributeError, NotImplementedError):  # a Python scalar; a partial unsigned dtype
             pass
-        return slow2(fn, name, mode, x1, x2)
+        return slow2(fn, name, mode, x1, x2, scal)
 
     op.__name__ = op.__qualname__ = name
     return op

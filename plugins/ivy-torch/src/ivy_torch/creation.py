@@ -49,8 +49,10 @@ def _from_foreign(obj: Any) -> Tensor:
 
     if isinstance(obj, (np.ndarray, np.generic)):
         a = np.asarray(obj)
-        if not a.flags.writeable or not a.dtype.isnative:
-            a = np.array(a)  # torch.from_numpy wants writable native-endian memory
+        if not a.dtype.isnative:
+            a = a.astype(a.dtype.newbyteorder("="))  # torch.from_numpy wants native byte order
+        elif not a.flags.writeable:
+            a = np.array(a)  # ... and writable memory
         return torch.from_numpy(a)
     if hasattr(obj, "__dlpack__"):
         try:
@@ -99,32 +101,10 @@ def _adapt(t: Tensor, dtype: Any, device: Any, copy: bool | None) -> Tensor:
     if need_dt or need_dev:
         if copy is False:
             raise ValueError("asarray: copy=False but the dtype or device requires a copy")
-        if t.dtype in PARTIAL or dtype in PARTIAL:
-            return t.to(device=device).to(dtype)
         return t.to(device=device, dtype=dtype)
     if copy:
         return t.clone()
     return t
-
-
-def _kind(obj: Any) -> int:
-    """0 bool, 1 int, 2 float, 3 complex: the highest kind of the Python values in ``obj``."""
-    if isinstance(obj, bool):
-        return 0
-    if isinstance(obj, int):
-        return 1
-    if isinstance(obj, float):
-        return 2
-    if isinstance(obj, complex):
-        return 3
-    if isinstance(obj, (list, tuple)):
-        k = -1
-        for v in obj:
-            k = max(k, _kind(v))
-            if k == 3:
-                break
-        return k
-    return -2
 
 
 def _from_python(obj: Any, dtype: Any, device: Any) -> Tensor:
@@ -218,7 +198,7 @@ def full(
         shape = (shape,)
     if dtype is not None:
         dtype = native(dtype)
-        if dtype in PARTIAL and fill_value < 0:
+        if dtype in PARTIAL and isinstance(fill_value, int) and fill_value < 0:
             return torch.full(shape, fill_value, dtype=i64, device=device).to(dtype)
     elif isinstance(fill_value, complex):  # torch.full would pick complex64 regardless
         dtype = c128 if torch.get_default_dtype() is f64 else c64

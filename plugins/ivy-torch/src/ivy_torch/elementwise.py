@@ -11,8 +11,8 @@ from typing import Any
 
 import torch
 
-from ._dtypes import COMPLEX, FLOATS, INEXACT, PARTIAL, UNSIGNED, u64
-from ._helpers import ORDER, VALUE, WRAP, Tensor, binop, prep2, scalar, u64_divmod, u64_shr, uint_call, unop
+from ._dtypes import COMPLEX, FLOATS, PARTIAL, UNSIGNED, u64
+from ._helpers import LOGIC, ORDER, VALUE, WRAP, Tensor, binop, prep2, scalar, u64_divmod, u64_shr, uint_call, unop
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -50,7 +50,9 @@ tanh = torch.tanh
 isfinite = torch.isfinite
 isinf = torch.isinf
 isnan = torch.isnan
-logical_not = torch.logical_not
+positive = torch.positive  # returns x itself: allowed, the standard does not ask for a copy
+real = torch.real  # a view for complex input, x itself for real input
+conj = torch.conj_physical  # torch.conj is a lazy view that NumPy cannot read
 ceil = torch.ceil  # integer input comes back unchanged, as the standard wants
 floor = torch.floor
 trunc = torch.trunc
@@ -70,10 +72,6 @@ def abs(x: Tensor, /) -> Tensor:
         raise
 
 
-def positive(x: Tensor, /) -> Tensor:
-    return x.clone()  # torch.positive returns x itself and rejects bool/unsigned
-
-
 def sign(x: Tensor, /) -> Tensor:
     d = x.dtype
     if d in FLOATS:
@@ -91,38 +89,33 @@ def round(x: Tensor, /) -> Tensor:
     return torch.round(x)  # half to even, like the standard
 
 
-def conj(x: Tensor, /) -> Tensor:
-    if x.dtype in COMPLEX:
-        return torch.conj_physical(x)  # torch.conj returns a lazy view that NumPy cannot read
-    return x.clone()
-
-
-def real(x: Tensor, /) -> Tensor:
-    if x.dtype in COMPLEX:
-        return torch.real(x).clone()  # torch.real is a strided view into the complex storage
-    return x.clone()
+def logical_not(x: Tensor, /) -> Tensor:
+    try:
+        return torch.logical_not(x)
+    except NotImplementedError:  # uint16/32/64 input
+        return x == 0
 
 
 def imag(x: Tensor, /) -> Tensor:
     if x.dtype in COMPLEX:
-        return torch.imag(x).clone()
+        return torch.imag(x)
     return torch.zeros_like(x)  # torch.imag rejects real input; its imaginary part is zero
 
 
 # ---------------------------------------------------------------- binary
-add = binop(torch.add, "add", WRAP)
-subtract = binop(torch.subtract, "subtract", WRAP)
-multiply = binop(torch.multiply, "multiply", WRAP)
-divide = binop(torch.divide, "divide")
+add = binop(torch.add, "add", WRAP, scal=True)
+subtract = binop(torch.subtract, "subtract", WRAP, scal=True)
+multiply = binop(torch.multiply, "multiply", WRAP, scal=True)
+divide = binop(torch.divide, "divide", scal=True)
 atan2 = binop(torch.atan2, "atan2")
 copysign = binop(torch.copysign, "copysign")
 hypot = binop(torch.hypot, "hypot")
 logaddexp = binop(torch.logaddexp, "logaddexp")
 nextafter = binop(torch.nextafter, "nextafter")
-bitwise_and = binop(torch.bitwise_and, "bitwise_and", WRAP)
-bitwise_or = binop(torch.bitwise_or, "bitwise_or", WRAP)
-bitwise_xor = binop(torch.bitwise_xor, "bitwise_xor", WRAP)
-bitwise_left_shift = binop(torch.bitwise_left_shift, "bitwise_left_shift", WRAP)
+bitwise_and = binop(torch.bitwise_and, "bitwise_and", WRAP, scal=True)
+bitwise_or = binop(torch.bitwise_or, "bitwise_or", WRAP, scal=True)
+bitwise_xor = binop(torch.bitwise_xor, "bitwise_xor", WRAP, scal=True)
+bitwise_left_shift = binop(torch.bitwise_left_shift, "bitwise_left_shift", WRAP, scal=True)
 
 
 def _shr(x1: Tensor, x2: Tensor) -> Tensor:
@@ -132,18 +125,18 @@ def _shr(x1: Tensor, x2: Tensor) -> Tensor:
 
 
 bitwise_right_shift = binop(_shr, "bitwise_right_shift")
-equal = binop(torch.eq, "equal", ORDER)
-not_equal = binop(torch.ne, "not_equal", ORDER)
-greater = binop(torch.gt, "greater", ORDER)
-greater_equal = binop(torch.ge, "greater_equal", ORDER)
-less = binop(torch.lt, "less", ORDER)
-less_equal = binop(torch.le, "less_equal", ORDER)
-logical_and = binop(torch.logical_and, "logical_and")
-logical_or = binop(torch.logical_or, "logical_or")
-logical_xor = binop(torch.logical_xor, "logical_xor")
+equal = binop(torch.eq, "equal", ORDER, scal=True)
+not_equal = binop(torch.ne, "not_equal", ORDER, scal=True)
+greater = binop(torch.gt, "greater", ORDER, scal=True)
+greater_equal = binop(torch.ge, "greater_equal", ORDER, scal=True)
+less = binop(torch.lt, "less", ORDER, scal=True)
+less_equal = binop(torch.le, "less_equal", ORDER, scal=True)
+logical_and = binop(torch.logical_and, "logical_and", LOGIC)
+logical_or = binop(torch.logical_or, "logical_or", LOGIC)
+logical_xor = binop(torch.logical_xor, "logical_xor", LOGIC)
 maximum = binop(torch.maximum, "maximum", ORDER)
 minimum = binop(torch.minimum, "minimum", ORDER)
-pow = binop(torch.pow, "pow", WRAP)
+pow = binop(torch.pow, "pow", WRAP, scal=True)
 
 
 def _int_div(fn: Any, x1: Tensor, x2: Tensor) -> Tensor:
@@ -188,7 +181,13 @@ def _divlike_safe(fn: Any, x1: Tensor, x2: Tensor) -> Tensor:
 
 
 floor_divide = _divlike(torch.floor_divide, "floor_divide")
-remainder = _divlike(torch.remainder, "remainder")
+def _remainder(x1: Tensor, x2: Tensor) -> Tensor:
+    r = torch.remainder(x1, x2)
+    # a zero result takes the sign of x2 (the standard's special cases); torch keeps x1's
+    return torch.copysign(r, x2) if r.dtype in FLOATS else r
+
+
+remainder = _divlike(_remainder, "remainder")
 
 
 def clip(x: Tensor, /, min: Tensor | float | None = None, max: Tensor | float | None = None) -> Tensor:

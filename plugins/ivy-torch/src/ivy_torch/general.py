@@ -56,10 +56,10 @@ def gather(params: Tensor, indices: Tensor, /, *, axis: int = -1, batch_dims: in
     if indices.dtype not in _IDX:
         indices = indices.long()
     flat = indices.reshape(-1)
-    try:
-        out = torch.index_select(params, a, flat)
-    except (NotImplementedError, RuntimeError):  # uint16/32/64: through the signed view
+    if params.dtype in PARTIAL:  # uint16/32/64: through the same-width signed view
         out = viewcall(torch.index_select, params, a, flat)
+    else:
+        out = torch.index_select(params, a, flat)
     return out.reshape(params.shape[:a] + indices.shape + params.shape[a + 1 :])
 
 
@@ -74,10 +74,9 @@ def gather_nd(params: Tensor, indices: Tensor, /, *, batch_dims: int = 0) -> Ten
             shape[b] = params.shape[b]
             batch.append(torch.arange(params.shape[b], device=idx.device).view(shape))
         coords = batch + coords
-    try:
-        return params[tuple(coords)]
-    except (NotImplementedError, RuntimeError):
+    if params.dtype in PARTIAL:
         return viewcall(lambda p: p[tuple(coords)], params)
+    return params[tuple(coords)]
 
 
 # -------------------------------------------------------------------------------------- scatters

@@ -8,6 +8,7 @@ from typing import Any
 
 import torch
 import torch.func as _tf
+from ivy import nest as _nest
 
 try:
     from torch._C._functorch import maybe_current_level as _level
@@ -48,16 +49,22 @@ def _scalar(y: Any) -> Tensor:
 def value_and_grad_flat(
     func: Callable[..., Any], xs: Sequence[Tensor], /, *, has_aux: bool = False
 ) -> tuple[Tensor, list[Tensor], Any]:
-    def f(ls: tuple[Tensor, ...]) -> tuple[Tensor, tuple[Tensor, Any]]:
+    # torch.func passes only tensors through `aux`: the other leaves of aux wait in `kept`
+    kept: dict[str, Any] = {}
+
+    def f(ls: tuple[Tensor, ...]) -> tuple[Tensor, tuple[Tensor, tuple[Tensor, ...]]]:
         out = func(list(ls))
         if has_aux:
             y, aux = out
+            leaves, kept["structure"] = _nest.flatten(aux)
+            kept["leaves"] = leaves
+            tensors = tuple(v for v in leaves if isinstance(v, Tensor))
         else:
-            y, aux = out, None
+            y, tensors = out, ()
         y = _scalar(y)
-        return y, (y, aux)
+        return y, (y, tensors)
 
-    grads, (value, aux) = _tf.grad(f, has_aux=True)(tuple(xs))
+    grads, (value, tensors) = _tf.grad(f, has_aux=True)(tuple(xs))
     grads = list(grads)
     if _level() is None:
         # Outside every torch.func transform: cut the link to ordinary autograd (inputs that
@@ -65,6 +72,12 @@ def value_and_grad_flat(
         # grad-of-grad works; torch.func has already removed the inner level.
         value = value.detach()
         grads = [g.detach() for g in grads]
+        tensors = tuple(v.detach() for v in tensors)
+    aux = None
+    if has_aux:
+        it = iter(tensors)
+        leaves = [next(it) if isinstance(v, Tensor) else v for v in kept["leaves"]]
+        aux = _nest.unflatten(kept["structure"], leaves)
     return value, grads, aux
 
 

@@ -56,7 +56,14 @@ def cross(x1: Tensor, x2: Tensor, /, *, axis: int = -1) -> Tensor:
         if axis >= 0:
             raise ValueError("cross: axis must be negative when the inputs' ranks differ")
         x1, x2 = torch.broadcast_tensors(x1, x2)  # torch.linalg.cross wants equal ranks
-    return torch.linalg.cross(x1, x2, dim=axis)
+    try:
+        return torch.linalg.cross(x1, x2, dim=axis)
+    except NotImplementedError:
+        if x1.dtype not in PARTIAL:
+            raise
+        from ._helpers import uint_call
+
+        return uint_call(lambda a, b: torch.linalg.cross(a, b, dim=axis), "linalg.cross", "wrap", x1, x2)
 
 
 def diagonal(x: Tensor, /, *, offset: int = 0) -> Tensor:

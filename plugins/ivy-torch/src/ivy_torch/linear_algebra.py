@@ -13,6 +13,15 @@ __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
 
 def matmul(x1: Tensor, x2: Tensor, /) -> Tensor:
+    try:
+        if x1.dtype is x2.dtype:
+            return torch.matmul(x1, x2)
+    except RuntimeError:  # an unsupported dtype, or shapes: sorted out below
+        pass
+    return _matmul_slow(x1, x2)
+
+
+def _matmul_slow(x1: Tensor, x2: Tensor) -> Tensor:
     if x1.dtype is not x2.dtype:
         x1, x2 = prep2(x1, x2)  # torch.matmul refuses mixed dtypes
     if x1.ndim == 0 or x2.ndim == 0:
@@ -26,9 +35,7 @@ def matmul(x1: Tensor, x2: Tensor, /) -> Tensor:
             return torch.matmul(x1.to(torch.uint8), x2.to(torch.uint8)) != 0
         raise
     except RuntimeError as e:
-        if "size" in str(e) or "shape" in str(e):
-            raise ValueError(str(e)) from e
-        raise
+        raise ValueError(str(e)) from e  # shape mismatch: the standard's ValueError
 
 
 def matrix_transpose(x: Tensor, /) -> Tensor:

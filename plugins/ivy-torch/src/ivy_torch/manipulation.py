@@ -41,10 +41,23 @@ def _common(arrays: Any) -> list[Tensor]:
 
 
 def concat(arrays: tuple[Tensor, ...] | list[Tensor], /, *, axis: int | None = 0) -> Tensor:
-    arrays = _common(arrays)
     if axis is None:
-        return torch.cat([a.reshape(-1) for a in arrays])
-    return torch.cat(arrays, dim=axis)
+        arrays = [a.reshape(-1) for a in arrays]
+        axis = 0
+    try:
+        return torch.cat(arrays, axis)  # promotes like the standard (no 0-d inputs here)
+    except RuntimeError:  # partial unsigned dtypes: promote and concatenate through views
+        return _cat_views(_common(arrays), axis)
+
+
+def _cat_views(arrays: list[Tensor], axis: int) -> Tensor:
+    from ._dtypes import SIGNED_VIEW
+
+    d = arrays[0].dtype
+    s = SIGNED_VIEW.get(d)
+    if s is None:
+        return torch.cat(arrays, dim=axis)
+    return torch.cat([a.view(s) for a in arrays], dim=axis).view(d)
 
 
 def expand_dims(x: Tensor, /, axis: int = 0) -> Tensor:
@@ -123,7 +136,11 @@ def squeeze(x: Tensor, /, axis: int | tuple[int, ...]) -> Tensor:
 
 
 def stack(arrays: tuple[Tensor, ...] | list[Tensor], /, *, axis: int = 0) -> Tensor:
-    return torch.stack(_common(arrays), dim=axis)
+    try:
+        return torch.stack(arrays, dim=axis)
+    except RuntimeError:  # mixed 0-d inputs (torch promotes them as weak) or partial unsigned dtypes
+        arrays = _common(arrays)
+        return torch.stack(arrays, dim=axis)
 
 
 def tile(x: Tensor, repetitions: tuple[int, ...], /) -> Tensor:

@@ -17,8 +17,8 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ._dtypes import FLOATS, native
-from ._helpers import Tensor
+from ._dtypes import FLOATS, PARTIAL, native
+from ._helpers import ORDER, Tensor, uint_call
 
 __all__ = [
     # primitives
@@ -280,6 +280,8 @@ _AVG = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
 
 
 def _max_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str) -> Tensor:
+    if x.dtype in PARTIAL:  # uint16/32 widened exactly, uint64 through an order-preserving int64 map
+        return uint_call(lambda z: _max_pool(n, z, kernel, strides, padding, data_format), f"max_pool{n}d", ORDER, x)
     cl = _channel_last(data_format, n)
     if cl:
         x = x.movedim(-1, 1)
@@ -495,8 +497,11 @@ def embedding(weights: Tensor, indices: Tensor, /, *, max_norm: float | None = N
 
 
 def one_hot(indices: Tensor, depth: int, /, *, dtype: Any = None, axis: int = -1) -> Tensor:
-    # F.one_hot raises on out-of-range indices; the spec gives all zeros: compare with arange
-    hot = indices.unsqueeze(-1) == torch.arange(depth, device=indices.device, dtype=indices.dtype)
+    # F.one_hot raises on out-of-range indices; the spec gives all zeros: compare with an int64
+    # arange (an arange of a narrow index dtype would overflow for a large depth)
+    if indices.dtype in PARTIAL:
+        indices = indices.to(torch.int64)
+    hot = indices.unsqueeze(-1) == torch.arange(depth, device=indices.device)
     out = hot.to(torch.get_default_dtype() if dtype is None else native(dtype))
     if axis != -1 and axis != out.ndim - 1:
         out = out.movedim(-1, axis)

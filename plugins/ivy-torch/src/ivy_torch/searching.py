@@ -6,12 +6,13 @@ from typing import Any
 
 import torch
 
-from ._dtypes import PARTIAL, u64
+from ._dtypes import FLOATS, PARTIAL, u64
 from ._helpers import Tensor, prep2, to_u64_order
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
 _WIDEN = {torch.bool: torch.uint8, torch.uint16: torch.int32, torch.uint32: torch.int64}
+_SLOW = (torch.bool, torch.uint16, torch.uint32, torch.uint64)
 
 
 def _orderable(x: Tensor) -> Tensor:
@@ -23,6 +24,8 @@ def _orderable(x: Tensor) -> Tensor:
 
 
 def argmax(x: Tensor, /, *, axis: int | None = None, keepdims: bool = False) -> Tensor:
+    if axis is None and not keepdims and x.dtype not in _SLOW:
+        return torch.argmax(x)  # fast path
     if x.dtype in _WIDEN or x.dtype is u64:  # torch has no bool/uint16+ kernel
         x = _orderable(x)
     if axis is None and keepdims:
@@ -31,6 +34,8 @@ def argmax(x: Tensor, /, *, axis: int | None = None, keepdims: bool = False) -> 
 
 
 def argmin(x: Tensor, /, *, axis: int | None = None, keepdims: bool = False) -> Tensor:
+    if axis is None and not keepdims and x.dtype not in _SLOW:
+        return torch.argmin(x)  # fast path
     if x.dtype in _WIDEN or x.dtype is u64:
         x = _orderable(x)
     if axis is None and keepdims:
@@ -77,6 +82,8 @@ def searchsorted(
         x1, x2 = _orderable(x1), _orderable(x2)
     if sorter is not None and sorter.dtype is not torch.int64:
         sorter = sorter.long()
+    if x1.dtype in FLOATS and torch.isnan(x1).any():
+        return _search_nan(x1, x2, side, sorter)
     if x2.ndim == 0:  # torch reads a 0-d tensor as a scalar only through reshape
         return torch.searchsorted(x1, x2.reshape(1), side=side, sorter=sorter).reshape(())
     return torch.searchsorted(x1, x2, side=side, sorter=sorter)
@@ -99,3 +106,16 @@ def where(condition: Tensor, x1: Any, x2: Any, /) -> Tensor:
         d = x1.dtype
         s = SIGNED_VIEW[d]
         return torch.where(condition, x1.view(s), x2.view(s)).view(d)
+
+
+def _search_nan(x1: Tensor, x2: Tensor, side: str, sorter: Tensor | None) -> Tensor:
+    """NaNs sort last; torch's binary search misplaces values next to them: search the non-NaN
+    prefix, and put NaN values before (left) or after (right) the NaNs of x1."""
+    if sorter is not None:
+        x1 = x1[sorter]
+    n = x1.shape[0]
+    nv = int((~torch.isnan(x1)).sum())
+    v = x2.reshape(1) if x2.ndim == 0 else x2
+    r = torch.searchsorted(x1[:nv].contiguous(), v, side=side)
+    r = torch.where(torch.isnan(v), nv if side == "left" else n, r)
+    return r.reshape(()) if x2.ndim == 0 else r

@@ -8,16 +8,12 @@ from typing import Any
 
 import torch
 
-from ._dtypes import PARTIAL, SUM_DTYPE, i64, native, u64
+from ._dtypes import PARTIAL, SUM_DTYPE, UNSIGNED, i64, native, u64
 from ._helpers import Tensor, axes_tuple, from_u64_order, norm_axis, to_u64_order
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 _WIDE = {torch.uint16: torch.int32, torch.uint32: torch.int64}
-
-
-def _acc(x: Tensor, dtype: Any) -> Any:
-    return SUM_DTYPE.get(x.dtype) if dtype is None else native(dtype)
 
 
 def _unsigned_acc(fn: Any, x: Tensor, dtype: torch.dtype, **kw: Any) -> Tensor:
@@ -34,6 +30,8 @@ def sum(
     dtype: Any = None,
     keepdims: bool = False,
 ) -> Tensor:
+    if axis is None and dtype is None and not keepdims and x.dtype not in UNSIGNED:
+        return torch.sum(x)  # fast path: torch's defaults are the standard's here
     dt = SUM_DTYPE.get(x.dtype) if dtype is None else native(dtype)
     if axis == ():  # torch reads dim=() as "all axes"; the standard as "none"
         return x.to(dt, copy=True) if dt is not None else x.clone()
@@ -53,6 +51,8 @@ def prod(
     dtype: Any = None,
     keepdims: bool = False,
 ) -> Tensor:
+    if axis is None and dtype is None and not keepdims and x.dtype not in UNSIGNED:
+        return torch.prod(x)  # fast path
     dt = SUM_DTYPE.get(x.dtype) if dtype is None else native(dtype)
     if dt in PARTIAL or x.dtype in PARTIAL:
         out_dt = dt if dt is not None else x.dtype
@@ -86,14 +86,20 @@ def _minmax(fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
 
 
 def max(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
+    if axis is None and not keepdims and x.dtype not in PARTIAL:
+        return torch.max(x)  # fast path (propagates NaN)
     return _minmax(torch.amax, x, axis, keepdims)
 
 
 def min(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
+    if axis is None and not keepdims and x.dtype not in PARTIAL:
+        return torch.min(x)
     return _minmax(torch.amin, x, axis, keepdims)
 
 
 def mean(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
+    if axis is None and not keepdims:
+        return torch.mean(x)
     if axis == ():
         return x.clone()
     return torch.mean(x, dim=axis, keepdim=keepdims)
@@ -113,8 +119,8 @@ def var(
     correction: int | float = 0.0,
     keepdims: bool = False,
 ) -> Tensor:
-    if axis == ():
-        return torch.zeros_like(x) if correction < 1 else torch.full_like(x, math.nan)
+    if axis == ():  # no reduction: 0 (NaN where x is not finite), or NaN if N - correction <= 0
+        return (x - x) if correction < 1 else torch.full_like(x, math.nan)
     if _n(x, axis) - correction > 0:
         return torch.var(x, dim=axis, correction=correction, keepdim=keepdims)
     with warnings.catch_warnings():  # torch gives inf (and warns); the standard wants NaN
@@ -131,7 +137,7 @@ def std(
     keepdims: bool = False,
 ) -> Tensor:
     if axis == ():
-        return torch.zeros_like(x) if correction < 1 else torch.full_like(x, math.nan)
+        return (x - x) if correction < 1 else torch.full_like(x, math.nan)
     if _n(x, axis) - correction > 0:
         return torch.std(x, dim=axis, correction=correction, keepdim=keepdims)
     with warnings.catch_warnings():

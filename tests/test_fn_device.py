@@ -1,0 +1,153 @@
+"""Device functions on every backend: Ivy device strings, the frameworks' native device objects,
+moving arrays, and the consistency of the GPU queries. GPU paths skip on a machine without one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from _helpers.backends import dtype_name, native_to_numpy, shape_of, to_native
+from _helpers.registry import covers
+
+import ivy
+
+pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
+
+NO_GPU = "no GPU on this machine"
+X = np.arange(12, dtype=np.float32).reshape(3, 4)
+
+
+def _framework_device(backend, x):
+    """The device of native ``x`` as the framework itself reports it (not through ivy)."""
+    if backend == "numpy":
+        return x.device
+    if backend == "torch":
+        return x.device
+    if backend == "jax":
+        (d,) = x.devices()
+        return d
+    if backend == "tensorflow":
+        return x.device
+    if backend == "paddle":
+        return x.place
+    raise ValueError(backend)
+
+
+def _is_cpu_native(backend, d):
+    """Whether native device object ``d`` is the framework's CPU (framework-specific checks)."""
+    if backend == "numpy":
+        return d == "cpu"
+    if backend == "torch":
+        import torch
+
+        return isinstance(d, torch.device) and d.type == "cpu"
+    if backend == "jax":
+        import jax
+
+        return isinstance(d, jax.Device) and d.platform == "cpu"
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        spec = d if isinstance(d, tf.DeviceSpec) else tf.DeviceSpec.from_string(str(d))
+        return (spec.device_type or "").upper() == "CPU"
+    if backend == "paddle":
+        return bool(d.is_cpu_place())
+    raise ValueError(backend)
+
+
+@covers("dev")
+def test_dev_is_cpu(backend):
+    x = to_native(backend, X)
+    if not _is_cpu_native(backend, _framework_device(backend, x)):
+        pytest.skip("the framework created the array on a GPU")  # jax/tf on a GPU machine
+    assert ivy.dev(x) == "cpu"
+
+
+@covers("dev")
+def test_dev_as_native(backend):
+    x = to_native(backend, X)
+    d = ivy.dev(x, as_native=True)
+    assert not (isinstance(d, str) and backend in ("torch", "jax", "paddle")), "expected the framework's object"
+    assert _is_cpu_native(backend, d), f"{d!r} is not the framework's CPU device"
+    if backend in ("numpy", "torch", "jax"):
+        assert d == _framework_device(backend, x)
+
+
+@covers("to_device", "dev")
+def test_to_device_cpu_round_trip(backend):
+    x = to_native(backend, X)
+    for target in ("cpu", ivy.dev(x, as_native=True)):
+        y = ivy.to_device(x, target)
+        assert ivy.is_native_array(y)
+        assert ivy.dev(y) == "cpu"
+        assert shape_of(y) == X.shape and dtype_name(y.dtype) == "float32"
+        np.testing.assert_array_equal(native_to_numpy(backend, y), X)
+
+
+@covers("to_device")
+def test_to_device_unknown_or_unavailable(backend):
+    x = to_native(backend, X)
+    with pytest.raises(ValueError):
+        ivy.to_device(x, "nonsense:0")
+    n = ivy.num_gpus(backend=backend)
+    with pytest.raises(ValueError):
+        ivy.to_device(x, f"gpu:{n}")  # one past the last GPU (gpu:0 on a CPU-only machine)
+
+
+@covers("default_device")
+def test_default_device(backend):
+    d = ivy.default_device(backend=backend)
+    assert isinstance(d, str) and d in ivy.devices(backend=backend)
+    if not ivy.gpu_is_available(backend=backend):
+        assert d == "cpu"
+        assert _is_cpu_native(backend, ivy.default_device(as_native=True, backend=backend))
+    # New arrays without device= land on the default device.
+    assert ivy.dev(ivy.zeros((2,), backend=backend)) == d
+    assert ivy.dev(ivy.random_uniform(shape=(2,), backend=backend)) == d
+
+
+@covers("devices", "num_gpus", "gpu_is_available")
+def test_devices_and_gpu_queries_are_consistent(backend):
+    devs = ivy.devices(backend=backend)
+    assert isinstance(devs, list) and devs and devs[0] == "cpu"
+    assert all(isinstance(d, str) for d in devs)
+    assert len(set(devs)) == len(devs)
+    n = ivy.num_gpus(backend=backend)
+    assert type(n) is int and n >= 0
+    avail = ivy.gpu_is_available(backend=backend)
+    assert type(avail) is bool and avail == (n > 0)
+    assert [d for d in devs if d.startswith("gpu:")] == [f"gpu:{i}" for i in range(n)]
+
+
+@covers("random_uniform", "dev")
+def test_creation_on_cpu(backend):
+    y = ivy.random_uniform(shape=(3,), device="cpu", backend=backend)
+    assert ivy.dev(y) == "cpu"
+    z = ivy.randint(0, 3, (3,), device="cpu", backend=backend)
+    assert ivy.dev(z) == "cpu"
+
+
+# ---------------------------------------------------------------------------- GPU
+
+
+@covers("to_device", "dev")
+def test_to_gpu_and_back(backend):
+    if not ivy.gpu_is_available(backend=backend):
+        pytest.skip(NO_GPU)
+    x = to_native(backend, X)
+    g = ivy.to_device(x, "gpu:0")
+    assert ivy.dev(g) == "gpu:0"
+    assert not _is_cpu_native(backend, ivy.dev(g, as_native=True))
+    back = ivy.to_device(g, "cpu")
+    assert ivy.dev(back) == "cpu"
+    np.testing.assert_array_equal(native_to_numpy(backend, back), X)
+    # An op on GPU arrays stays there.
+    assert ivy.dev(ivy.add(g, g)) == "gpu:0"
+
+
+@covers("random_normal", "dev")
+def test_random_on_gpu(backend):
+    if not ivy.gpu_is_available(backend=backend):
+        pytest.skip(NO_GPU)
+    y = ivy.random_normal(shape=(4,), device="gpu:0", seed=1, backend=backend)
+    assert ivy.dev(y) == "gpu:0"
