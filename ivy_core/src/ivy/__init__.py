@@ -30,6 +30,10 @@ from ._aliases import (
     unset_framework,
 )
 from . import nest
+from . import container, safetensors
+from .container import Container
+from ._stateful import *  # noqa: F403 - Module, layers, optimizers, initializers
+from ._stateful import __all__ as _stateful_all
 from ._functional.compile import compile, compile_fn
 from ._functional.gradients import execute_with_gradients, grad, jac, value_and_grad
 from ._functional.optimizers import (

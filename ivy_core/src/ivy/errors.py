@@ -11,6 +11,7 @@ __all__ = [
     "MixedBackendsError",
     "UnsupportedDTypeError",
     "NoAutodiffError",
+    "ModuleNotBuiltError",
 ]
 
 
@@ -44,3 +45,8 @@ class UnsupportedDTypeError(IvyError, TypeError):
 
 class NoAutodiffError(IvyError, NotImplementedError):
     """The backend has no automatic differentiation (NumPy)."""
+
+
+class ModuleNotBuiltError(IvyError, RuntimeError):
+    """An ``ivy.Module``'s variables were needed before it could create them: some of its sizes
+    come from an input it has not seen yet."""

@@ -1,0 +1,382 @@
+"""``ivy.Module``: a layer or model whose variables live in a :class:`ivy.Container`, ``v``.
+
+Variables of a module are its own (``_create_variables``) plus those of its submodules, found
+automatically among its attributes (a module, or a list, tuple or dict of modules), under the
+attribute's name: ``model.v.linear0.w``, ``model.v.layers["0"].w`` for a list.
+
+**Building.** Variables are created on the first *build*, which happens on the first of:
+
+* access to ``module.v`` (or ``save_weights`` / ``load_weights`` / ``to_device``): the backend is
+  the ``backend=`` constructor argument, else the backend in context
+  (:func:`ivy.current_backend`: ``ivy.set_backend`` / ``with ivy.use_backend(...)``); the
+  device is ``device=``, else that backend's default device;
+* the first call ``module(x, ...)`` with ``v=None``: the backend is ``backend=``, else the
+  framework of the input arrays; the device is ``device=``, else the device of the first input
+  array. A layer created without some input size (``Linear(None, 64)``) takes it from that input.
+
+A module whose sizes come from its input cannot be built before it sees one: accessing ``v``
+then raises :class:`ModuleNotBuiltError`.
+
+**Pure use.** ``module(x, v=other_v)`` runs the forward pass with the variables ``other_v`` (a
+Container of the same structure as ``module.v``) instead of its own, and leaves its own
+unchanged; this is how a training loop differentiates through a module
+(``ivy.execute_with_gradients(lambda v: loss(model(x, v=v)), model.v)``).
+
+**State.** Non-trainable buffers (BatchNorm's running statistics) live in ``module.state``, a
+Container assembled from the submodules like ``v``. A layer replaces its buffers with new arrays
+(gradients stopped) when a forward pass in training mode updates them; they are saved with the
+weights.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterator
+
+from ..container import SEPARATOR, Container
+from ..errors import ModuleNotBuiltError
+
+__all__ = ["Module", "ModuleNotBuiltError"]
+
+
+def _ivy() -> Any:
+    import ivy
+
+    return ivy
+
+
+def _first_array(tree: Any) -> Any:
+    ivy = _ivy()
+    for leaf in ivy.nest.leaves(tree):
+        if ivy.is_native_array(leaf):
+            return leaf
+    return None
+
+
+class Module:
+    """Base class of layers and models. Subclasses implement :meth:`_forward`, and layers with
+    variables :meth:`_create_variables` (and :meth:`_create_state` for buffers).
+
+    ``Module.__init__`` may be called before or after the submodules are assigned (the paper
+    assigns them first). See the module docstring for how and when variables are built.
+
+    Args:
+        device: device of the variables; default: see the module docstring.
+        backend: Ivy backend of the variables (a name or namespace); default: see the module
+            docstring.
+        dtype: floating-point dtype of the variables; default ``"float32"``.
+        v: variables to use instead of creating them (a Container or nested dict of the same
+            structure as the built ``v``).
+        training: start in training mode (default) or in evaluation mode.
+    """
+
+    # class-level defaults, so that attributes read before Module.__init__ runs are defined
+    _own_v: Container | None = None
+    _own_state: Container | None = None
+    _backend_arg: Any = None
+    _device_arg: Any = None
+    _dtype: Any = None
+    _backend_name: str | None = None
+    _device: Any = None
+    _pending_v: Any = None
+    training: bool = True
+
+    def __init__(
+        self,
+        *,
+        device: Any = None,
+        backend: Any = None,
+        dtype: Any = None,
+        v: Any = None,
+        training: bool = True,
+    ) -> None:
+        self._backend_arg = backend
+        self._device_arg = device
+        self._dtype = dtype
+        self._pending_v = v
+        self.training = training
+
+    # ------------------------------------------------------------------ to override
+
+    def _forward(self, *args: Any, **kwargs: Any) -> Any:
+        """The forward pass; reads variables from ``self.v``."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _forward")
+
+    def _create_variables(self, *, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
+        """This module's own trainable variables (not its submodules'): name -> native array."""
+        return {}
+
+    def _create_state(self, *, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
+        """This module's own non-trainable buffers: name -> native array."""
+        return {}
+
+    def _needs_input(self) -> bool:
+        """Whether some size of this module's own variables comes from its first input."""
+        return False
+
+    def _infer_from_input(self, *args: Any, **kwargs: Any) -> None:
+        """Set the sizes that come from the first input (called before the build by a call)."""
+
+    # ------------------------------------------------------------------ submodules
+
+    def _submodules(self) -> list[tuple[str, "Module"]]:
+        """``(key chain, module)`` of every direct submodule, in attribute order."""
+        out: list[tuple[str, Module]] = []
+        for name, value in vars(self).items():
+            if name.startswith("_"):
+                continue
+            if isinstance(value, Module):
+                out.append((name, value))
+            elif isinstance(value, (list, tuple)):
+                out.extend((f"{name}{SEPARATOR}{i}", m) for i, m in enumerate(value) if isinstance(m, Module))
+            elif isinstance(value, dict) and not isinstance(value, Container):
+                out.extend((f"{name}{SEPARATOR}{k}", m) for k, m in value.items() if isinstance(m, Module))
+        return out
+
+    def modules(self) -> Iterator[tuple[str, "Module"]]:
+        """``(key chain, module)`` of this module (``""``) and every module below it."""
+        yield "", self
+        for chain, m in self._submodules():
+            for sub, mm in m.modules():
+                yield (f"{chain}{SEPARATOR}{sub}" if sub else chain), mm
+
+    # ------------------------------------------------------------------ building
+
+    @property
+    def built(self) -> bool:
+        """Whether this module's own variables exist (submodules may build later)."""
+        return self._own_v is not None
+
+    @property
+    def backend(self) -> str | None:
+        """The Ivy backend of the variables, once built."""
+        return self._backend_name
+
+    @property
+    def device(self) -> Any:
+        """The device the variables were created on, once built (``None``: the default)."""
+        return self._device
+
+    def _placement(self, args: Any, kwargs: Any, backend: Any, device: Any) -> tuple[str, Any]:
+        ivy = _ivy()
+        x = _first_array((args, kwargs)) if args or kwargs else None
+        b = self._backend_arg if self._backend_arg is not None else backend
+        if b is None:
+            b = ivy.namespace(x).name if x is not None else ivy.current_backend().name
+        elif not isinstance(b, str):
+            b = b.name
+        d = self._device_arg if self._device_arg is not None else device
+        if d is None and x is not None and (self._backend_arg is None or ivy.namespace(x).name == b):
+            d = ivy.dev(x)
+        return b, d
+
+    def build(self, *args: Any, backend: Any = None, device: Any = None, **kwargs: Any) -> "Module":
+        """Create the variables now (normally automatic). ``args`` / ``kwargs``: an example input
+        for sizes and placement; ``backend`` / ``device`` apply where the constructor gave none."""
+        self._build(args, kwargs, backend=backend, device=device)
+        return self
+
+    def _build(self, args: Any = (), kwargs: Any = None, *, backend: Any = None, device: Any = None,
+               from_input: bool = False) -> None:
+        kwargs = kwargs or {}
+        if from_input:
+            self._infer_from_input(*args, **kwargs)
+        b, d = self._placement(args, kwargs, backend, device)
+        if self._own_v is None:
+            if self._needs_input():
+                raise ModuleNotBuiltError(
+                    f"{type(self).__name__} takes some sizes from its first input: call it on an "
+                    "input first (or give every size to its constructor)"
+                )
+            self._backend_name, self._device = b, d
+            dtype = self._dtype or "float32"
+            ivy = _ivy()
+            made = self._create_variables(backend=b, device=d, dtype=dtype)
+            self._own_v = Container(made).map(lambda x, _: ivy.variable(x))
+            self._own_state = Container(self._create_state(backend=b, device=d, dtype=dtype))
+        for _, m in self._submodules():
+            if not m.built and not m._needs_input():
+                m._build(backend=b, device=d)
+        if self._pending_v is not None:
+            pending, self._pending_v = self._pending_v, None
+            self.v = pending
+
+    # ------------------------------------------------------------------ variables and state
+
+    @property
+    def v(self) -> Container:
+        """All trainable variables: this module's own, and each submodule's under its name.
+
+        Building (see the module docstring) happens here if it has not yet. Assigning a Container
+        of the same structure replaces them (``model.v = optimizer.step(model.v, grads)``).
+        """
+        if self._own_v is None:
+            self._build()
+        out = Container(self._own_v)
+        for chain, m in self._submodules():
+            try:
+                sub = m.v
+            except ModuleNotBuiltError as e:
+                raise ModuleNotBuiltError(f"submodule {chain!r}: {e}") from None
+            if sub:  # modules without variables (activations, pooling) leave no key
+                out[chain] = sub
+        return out
+
+    @v.setter
+    def v(self, new: Any) -> None:
+        new = new if isinstance(new, Container) else Container(new)
+        if self._own_v is None:
+            try:  # build first (backend and device from the new arrays), so that buffers exist
+                self._build((new,), {})
+            except ModuleNotBuiltError:
+                pass  # sizes come from an input: adopt the variables as they are
+        if all(m.built for _, m in self.modules()):
+            Container.assert_identical_structure(new, self.v, "the new v and the module's v")
+        self._assign_v(new)
+
+    def _assign_v(self, new: Container) -> None:
+        subs = self._submodules()
+        sub_roots = {chain.split(SEPARATOR)[0] for chain, _ in subs}
+        self._own_v = Container({k: x for k, x in new.items() if k not in sub_roots})
+        if self._own_state is None:
+            self._own_state = Container()
+        for chain, m in subs:
+            m._assign_v(new.at_key_chain(chain) if new.has_key_chain(chain) else Container())
+
+    def _own_v_or_none(self) -> list[tuple["Module", Container | None]]:
+        return [(m, m._own_v) for _, m in self.modules()]
+
+    @property
+    def state(self) -> Container:
+        """All non-trainable buffers (running statistics), structured like ``v``."""
+        if self._own_v is None:
+            self._build()
+        out = Container(self._own_state or {})
+        for chain, m in self._submodules():
+            sub = m.state if m.built else Container()
+            if sub:
+                out[chain] = sub
+        return out
+
+    @state.setter
+    def state(self, new: Any) -> None:
+        new = new if isinstance(new, Container) else Container(new)
+        Container.assert_identical_structure(new, self.state, "the new state and the module's state")
+        for chain, x in new.items_flat():
+            path, _, name = chain.rpartition(SEPARATOR)
+            m = self._module_at(path)
+            m._own_state = Container(m._own_state or {})
+            m._own_state[name] = x
+
+    def _module_at(self, chain: str) -> "Module":
+        for c, m in self.modules():
+            if c == chain:
+                return m
+        raise KeyError(f"no submodule {chain!r}")
+
+    def _update_state(self, **buffers: Any) -> None:
+        """Replace own buffers (used by layers during the forward pass); gradients are stopped."""
+        ivy = _ivy()
+        if self._own_state is None:
+            self._own_state = Container()
+        for k, x in buffers.items():
+            self._own_state[k] = ivy.stop_gradient(x)
+
+    # ------------------------------------------------------------------ calling
+
+    def __call__(self, *args: Any, v: Any = None, **kwargs: Any) -> Any:
+        """Run the forward pass, with the module's variables, or with ``v`` if given (pure use).
+
+        On the first call with ``v=None`` the module builds, taking its backend, device and any
+        missing sizes from the input (see the module docstring).
+        """
+        if v is None:
+            if self._own_v is None:
+                if self._needs_input() and _first_array((args, kwargs)) is None:
+                    raise ModuleNotBuiltError(
+                        f"{type(self).__name__} is not built and takes its sizes from its input: "
+                        "call it with an input array, or pass v="
+                    )
+                self._build(args, kwargs, from_input=True)
+            return self._forward(*args, **kwargs)
+        new = v if isinstance(v, Container) else Container(v)
+        saved = self._own_v_or_none()
+        self._assign_v(new)
+        try:
+            return self._forward(*args, **kwargs)
+        finally:
+            for m, own in saved:
+                m._own_v = own
+
+    # ------------------------------------------------------------------ modes and devices
+
+    def train(self, mode: bool = True) -> "Module":
+        """Set training mode (``mode=False``: evaluation mode) here and in every submodule."""
+        for _, m in self.modules():
+            m.training = mode
+        return self
+
+    def eval(self) -> "Module":
+        """Set evaluation mode here and in every submodule."""
+        return self.train(False)
+
+    def to_device(self, device: Any) -> "Module":
+        """Move every variable and buffer to ``device`` (building first if needed)."""
+        self.v  # noqa: B018 - builds
+        for _, m in self.modules():
+            if m._own_v is not None:
+                m._own_v = m._own_v.to_device(device)
+                m._own_state = (m._own_state or Container()).to_device(device)
+                m._device = device
+        return self
+
+    # ------------------------------------------------------------------ saving
+
+    def _weights(self) -> dict[str, Any]:
+        flat = self.v.to_flat_dict()
+        for k, x in self.state.to_flat_dict().items():
+            if k in flat:
+                raise ValueError(f"{k!r} names both a variable and a buffer")
+            flat[k] = x
+        return flat
+
+    def save_weights(self, path: str | os.PathLike[str]) -> None:
+        """Write ``v`` and ``state`` to a safetensors file, named by key chain (``"linear0/w"``)."""
+        from .. import safetensors
+
+        safetensors.save_file(self._weights(), path, metadata={"format": "ivy", "separator": SEPARATOR})
+
+    def load_weights(self, path: str | os.PathLike[str]) -> "Module":
+        """Read ``v`` and ``state`` from a safetensors file written by :meth:`save_weights` (or
+        any writer using the same names), into this module's backend and device, cast to the
+        dtypes of the current variables.
+
+        Raises:
+            ModuleNotBuiltError: the module takes sizes from an input it has not seen yet.
+            KeyError: the file lacks some key chains, or has unknown ones (all are named).
+            ValueError: a shape differs (the key chain and both shapes are named).
+        """
+        from .. import safetensors
+
+        ivy = _ivy()
+        current = self._weights()
+        loaded = safetensors.load_file(path, backend=self._backend_name, device=self._device)
+        missing = sorted(set(current) - set(loaded))
+        unknown = sorted(set(loaded) - set(current))
+        if missing or unknown:
+            raise KeyError(f"{os.fspath(path)}: missing key chains {missing}; unknown key chains {unknown}")
+        for k, x in loaded.items():
+            want, got = tuple(int(d) for d in current[k].shape), tuple(int(d) for d in x.shape)
+            if want != got:
+                raise ValueError(f"{os.fspath(path)}: {k!r} has shape {got} in the file, {want} in the module")
+            if x.dtype != current[k].dtype:
+                loaded[k] = ivy.astype(x, current[k].dtype)
+        state_keys = set(self.state.to_flat_dict())
+        self.v = Container.from_flat_dict({k: ivy.variable(x) for k, x in loaded.items() if k not in state_keys})
+        if state_keys:
+            self.state = Container.from_flat_dict({k: x for k, x in loaded.items() if k in state_keys})
+        return self
+
+    def __repr__(self) -> str:
+        subs = ", ".join(f"{c}={type(m).__name__}" for c, m in self._submodules())
+        return f"{type(self).__name__}({subs})"
