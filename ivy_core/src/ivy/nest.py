@@ -7,6 +7,7 @@ optimizer updates take and return nests of variables this way.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any, Callable, Iterable
 
 __all__ = ["Structure", "flatten", "unflatten", "map", "leaves", "register_node"]
@@ -60,7 +61,8 @@ def _flatten(x: Any, out: list[Any]) -> Structure:
         return Structure("node", (t, aux), [_flatten(c, out) for c in children])
     if isinstance(x, dict):
         keys = list(x)
-        return Structure("dict", (t, tuple(keys)), [_flatten(x[k], out) for k in keys])
+        factory = getattr(x, "default_factory", None) if isinstance(x, defaultdict) else None
+        return Structure("dict", (t, tuple(keys), factory), [_flatten(x[k], out) for k in keys])
     if t is list or t is tuple:
         return Structure(t.__name__, None, [_flatten(c, out) for c in x])
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # named tuple
@@ -80,8 +82,12 @@ def _build(s: Structure, it: Iterable[Any]) -> Any:
         return next(it)  # type: ignore[call-overload]
     children = [_build(c, it) for c in s.children]
     if s.kind == "dict":
-        cls, keys = s.meta
-        return dict(zip(keys, children)) if cls is dict else cls(zip(keys, children))
+        cls, keys, factory = s.meta
+        if cls is dict:
+            return dict(zip(keys, children))
+        if issubclass(cls, defaultdict):  # its constructor takes the factory first
+            return cls(factory, zip(keys, children))
+        return cls(zip(keys, children))
     if s.kind == "list":
         return children
     if s.kind == "tuple":
