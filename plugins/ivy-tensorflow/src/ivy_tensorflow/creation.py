@@ -164,9 +164,8 @@ def _py_default(v: Any) -> tf.DType:
 def _fill_value(v: Any, dtype: tf.DType) -> Any:
     if isinstance(v, _TENSORS):
         return cast(v, dtype) if v.dtype != dtype else v
-    if dtype in D.INTS or dtype is D.BOOL:
-        return tf.constant(np.asarray(v).astype(dtype.as_numpy_dtype))  # wraps out-of-range values
-    return tf.constant(v, dtype)
+    # via NumPy: wraps out-of-range ints, and TF's scalar cache confuses 0.0 with -0.0
+    return tf.constant(np.asarray(v).astype(dtype.as_numpy_dtype))
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:

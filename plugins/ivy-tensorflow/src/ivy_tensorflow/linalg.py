@@ -7,7 +7,6 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D

@@ -148,7 +148,7 @@ def stack(arrays: Any, /, *, axis: int = 0) -> Any:
     n = xs[0].shape.rank
     if not -n - 1 <= axis <= n:
         raise IndexError(f"stack: axis {axis} out of range")
-    return tf.stack(xs, axis)
+    return ga.pack(xs, axis=axis)
 
 
 def tile(x: Any, repetitions: tuple[int, ...], /) -> Any:

@@ -9,7 +9,7 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import ints, norm_axis, pair, red_axes, tensor, truth
+from ._helpers import ints, pair, red_axes, tensor, truth
 from ._sortkey import sort_key
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]

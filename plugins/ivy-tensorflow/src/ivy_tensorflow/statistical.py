@@ -60,17 +60,19 @@ def _float(x: Any) -> Any:
 
 
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    if x.dtype in D.REALF:
+        return gm.mean(x, red_axes(x, axis), keep_dims=keepdims)  # an empty slice gives NaN
     x = _float(x)
     if x.shape.num_elements():
         return gm.mean(x, red_axes(x, axis), keep_dims=keepdims)
     axes = _axes(x, axis)
-    if builtins_any_zero(x, axes):
+    if _has_empty(x, axes):
         shape = [1 if i in axes else s for i, s in enumerate(x.shape)] if keepdims else [s for i, s in enumerate(x.shape) if i not in axes]
         return tf.fill(shape, tf.constant(math.nan, x.dtype))  # mean of nothing is NaN
     return gm.mean(x, axes, keep_dims=keepdims)
 
 
-def builtins_any_zero(x: Any, axes: list[int]) -> bool:
+def _has_empty(x: Any, axes: list[int]) -> bool:
     return 0 in [x.shape[i] for i in axes]
 
 
