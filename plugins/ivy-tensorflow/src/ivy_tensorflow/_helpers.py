@@ -24,7 +24,7 @@ def tensor(x: Any) -> Any:
         return x
     if isinstance(x, SCALARS):
         return scalar(x, _py_dtype(x))
-    return tf.convert_to_tensor(np.asarray(x) if not hasattr(x, "__dlpack__") else np.from_dlpack(x))
+    return tf.convert_to_tensor(np.asarray(x))  # NumPy arrays, lists, other frameworks' CPU arrays
 
 
 def _py_dtype(s: Any) -> tf.DType:
@@ -47,8 +47,9 @@ def scalar(s: Any, d: tf.DType) -> Any:
     Cached (eager constants): building a constant costs more than most ops.
     """
     t = type(s)
-    key = (d, t, s, math.copysign(1.0, s) if t is float else 0)  # keeps -0.0 apart from 0.0
-    c = _SCALARS_CACHE.get(key) if t is not complex else None
+    cplx = isinstance(s, complex)
+    key = (d, t, s, math.copysign(1.0, s) if isinstance(s, float) else 0)  # keeps -0.0 apart from 0.0
+    c = _SCALARS_CACHE.get(key) if not cplx else None
     if c is not None:
         return c
     r = _RANGES.get(d)
@@ -57,7 +58,7 @@ def scalar(s: Any, d: tf.DType) -> Any:
     with tf.init_scope():  # eager even while tracing, so that the cache never holds graph tensors
         # via NumPy: TF's own cache of Python scalars mixes up 0.0 and -0.0
         c = tf.constant(np.asarray(s).astype(d.as_numpy_dtype))
-    if t is not complex and len(_SCALARS_CACHE) < 2048:
+    if not cplx and len(_SCALARS_CACHE) < 2048:
         _SCALARS_CACHE[key] = c
     return c
 

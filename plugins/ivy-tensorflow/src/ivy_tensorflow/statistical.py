@@ -69,7 +69,7 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if _has_empty(x, axes):
         shape = [1 if i in axes else s for i, s in enumerate(x.shape)] if keepdims else [s for i, s in enumerate(x.shape) if i not in axes]
         return tf.fill(shape, tf.constant(math.nan, x.dtype))  # mean of nothing is NaN
-    return gm.mean(x, axes, keep_dims=keepdims)
+    return gm.mean(x, ints(tuple(axes)), keep_dims=keepdims)
 
 
 def _has_empty(x: Any, axes: list[int]) -> bool:
@@ -119,8 +119,8 @@ def _cumulative(fn: Any, ident: int, x: Any, axis: Any, dtype: Any, include_init
 
 
 def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
-    return _cumulative(tf.cumsum, 0, x, axis, dtype, include_initial)
+    return _cumulative(gm.cumsum, 0, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
-    return _cumulative(tf.math.cumprod, 1, x, axis, dtype, include_initial)
+    return _cumulative(gm.cumprod, 1, x, axis, dtype, include_initial)
