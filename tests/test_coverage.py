@@ -9,8 +9,6 @@ import math
 import pathlib
 from typing import Any
 
-import pytest
-
 import ivy
 from ivy._spec import SPECS
 
@@ -121,3 +119,27 @@ def test_namespace_is_complete_array_api(backend: str, xp: Any) -> None:
         holder = getattr(xp, ns) if ns else xp
         assert callable(getattr(holder, short, None)), f"xp.{qual} missing"
     assert isinstance(xp.linalg.__name__, str) and isinstance(xp.fft.__name__, str)
+
+
+# --------------------------------------------------------------------------- test names
+
+REPO = HERE.parent
+
+
+def test_test_names_are_unique_repo_wide() -> None:
+    """pytest runs every test tree with --import-mode=importlib: a test function name may occur once
+    in the whole repository (tests/, ivy_core/tests/, plugins/*/tests/)."""
+    seen: dict[str, list[str]] = {}
+    roots = [REPO / "tests", REPO / "ivy_core" / "tests", *sorted((REPO / "plugins").glob("*/tests"))]
+    for root in roots:
+        for path in sorted(root.rglob("test_*.py")):
+            if "fixtures" in path.relative_to(REPO).parts:
+                continue
+            tree = ast.parse(path.read_text(), str(path))
+            for node in tree.body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test_"):
+                    seen.setdefault(node.name, []).append(str(path.relative_to(REPO)))
+                elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+                    seen.setdefault(node.name, []).append(str(path.relative_to(REPO)))
+    dups = {k: v for k, v in seen.items() if len(v) > 1}
+    assert not dups, f"test names defined more than once: {dups}"

@@ -48,8 +48,12 @@ def _is_cpu_native(backend, d):
     if backend == "tensorflow":
         import tensorflow as tf
 
-        spec = d if isinstance(d, tf.DeviceSpec) else tf.DeviceSpec.from_string(str(d))
-        return (spec.device_type or "").upper() == "CPU"
+        # A device name ("/job:localhost/replica:0/task:0/device:CPU:0"), a DeviceSpec or a
+        # LogicalDevice: each says its device type.
+        kind = getattr(d, "device_type", None)
+        if kind is None:
+            kind = tf.DeviceSpec.from_string(str(d)).device_type
+        return (kind or "").upper() == "CPU"
     if backend == "paddle":
         return bool(d.is_cpu_place())
     raise ValueError(backend)

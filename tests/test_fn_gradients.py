@@ -61,6 +61,21 @@ def _fd_jac(f, x, h=1e-6):
     return j
 
 
+def _tracks_grad(backend, x):
+    """Whether native ``x`` carries gradient tracking, by the framework's own flags (not ivy's):
+    ``requires_grad`` in torch, ``stop_gradient=False`` in paddle, a ``tf.Variable`` in TF; JAX and
+    NumPy arrays carry no such state."""
+    if backend == "torch":
+        return bool(x.requires_grad)
+    if backend == "paddle":
+        return not x.stop_gradient
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        return isinstance(x, tf.Variable)
+    return False
+
+
 def _needs_autodiff(backend):
     if backend not in AUTODIFF:
         pytest.skip(f"{backend} has no autodiff (its NoAutodiffError is tested separately)")
@@ -113,12 +128,14 @@ def test_variable(backend, dtype):
     assert dtype_name(v.dtype) == dtype
     np.testing.assert_array_equal(_np(backend, v), x_np)
     assert ivy.dev(v) == ivy.dev(x)
+    assert _tracks_grad(backend, v) is (backend in DISTINCT_VARIABLES)
     assert ivy.is_variable(v) is True
     assert ivy.is_variable(v, exclusive=True) is (backend in DISTINCT_VARIABLES)
-    # A plain (constant) array of the framework is not of its variable kind...
+    # A plain (constant) array of the framework is not of its variable kind.
     assert ivy.is_variable(x, exclusive=True) is False
-    # ...and, without exclusive, counts only where the framework has no distinct kind.
-    assert ivy.is_variable(x) is (backend not in DISTINCT_VARIABLES)
+    if backend not in DISTINCT_VARIABLES:
+        # Without a distinct kind, every floating-point array counts (not exclusive).
+        assert ivy.is_variable(x) is True
 
 
 @covers("is_variable")
@@ -136,8 +153,8 @@ def test_stop_gradient_values(backend):
     s = ivy.stop_gradient(x)
     assert shape_of(s) == X0.shape and dtype_name(s.dtype) == "float64"
     np.testing.assert_array_equal(_np(backend, s), X0)
-    if backend in DISTINCT_VARIABLES:
-        assert ivy.is_variable(s) is False
+    assert _tracks_grad(backend, s) is False
+    assert ivy.is_variable(s, exclusive=True) is False
 
 
 @covers("stop_gradient", "value_and_grad_flat")
@@ -230,6 +247,24 @@ def test_value_and_grad_flat_aux_and_unused_input(backend):
 
 
 @covers("value_and_grad_flat")
+def test_value_and_grad_flat_aux_any_object(backend):
+    # "aux is any auxiliary output": Python objects and nests pass through untouched.
+    _needs_autodiff(backend)
+    x = ivy.variable(to_native(backend, X0))
+
+    def f(ls):
+        return ivy.sum(ls[0]), {"name": "loss", "n": 3, "arr": ivy.multiply(ls[0], 2.0), "none": None}
+
+    value, grads, aux = ivy.value_and_grad_flat(f, [x], has_aux=True)
+    _close(_np(backend, value), X0.sum())
+    _close(_np(backend, grads[0]), np.ones_like(X0))
+    assert isinstance(aux, dict) and list(aux) == ["name", "n", "arr", "none"]
+    assert aux["name"] == "loss" and aux["n"] == 3 and aux["none"] is None
+    _close(_np(backend, aux["arr"]), 2 * X0)
+    assert _tracks_grad(backend, aux["arr"]) is False
+
+
+@covers("value_and_grad_flat")
 def test_value_and_grad_flat_needs_a_scalar(backend):
     _needs_autodiff(backend)
     x = ivy.variable(to_native(backend, X0))
@@ -242,10 +277,9 @@ def test_value_and_grad_flat_results_are_detached(backend):
     _needs_autodiff(backend)
     x = ivy.variable(to_native(backend, X0))
     value, grads, _ = ivy.value_and_grad_flat(lambda ls: f_sin_sq(ls[0]), [x])
-    for r in (value, grads[0]):
+    for r in (value, grads[0]):  # no link to the computation
         assert ivy.is_variable(r, exclusive=True) is False
-        if backend in DISTINCT_VARIABLES:
-            assert ivy.is_variable(r) is False  # no link to the computation (requires_grad...)
+        assert _tracks_grad(backend, r) is False
 
 
 # ---------------------------------------------------------------------------- vjp / jvp / jacobian
@@ -412,8 +446,7 @@ def test_execute_with_gradients_extra_outputs(backend):
     _close(_np(backend, zs), z_np.sum())
     for r in (y, z, zs):  # returned with their gradient history stopped
         assert ivy.is_variable(r, exclusive=True) is False
-        if backend in DISTINCT_VARIABLES:
-            assert ivy.is_variable(r) is False
+        assert _tracks_grad(backend, r) is False
 
 
 def test_execute_with_gradients_nested_list(backend):

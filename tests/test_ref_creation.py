@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import ivy
 from _helpers.backends import DTYPES, dtype_name, native_to_numpy, shape_of, to_native
-from _helpers.compare import assert_matches, assert_values
-from _helpers.ref import check, snp, strict_dtype, to_strict, xs
+from _helpers.compare import assert_matches
+from _helpers.ref import check, strict_dtype, xs
 from _helpers.registry import covers
 from _helpers.strategies import arrays, backend_dtypes, kind_of, scalar_for, shapes, supported_dtypes
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 

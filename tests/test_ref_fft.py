@@ -18,7 +18,6 @@ from hypothesis.extra import numpy as hnp
 import ivy
 from _helpers.compare import assert_matches
 from _helpers.ref import check, strict_dtype, xs
-from _helpers.registry import covers
 from _helpers.strategies import arrays, backend_dtypes
 
 FFT_OPS = {

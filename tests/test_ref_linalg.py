@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -19,7 +18,6 @@ import ivy
 from _helpers.backends import dtype_name, native_to_numpy, shape_of, to_native
 from _helpers.compare import assert_matches, assert_values
 from _helpers.ref import check, sdtype, snp, strict_dtype, xs
-from _helpers.registry import covers
 from _helpers.strategies import arrays, axis_arg, backend_dtypes
 
 LINALG_OPS = {
@@ -39,7 +37,18 @@ def tol(dtype: str) -> dict[str, float]:
 
 
 def _float(data: st.DataObject, backend: str) -> str:
-    return data.draw(st.sampled_from(backend_dtypes(backend, "float")), label="dtype")
+    """A floating-point dtype: real or complex (the linalg functions take both)."""
+    return data.draw(st.sampled_from(backend_dtypes(backend, "float", "complex")), label="dtype")
+
+
+def _wide(dtype: str) -> str:
+    """The 64-bit generation dtype of the same kind."""
+    return "complex128" if dtype.startswith("complex") else "float64"
+
+
+def _ct(a: np.ndarray) -> np.ndarray:
+    """Conjugate transpose of the last two axes."""
+    return np.conj(np.swapaxes(a, -1, -2))
 
 
 def _batch(data: st.DataObject) -> tuple[int, ...]:
@@ -54,8 +63,8 @@ def spd(data: st.DataObject, dtype: str, n: int | None = None, batch: tuple[int,
     """A symmetric positive-definite matrix A @ A.T + n I (well conditioned)."""
     n = data.draw(st.integers(1, 4), label="n") if n is None else n
     batch = _batch(data) if batch is None else batch
-    a = _matrix(data, "float64", batch + (n, n))
-    m = a @ np.swapaxes(a, -1, -2) + n * np.eye(n) * 4
+    a = _matrix(data, _wide(dtype), batch + (n, n))
+    m = a @ _ct(a) + n * np.eye(n) * 4
     return m.astype(dtype)
 
 
@@ -63,7 +72,7 @@ def well_conditioned(data: st.DataObject, dtype: str, n: int | None = None, batc
     """A square, diagonally dominant (hence invertible, well-conditioned) matrix."""
     n = data.draw(st.integers(1, 4), label="n") if n is None else n
     batch = _batch(data) if batch is None else batch
-    a = _matrix(data, "float64", batch + (n, n))
+    a = _matrix(data, _wide(dtype), batch + (n, n))
     return (a + np.eye(n) * (np.abs(a).sum(axis=-1, keepdims=True) + 1.0)).astype(dtype)
 
 
@@ -71,7 +80,7 @@ def full_rank(data: st.DataObject, dtype: str) -> np.ndarray:
     """An (M, N) matrix of full rank min(M, N) with singular values well apart from zero."""
     m, n = data.draw(st.integers(1, 4), label="m"), data.draw(st.integers(1, 4), label="n")
     k = min(m, n)
-    sq = well_conditioned(data, "float64", n=max(m, n), batch=())
+    sq = well_conditioned(data, _wide(dtype), n=max(m, n), batch=())
     return sq[:m, :n].astype(dtype) if k else sq.astype(dtype)
 
 
@@ -80,7 +89,8 @@ def eye_like(k: int) -> np.ndarray:
 
 
 def _np(backend: str, x: Any) -> np.ndarray:
-    return native_to_numpy(backend, x).astype(np.float64)
+    a = native_to_numpy(backend, x)
+    return a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
 
 
 @given(data=st.data())
@@ -124,14 +134,15 @@ def test_ref_linalg_eigh(backend: str, xp: Any, data: st.DataObject) -> None:
     assert hasattr(got, "eigenvalues") and hasattr(got, "eigenvectors"), "eigh returns a named tuple"
     w, v = got.eigenvalues, got.eigenvectors
     assert dtype_name(w.dtype) == sdtype(want.eigenvalues) and dtype_name(v.dtype) == dtype
+    cd = _wide(dtype)
     assert shape_of(w) == want.eigenvalues.shape and shape_of(v) == x.shape
     wn, vn = _np(backend, w), _np(backend, v)
-    assert_values(np.sort(wn, axis=-1), np.sort(snp(want.eigenvalues), axis=-1), dtype, **tol(dtype))
+    assert_values(np.sort(wn, axis=-1), np.sort(snp(want.eigenvalues), axis=-1), "float64", **tol(dtype))
     n = x.shape[-1]
     scale = max(1.0, float(np.abs(x).max()))
-    rec = vn @ (wn[..., :, None] * np.swapaxes(vn, -1, -2))
-    assert_values(rec / scale, x.astype(np.float64) / scale, "float64", rtol=0, atol=tol(dtype)["rtol"] * 10)
-    assert_values(np.swapaxes(vn, -1, -2) @ vn, np.broadcast_to(np.eye(n), x.shape), "float64", rtol=0,
+    rec = vn @ (wn[..., :, None] * _ct(vn))
+    assert_values(rec / scale, x.astype(cd) / scale, cd, rtol=0, atol=tol(dtype)["rtol"] * 10)
+    assert_values(_ct(vn) @ vn, np.broadcast_to(np.eye(n), x.shape).astype(cd), cd, rtol=0,
                   atol=tol(dtype)["rtol"] * 10)
 
 
@@ -142,7 +153,7 @@ def test_ref_linalg_eigvalsh(backend: str, xp: Any, data: st.DataObject) -> None
     got = ivy.linalg.eigvalsh(to_native(backend, x))
     want = xs.linalg.eigvalsh(xs.asarray(x))
     assert dtype_name(got.dtype) == sdtype(want) and shape_of(got) == want.shape
-    assert_values(np.sort(_np(backend, got), axis=-1), np.sort(snp(want), axis=-1), dtype, **tol(dtype))
+    assert_values(np.sort(_np(backend, got), axis=-1), np.sort(snp(want), axis=-1), "float64", **tol(dtype))
 
 
 @given(data=st.data())
@@ -175,11 +186,11 @@ def test_ref_linalg_matrix_rank(backend: str, xp: Any, data: st.DataObject) -> N
     dtype = _float(data, backend)
     m, n, r = (data.draw(st.integers(1, 4), label=k) for k in "mnr")
     batch = _batch(data)
-    a = data.draw(arrays("float64", batch + (m, r), "tiny"), label="a")
-    b = data.draw(arrays("float64", batch + (r, n), "tiny"), label="b")
+    a = data.draw(arrays(_wide(dtype), batch + (m, r), "tiny"), label="a")
+    b = data.draw(arrays(_wide(dtype), batch + (r, n), "tiny"), label="b")
     x = (a @ b).astype(dtype)
     # Only inputs whose rank is clear-cut: singular values either ~0 or well above the cutoff.
-    s = np.linalg.svd(x.astype(np.float64), compute_uv=False)
+    s = np.linalg.svd(x.astype(_wide(dtype)), compute_uv=False)
     cut = max(m, n) * np.finfo(dtype).eps * s.max(axis=-1, keepdims=True)
     assume(np.all((s < cut * 1e-3) | (s > cut * 1e3)))
     check("linalg.matrix_rank", backend, xp, x)
@@ -211,9 +222,10 @@ def test_ref_linalg_qr(backend: str, xp: Any, data: st.DataObject) -> None:
         assert dtype_name(g.dtype) == sdtype(w) and shape_of(g) == w.shape, (shape_of(g), w.shape)
     q, r = _np(backend, got.Q), _np(backend, got.R)
     t = tol(dtype)["rtol"] * 10
-    assert_values(q @ r, x.astype(np.float64), "float64", rtol=t, atol=t)
-    assert_values(q.T @ q, np.eye(q.shape[-1]), "float64", rtol=0, atol=t)
-    assert_values(np.triu(r), r, "float64", rtol=0, atol=0)
+    cd = _wide(dtype)
+    assert_values(q @ r, x.astype(cd), cd, rtol=t, atol=t)
+    assert_values(_ct(q) @ q, np.eye(q.shape[-1]).astype(cd), cd, rtol=0, atol=t)
+    assert_values(np.triu(r), r, cd, rtol=0, atol=0)
 
 
 @given(data=st.data())
@@ -255,9 +267,10 @@ def test_ref_linalg_svd(backend: str, xp: Any, data: st.DataObject) -> None:
     assert_values(s, snp(want.S).astype(np.float64), "float64", **tol(dtype))
     k = s.shape[-1]
     t = tol(dtype)["rtol"] * 10
-    assert_values((u[:, :k] * s) @ vh[:k], x.astype(np.float64), "float64", rtol=t, atol=t)
-    assert_values(u.T @ u, np.eye(u.shape[-1]), "float64", rtol=0, atol=t)
-    assert_values(vh @ vh.T, np.eye(vh.shape[-2]), "float64", rtol=0, atol=t)
+    cd = _wide(dtype)
+    assert_values((u[:, :k] * s) @ vh[:k], x.astype(cd), cd, rtol=t, atol=t)
+    assert_values(_ct(u) @ u, np.eye(u.shape[-1]).astype(cd), cd, rtol=0, atol=t)
+    assert_values(vh @ _ct(vh), np.eye(vh.shape[-2]).astype(cd), cd, rtol=0, atol=t)
 
 
 @given(data=st.data())

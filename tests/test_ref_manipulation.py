@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
-import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from _helpers.ref import check
-from _helpers.registry import covers
 from _helpers.strategies import arrays, axis_arg, shapes, supported_dtypes
 
 MANIPULATION_OPS = {

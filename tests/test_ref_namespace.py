@@ -3,7 +3,7 @@ reference just like ``ivy.<op>`` does (both are the plugin's functions)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,7 +12,6 @@ import ivy
 from _helpers.backends import to_native
 from _helpers.compare import assert_matches
 from _helpers.ref import check, op_of, xs
-from _helpers.strategies import supported_dtypes
 
 A = np.array([[3.0, 1.0, 2.0], [1.0, 4.0, 0.5]], dtype="float32")
 SQ = np.array([[4.0, 1.0], [1.0, 3.0]], dtype="float32")

@@ -6,14 +6,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ivy
 from _helpers.backends import dtype_name, native_to_numpy, shape_of, to_native
 from _helpers.compare import assert_values
-from _helpers.ref import check, snp, sdtype, strict_op, to_strict, xs
+from _helpers.ref import check, sdtype, snp, xs
 from _helpers.strategies import arrays, axis_arg, backend_dtypes, shapes, supported_dtypes
 
 SEARCHING_OPS = {"argmax": "", "argmin": "", "count_nonzero": "", "nonzero": "", "searchsorted": "", "where": ""}
@@ -34,7 +34,8 @@ def _dom(dtype: str) -> str:
 @given(data=st.data())
 def test_ref_argmax_argmin(name: str, backend: str, xp: Any, data: st.DataObject) -> None:
     dtype = _real(data, backend)
-    x = data.draw(arrays(dtype, shapes(min_side=1), _dom(dtype)), label="x")
+    dom = data.draw(st.sampled_from([_dom(dtype), "wide"]), label="domain")
+    x = data.draw(arrays(dtype, shapes(min_side=1), dom), label="x")
     axis = data.draw(axis_arg(x.ndim, tuples=False), label="axis")
     keepdims = data.draw(st.booleans(), label="keepdims")
     check(name, backend, xp, x, axis=axis, keepdims=keepdims)
@@ -90,7 +91,8 @@ def test_ref_where(backend: str, xp: Any, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_ref_sort(name: str, backend: str, xp: Any, data: st.DataObject) -> None:
     dtype = _real(data, backend)
-    x = data.draw(arrays(dtype, shapes(min_dims=1), _dom(dtype)), label="x")
+    dom = data.draw(st.sampled_from([_dom(dtype), "wide"]), label="domain")
+    x = data.draw(arrays(dtype, shapes(min_dims=1), dom), label="x")
     axis = data.draw(st.integers(-x.ndim, x.ndim - 1), label="axis")
     descending = data.draw(st.booleans(), label="descending")
     check(name, backend, xp, x, axis=axis, descending=descending, stable=True)
@@ -100,7 +102,8 @@ def test_ref_sort(name: str, backend: str, xp: Any, data: st.DataObject) -> None
 
 def _set_input(data: st.DataObject, backend: str) -> tuple[str, np.ndarray]:
     dtype = _real(data, backend)
-    return dtype, data.draw(arrays(dtype, shapes(), _dom(dtype)), label="x")
+    dom = data.draw(st.sampled_from([_dom(dtype), "wide"]), label="domain")
+    return dtype, data.draw(arrays(dtype, shapes(), dom), label="x")
 
 
 def _check_sorted_values(backend: str, xp: Any, values: Any, expected_values: Any, msg: str) -> np.ndarray:

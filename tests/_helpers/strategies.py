@@ -40,6 +40,7 @@ FLOAT_DOMAINS = {
     "tan": (-1.4, 1.4),
     "nonneg": (0.0, 10.0),
     "tiny": (-3.0, 3.0),
+    "wide": (-1e30, 1e30),
 }
 #: Integer element domains; clipped to the dtype's range (so unsigned start at 0).
 INT_DOMAINS = {
@@ -50,6 +51,7 @@ INT_DOMAINS = {
     "nonneg": (0, 10),
     "shift": (0, 3),
     "pow_exp": (0, 3),
+    "wide": (-(2**63), 2**64 - 1),  # the dtype's whole range
 }
 
 

@@ -56,7 +56,9 @@ def dtype_name(dtype: Any) -> str:
     elif isinstance(dtype, type):  # Python and NumPy scalar types: bool, np.float32
         name = dtype.__name__
     else:
-        name = getattr(dtype, "name", None)  # numpy, jax and tf dtypes
+        # paddle's .name lies for bfloat16 storage (paddle.uint16.name == "UINT16"); its str() is right
+        mod = getattr(type(dtype), "__module__", "") or ""
+        name = None if mod.startswith("paddle") else getattr(dtype, "name", None)  # numpy, jax, tf
         if not isinstance(name, str):
             name = str(dtype)  # "torch.float32", "paddle.float32"
         name = name.rpartition(".")[2].lower()  # paddle's dtypes are named "FLOAT32"

@@ -567,6 +567,86 @@ def test_numpy_max_pool_integer_and_bool_input():
     np.testing.assert_array_equal(b, [[[True], [False], [False]]])
 
 
+def _flat(pads):
+    return [v for lo_hi in reversed(pads) for v in lo_hi]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_numpy_conv_conv_transpose_pools_randomised_vs_torch(seed):
+    """Random ranks, sizes, kernels, strides, dilations, padding forms and layouts: the forward conv
+    against F.conv*d, the transposed conv against torch.autograd of that conv (with an output size
+    that may exceed the smallest by less than the stride), the pools against F.*_pool*d on the
+    explicitly padded input."""
+    torch = _torch()
+    F = torch.nn.functional
+    r = rng(1000 + seed)
+    done = 0
+    while done < 20:
+        n = int(r.integers(1, 4))
+        sp = tuple(int(v) for v in r.integers(3, 8, n))
+        K = tuple(int(v) for v in r.integers(1, 4, n))
+        s = tuple(int(v) for v in r.integers(1, 4, n))
+        d = tuple(int(v) for v in r.integers(1, 3, n))
+        eff = [d[i] * (K[i] - 1) + 1 for i in range(n)]
+        form = int(r.integers(0, 4))
+        if form == 0:
+            padding, pads = "SAME", same_pads(sp, eff, s)
+        elif form == 1:
+            padding, pads = "VALID", [(0, 0)] * n
+        elif form == 2:
+            p = int(r.integers(0, 3))
+            padding, pads = p, [(p, p)] * n
+        else:
+            pads = [(int(a), int(b)) for a, b in r.integers(0, 3, (n, 2))]
+            padding = pads
+        if any(sp[i] + pads[i][0] + pads[i][1] < eff[i] for i in range(n)):
+            continue
+        done += 1
+        first = bool(r.integers(0, 2))
+        fmt = FMT[n][int(first)]
+        ci, co = int(r.integers(1, 4)), int(r.integers(1, 4))
+        x = r.normal(size=(2, ci, *sp))  # channel-first, as torch
+        w = r.normal(size=(*K, ci, co))
+        wt = tt(w).permute(n + 1, n, *range(n))
+        ref = tn(getattr(F, f"conv{n}d")(F.pad(tt(x), _flat(pads)), wt, None, s, 0, d))
+        xin = x if first else np.moveaxis(x, 1, -1)
+        got = getattr(ivy, CONV[n])(xin, w, s, padding, data_format=fmt, dilations=d)
+        close(got if first else np.moveaxis(got, -1, 1), ref, 1e-10)
+        # transposed: maps co channels back to ci = d_out, filters [*K, d_out, d_in] = w
+        y = r.normal(size=ref.shape)
+        a = torch.zeros(x.shape, dtype=torch.float64, requires_grad=True)
+        (getattr(F, f"conv{n}d")(F.pad(a, _flat(pads)), wt, None, s, 0, d) * tt(y)).sum().backward()
+        yin = y if first else np.moveaxis(y, 1, -1)
+        gt = getattr(ivy, CONV[n] + "_transpose")(yin, w, s, padding, output_shape=sp, data_format=fmt, dilations=d)
+        close(gt if first else np.moveaxis(gt, -1, 1), tn(a.grad), 1e-10)
+        # pools with the same padding form, windows of their own size
+        pk = tuple(int(v) for v in r.integers(1, 4, n))
+        ppads = same_pads(sp, pk, s) if form == 0 else pads
+        if any(sp[i] + ppads[i][0] + ppads[i][1] < pk[i] for i in range(n)):
+            continue
+        xt = tt(x)
+        mref = tn(getattr(F, f"max_pool{n}d")(F.pad(xt, _flat(ppads), value=-math.inf), pk, s))
+        sref = tn(getattr(F, f"avg_pool{n}d")(F.pad(xt, _flat(ppads)), pk, s))
+        ones = torch.ones((1, 1, *sp), dtype=torch.float64)
+        cnt = tn(getattr(F, f"avg_pool{n}d")(F.pad(ones, _flat(ppads)), pk, s)) * math.prod(pk)
+        outs = []
+        for kind, extra in (("max", {}), ("avg", {}), ("avg", {"count_include_pad": True})):
+            o = getattr(ivy, f"{kind}_pool{n}d")(xin, pk, s, padding, data_format=fmt, **extra)
+            outs.append(o if first else np.moveaxis(o, -1, 1))
+        close(outs[0], mref, 0)
+        with np.errstate(invalid="ignore"):
+            np.testing.assert_allclose(outs[1], sref * math.prod(pk) / cnt, rtol=1e-10, atol=1e-10)  # NaN: no position inside
+        close(outs[2], sref, 1e-10)
+
+
+def test_numpy_pool_windows_wholly_in_the_padding():
+    x = np.arange(1.0, 8.0).reshape(1, 1, 7)
+    close(ivy.max_pool1d(x, 1, 3, 2, data_format="NCW"), [[[-np.inf, 2.0, 5.0, -np.inf]]], 0)
+    avg = ivy.avg_pool1d(x, 1, 3, 2, data_format="NCW")
+    np.testing.assert_array_equal(avg, [[[np.nan, 2.0, 5.0, np.nan]]])  # the mean of no position
+    close(ivy.avg_pool1d(x, 1, 3, 2, data_format="NCW", count_include_pad=True), [[[0.0, 2.0, 5.0, 0.0]]], 0)
+
+
 # ============================================================================ activations etc.
 
 ACTS = {

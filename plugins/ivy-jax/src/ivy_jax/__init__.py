@@ -23,3 +23,4 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             description="JAX: CPU/GPU/TPU, jit and grad; 64-bit dtypes need JAX_ENABLE_X64=1",
         )
     )
+from ._compile import ivy_compile  # noqa: E402,F401

@@ -82,7 +82,7 @@ _IINFO: dict[Any, Any] = {}
 
 
 def finfo(type: Any, /) -> Any:
-    dt = type.dtype if isinstance(type, _Array) else native(type, "finfo")
+    dt = type.dtype if isinstance(type, _Array) else np.dtype(_name(type))  # limits need no x64
     got = _FINFO.get(dt)
     if got is None:
         if dt.kind not in "fc":
@@ -96,7 +96,7 @@ def finfo(type: Any, /) -> Any:
 
 
 def iinfo(type: Any, /) -> Any:
-    dt = type.dtype if isinstance(type, _Array) else native(type, "iinfo")
+    dt = type.dtype if isinstance(type, _Array) else np.dtype(_name(type))  # limits need no x64
     got = _IINFO.get(dt)
     if got is None:
         if dt.kind not in "iu":

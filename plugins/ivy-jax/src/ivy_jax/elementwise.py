@@ -129,7 +129,6 @@ negative = jnp.negative
 nextafter = jnp.nextafter
 not_equal = jnp.not_equal
 positive = jnp.positive
-pow = jnp.pow
 real = jnp.real
 reciprocal = jnp.reciprocal
 remainder = jnp.remainder
@@ -161,3 +160,22 @@ def clip(x: jax.Array, /, min: Any = None, max: Any = None) -> jax.Array:
             max = lo if max < lo else hi if max > hi else max
     out = _clip(x, min, max)
     return out if out.dtype == dt else out.astype(dt)  # the standard keeps the dtype of x
+
+
+_pow = jnp.pow
+_result_type = jnp.result_type
+_Array = jax.Array
+
+
+def pow(x1: Any, x2: Any, /) -> jax.Array:
+    # jnp.pow treats a concrete 0-D exponent like a Python scalar and keeps the base's dtype
+    # (pow(int8, int16 0-D) gave int8, pow(0, int8 0-D) gave int64): promote explicitly instead.
+    if isinstance(x2, _Array):
+        if isinstance(x1, _Array):
+            if x1.dtype == x2.dtype:
+                return _pow(x1, x2)
+            dt = _result_type(x1, x2)
+            return _pow(x1.astype(dt), x2.astype(dt))
+        dt = _result_type(x1, x2)
+        return _pow(jnp.asarray(x1, dtype=dt), x2 if x2.dtype == dt else x2.astype(dt))
+    return _pow(x1, x2)  # Python scalar exponent: x1's dtype, as the standard wants

@@ -9,6 +9,7 @@ import jax
 import jax.numpy as jnp
 
 from ._dtypes import DEFAULT_INT, native
+from .linear_algebra import matmul
 
 __all__ = [
     "cholesky",
@@ -42,7 +43,6 @@ cross = _la.cross
 det = _la.det
 diagonal = _la.diagonal
 inv = _la.inv
-matmul = _la.matmul
 matrix_norm = _la.matrix_norm
 matrix_power = _la.matrix_power
 matrix_transpose = _la.matrix_transpose

@@ -40,4 +40,7 @@ _expand_dims = jnp.expand_dims
 
 
 def expand_dims(x: jax.Array, /, axis: int = 0) -> jax.Array:
+    n = x.ndim
+    if not -n - 1 <= axis <= n:  # the standard wants IndexError; JAX raises ValueError
+        raise IndexError(f"expand_dims: axis {axis} is out of range for an array of rank {n}")
     return _expand_dims(x, axis)  # jnp.expand_dims has no default axis

@@ -7,7 +7,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ._dtypes import native
+from ._dtypes import DEFAULT_INT, DEFAULT_UINT, native
 
 __all__ = [
     "cumulative_prod",
@@ -82,6 +82,9 @@ def cumulative_prod(
 ) -> jax.Array:
     if dtype is not None:
         dtype = native(dtype, "cumulative_prod")
+    elif x.dtype.kind in "biu" and x.dtype != DEFAULT_INT and x.dtype != DEFAULT_UINT:
+        # jnp.cumulative_prod keeps small integer dtypes; the standard widens like sum/prod.
+        dtype = DEFAULT_UINT if x.dtype.kind == "u" else DEFAULT_INT
     return _cumprod(x, axis=axis, dtype=dtype, include_initial=include_initial)
 
 
@@ -93,7 +96,7 @@ def std(
     correction: int | float = 0.0,
     keepdims: bool = False,
 ) -> jax.Array:
-    return _std(x, axis=axis, correction=correction, keepdims=keepdims)  # jnp's default is None
+    return _std(x, axis=axis, ddof=correction, keepdims=keepdims)  # ddof: jnp's fast path
 
 
 def var(
@@ -104,4 +107,4 @@ def var(
     correction: int | float = 0.0,
     keepdims: bool = False,
 ) -> jax.Array:
-    return _var(x, axis=axis, correction=correction, keepdims=keepdims)  # jnp's default is None
+    return _var(x, axis=axis, ddof=correction, keepdims=keepdims)  # ddof: jnp's fast path

@@ -25,3 +25,4 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             description="PaddlePaddle: CPU and GPU, dynamic graph (no uint16/uint32/uint64)",
         )
     )
+from ._compile import ivy_compile  # noqa: E402,F401

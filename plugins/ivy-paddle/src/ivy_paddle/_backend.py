@@ -22,6 +22,8 @@ def load() -> BackendImpl:
             "indexing": INDEX,
         },
         devices=devices,
+        # paddle tensors have at most 9 dimensions, and expand/broadcast_to accept at most 8
+        capabilities={"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 8},
         default_device=default_place,
         framework=paddle,
     )

@@ -31,6 +31,7 @@ _SMALL = idset(int8, int16, uint8)  # int dtypes many paddle kernels lack
 _INEXACT = FLOATS | COMPLEX
 _where = paddle.where
 _INF = math.inf
+_EXACT = 2**53  # Python ints beyond this are not exact as the double paddle's scalar kernels use
 
 
 def _binary(fn: Callable[..., Any], name: str, small: bool = False, sop: Any = None,
@@ -46,11 +47,11 @@ def _binary(fn: Callable[..., Any], name: str, small: bool = False, sop: Any = N
             if t2 is Tensor:
                 if x1.dtype is not x2.dtype:
                     x1, x2 = promote2(x1, x2, name)
-            elif sop is not None and (t2 is int or t2 is float):
-                return sop(x1, x2)
+            elif sop is not None and (t2 is float or t2 is int and -_EXACT <= x2 <= _EXACT):
+                return sop(x1, x2)  # (paddle's scalar kernels carry the scalar as a double)
             else:
                 x1, x2 = promote2(x1, x2, name)
-        elif rsop is not None and t2 is Tensor and (t1 is int or t1 is float):
+        elif rsop is not None and t2 is Tensor and (t1 is float or t1 is int and -_EXACT <= x1 <= _EXACT):
             return rsop(x2, x1)
         else:
             x1, x2 = promote2(x1, x2, name)
@@ -252,10 +253,40 @@ bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
 bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
 bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
 bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
-greater = _binary(paddle.greater_than, "greater")
-greater_equal = _binary(paddle.greater_equal, "greater_equal")
-less = _binary(paddle.less_than, "less")
-less_equal = _binary(paddle.less_equal, "less_equal")
+
+
+def _compare(fn: Callable[..., Any], name: str, sop: Any, rsop: Any) -> Callable[..., Any]:
+    """An ordering comparison; a Python scalar of the tensor's kind uses the Tensor operator
+    (which compares in the tensor's dtype, as the standard does). Not for ==/!=: paddle's
+    operators there are approximate."""
+
+    def op(x1: Any, x2: Any, /) -> Any:
+        t1, t2 = type(x1), type(x2)
+        if t1 is Tensor:
+            if t2 is Tensor:
+                if x1.dtype is not x2.dtype:
+                    x1, x2 = promote2(x1, x2, name)
+                return fn(x1, x2)
+            d = id(x1.dtype)
+            if (t2 is float and d in _INEXACT) or (t2 is int and (d in _INEXACT or d in INTS)
+                                                    and -_EXACT <= x2 <= _EXACT):
+                return sop(x1, x2)
+        elif t2 is Tensor:
+            d = id(x2.dtype)
+            if (t1 is float and d in _INEXACT) or (t1 is int and (d in _INEXACT or d in INTS)
+                                                    and -_EXACT <= x1 <= _EXACT):
+                return rsop(x2, x1)
+        x1, x2 = promote2(x1, x2, name)
+        return fn(x1, x2)
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+greater = _compare(paddle.greater_than, "greater", _T.__gt__, _T.__lt__)
+greater_equal = _compare(paddle.greater_equal, "greater_equal", _T.__ge__, _T.__le__)
+less = _compare(paddle.less_than, "less", _T.__lt__, _T.__gt__)
+less_equal = _compare(paddle.less_equal, "less_equal", _T.__le__, _T.__ge__)
 nextafter = _binary(paddle.nextafter, "nextafter")
 logical_and = _logical(paddle.logical_and, "logical_and")
 logical_or = _logical(paddle.logical_or, "logical_or")
@@ -267,7 +298,7 @@ _prem = paddle.remainder
 
 def divide(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
-        if type(x1) is Tensor and (type(x2) is float or type(x2) is int):
+        if type(x1) is Tensor and (type(x2) is float or type(x2) is int and -_EXACT <= x2 <= _EXACT):
             return x1 / x2  # scalar kernel: same dtype rules, no 0-d tensor to build
         x1, x2 = promote2(x1, x2, "divide")
     return _pdiv(x1, x2)

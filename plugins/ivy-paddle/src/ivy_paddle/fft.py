@@ -1,5 +1,6 @@
-"""The fft extension. paddle.fft matches the standard's signatures and semantics, so most are
-aliases; the frequency helpers take ``device`` and the shifts an int ``axes``."""
+"""The fft extension. paddle.fft matches the standard's signatures and semantics, so the 1-D
+transforms are aliases; the n-D ones resolve ``-1`` in ``s``, the frequency helpers take
+``device`` and the shifts are composed from ``roll``."""
 
 from __future__ import annotations
 
@@ -17,14 +18,44 @@ __all__ = [
 
 fft = paddle.fft.fft
 ifft = paddle.fft.ifft
-fftn = paddle.fft.fftn
-ifftn = paddle.fft.ifftn
 rfft = paddle.fft.rfft
 irfft = paddle.fft.irfft
-rfftn = paddle.fft.rfftn
-irfftn = paddle.fft.irfftn
 hfft = paddle.fft.hfft
 ihfft = paddle.fft.ihfft
+
+
+def _s(x: Any, s: Any, axes: Any, half_last: bool = False) -> tuple[Any, Any]:
+    """Resolve ``-1`` entries of ``s`` (keep that axis' size), which paddle rejects."""
+    if s is None or -1 not in s:
+        return s, axes
+    nd = len(x.shape)
+    ax = list(axes) if axes is not None else list(range(nd - len(s), nd))
+    out = list(s)
+    for i, (n, a) in enumerate(zip(out, ax)):
+        if n == -1:
+            m = x.shape[a]
+            out[i] = 2 * (m - 1) if half_last and i == len(out) - 1 else m
+    return out, ax
+
+
+def fftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
+    s, axes = _s(x, s, axes)
+    return paddle.fft.fftn(x, s, axes, norm)
+
+
+def ifftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
+    s, axes = _s(x, s, axes)
+    return paddle.fft.ifftn(x, s, axes, norm)
+
+
+def rfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
+    s, axes = _s(x, s, axes)
+    return paddle.fft.rfftn(x, s, axes, norm)
+
+
+def irfftn(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
+    s, axes = _s(x, s, axes, half_last=True)
+    return paddle.fft.irfftn(x, s, axes, norm)
 
 
 def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:

@@ -49,7 +49,6 @@ class SVDResult(NamedTuple):
 det = paddle.linalg.det
 inv = paddle.linalg.inv
 eigvalsh = paddle.linalg.eigvalsh
-svdvals = paddle.linalg.svdvals
 
 
 def cholesky(x: Any, /, *, upper: bool = False) -> Any:
@@ -120,14 +119,25 @@ def slogdet(x: Any, /) -> SlogdetResult:
 def solve(x1: Any, x2: Any, /) -> Any:
     if x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "linalg.solve")
+    solve_ = _solve_complex if id(x1.dtype) in COMPLEX else paddle.linalg.solve
     if len(x2.shape) == 1:  # a vector: one right-hand side
-        return paddle.linalg.solve(x1, x2.unsqueeze(-1)).squeeze(-1)
-    return paddle.linalg.solve(x1, x2)
+        return solve_(x1, x2.unsqueeze(-1)).squeeze(-1)
+    return solve_(x1, x2)
+
+
+def _solve_complex(a: Any, b: Any) -> Any:
+    return paddle.matmul(paddle.linalg.inv(a), b)  # no complex solve kernel; inv has one
 
 
 def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
     u, s, vh = paddle.linalg.svd(x, full_matrices)
     return SVDResult(u, s, vh)
+
+
+def svdvals(x: Any, /) -> Any:
+    if id(x.dtype) in COMPLEX:  # no complex svdvals kernel; the complex svd exists
+        return paddle.linalg.svd(x, False)[1]
+    return paddle.linalg.svdvals(x)
 
 
 def outer(x1: Any, x2: Any, /) -> Any:
@@ -147,7 +157,7 @@ def _rtol(x: Any, rtol: Any) -> Any:
 
 
 def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
-    s = paddle.linalg.svdvals(x)
+    s = svdvals(x)
     if s.shape[-1] == 0:
         return paddle.zeros(s.shape[:-1], int64)
     tol = paddle.max(s, -1, keepdim=True)
@@ -178,7 +188,7 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
     if ord == "fro":
         out = paddle.sqrt(paddle.sum(a * a, [-2, -1]))
     elif ord == "nuc":
-        out = paddle.sum(paddle.linalg.svdvals(x), -1)
+        out = paddle.sum(svdvals(x), -1)
     elif ord in (1, -1):
         col = paddle.sum(a, -2)
         out = paddle.max(col, -1) if ord == 1 else paddle.min(col, -1)
@@ -186,7 +196,7 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
         row = paddle.sum(a, -1)
         out = paddle.max(row, -1) if ord > 0 else paddle.min(row, -1)
     elif ord in (2, -2):
-        s = paddle.linalg.svdvals(x)
+        s = svdvals(x)
         out = paddle.max(s, -1) if ord == 2 else paddle.min(s, -1)
     else:
         raise ValueError(f"ivy.linalg.matrix_norm: unsupported ord {ord!r}")

@@ -6,13 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from ._common import promote2
-from ._dtypes import COMPLEX, bool_, int8, int16, int32, uint8, idset
+from ._dtypes import INTS, COMPLEX, bool_, int8, int16, int32, uint8, idset
 from ._framework import Tensor, paddle
+from .manipulation import broadcast_shapes
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
 _NARROW = idset(bool_, int8, int16, uint8)
 _pmatmul = paddle.matmul
+_INTS = INTS | _NARROW
 
 
 def matmul(x1: Any, x2: Any, /) -> Any:
@@ -20,10 +22,18 @@ def matmul(x1: Any, x2: Any, /) -> Any:
         x1, x2 = promote2(x1, x2, "matmul")
     if not x1.shape or not x2.shape:  # (shape, not ndim: Tensor.ndim is a slow property)
         raise ValueError("ivy.matmul: zero-dimensional operands are not allowed")
-    if id(x1.dtype) in _NARROW:
-        dt = x1.dtype
-        out = _pmatmul(paddle.cast(x1, int32), paddle.cast(x2, int32))
-        return (out != 0) if dt is bool_ else paddle.cast(out, dt)
+    d = id(x1.dtype)
+    if d in _INTS:
+        s1, s2 = x1.shape, x2.shape
+        if (len(s1) > 2 or len(s2) > 2) and len(s1) > 1 and len(s2) > 1 and s1[:-2] != s2[:-2]:
+            # paddle's integer matmul corrupts the heap when both batch shapes must broadcast
+            batch = broadcast_shapes(s1[:-2], s2[:-2])
+            x1 = paddle.broadcast_to(x1, batch + list(s1[-2:]))
+            x2 = paddle.broadcast_to(x2, batch + list(s2[-2:]))
+        if d in _NARROW:
+            dt = x1.dtype
+            out = _pmatmul(paddle.cast(x1, int32), paddle.cast(x2, int32))
+            return (out != 0) if dt is bool_ else paddle.cast(out, dt)
     return _pmatmul(x1, x2)
 
 

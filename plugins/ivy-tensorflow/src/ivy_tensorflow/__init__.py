@@ -23,3 +23,4 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             description="TensorFlow: CPU and GPU, eager tensors (also inside tf.function)",
         )
     )
+from ._compile import ivy_compile  # noqa: E402,F401

@@ -124,13 +124,12 @@ def promote(a: tf.DType, b: tf.DType) -> tf.DType:
 
 def scalar_dtype(d: tf.DType, s: Any) -> tf.DType:
     """Result dtype of array dtype ``d`` with Python scalar ``s`` (weak scalar rules)."""
-    t = type(s)
-    if t is bool:
+    if isinstance(s, bool):
         return d
-    if t is int:
+    if isinstance(s, int):
         return DEFAULT_INT if d == BOOL else d
-    if t is float:
+    if isinstance(s, float):
         return d if d in FLOATS else DEFAULT_FLOAT  # int array with float scalar: not in the standard
-    if t is complex:
+    if isinstance(s, complex):
         return COMPLEX_OF.get(d, DEFAULT_COMPLEX)
-    raise TypeError(f"unsupported operand type {t.__name__!r}; expected an array or a Python scalar")
+    raise TypeError(f"unsupported operand type {type(s).__name__!r}; expected an array or a Python scalar")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 from typing import Any
 
 import numpy as np
@@ -22,8 +23,8 @@ def tensor(x: Any) -> Any:
     if isinstance(x, (tf.Tensor, tf.Variable)):
         return x
     if isinstance(x, SCALARS):
-        return tf.constant(x, _py_dtype(x))
-    return tf.convert_to_tensor(np.asarray(x) if not hasattr(x, "__dlpack__") else np.from_dlpack(x))
+        return scalar(x, _py_dtype(x))
+    return tf.convert_to_tensor(np.asarray(x))  # NumPy arrays, lists, other frameworks' CPU arrays
 
 
 def _py_dtype(s: Any) -> tf.DType:
@@ -36,15 +37,30 @@ def _py_dtype(s: Any) -> tf.DType:
     return D.DEFAULT_COMPLEX
 
 
+_SCALARS_CACHE: dict[tuple[Any, ...], Any] = {}
+_RANGES = {d: (d.min, d.max) for d in D.INTS}
+
+
 def scalar(s: Any, d: tf.DType) -> Any:
-    """Python scalar ``s`` as a 0-d tensor of dtype ``d`` (out-of-range ints raise OverflowError)."""
-    if d in D.INTS and not isinstance(s, bool):
-        info = np.iinfo(d.as_numpy_dtype)
-        if isinstance(s, int) and not (info.min <= s <= info.max):
-            raise OverflowError(f"Python int {s} does not fit {d.name}")
-    if d in D.UNSIGNED or d in (D.I8, D.I16):
-        return tf.constant(np.asarray(s, d.as_numpy_dtype))
-    return tf.constant(s, d)
+    """Python scalar ``s`` as a 0-d tensor of dtype ``d`` (out-of-range ints raise OverflowError).
+
+    Cached (eager constants): building a constant costs more than most ops.
+    """
+    t = type(s)
+    cplx = isinstance(s, complex)
+    key = (d, t, s, math.copysign(1.0, s) if isinstance(s, float) else 0)  # keeps -0.0 apart from 0.0
+    c = _SCALARS_CACHE.get(key) if not cplx else None
+    if c is not None:
+        return c
+    r = _RANGES.get(d)
+    if r is not None and t is int and not (r[0] <= s <= r[1]):
+        raise OverflowError(f"Python int {s} does not fit {d.name}")
+    with tf.init_scope():  # eager even while tracing, so that the cache never holds graph tensors
+        # via NumPy: TF's own cache of Python scalars mixes up 0.0 and -0.0
+        c = tf.constant(np.asarray(s).astype(d.as_numpy_dtype))
+    if not cplx and len(_SCALARS_CACHE) < 2048:
+        _SCALARS_CACHE[key] = c
+    return c
 
 
 def pair(x1: Any, x2: Any) -> tuple[Any, Any]:

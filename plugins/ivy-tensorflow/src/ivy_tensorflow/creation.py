@@ -11,7 +11,7 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import SCALARS, cast, device_name, on, shape_tuple, to_device
+from ._helpers import SCALARS, cast, device_name, ints, on, scalar, shape_tuple, to_device
 
 __all__ = [
     "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
@@ -129,20 +129,20 @@ def _shape(shape: Any) -> tuple[int, ...]:
     return shape_tuple(shape)
 
 
-def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    dtype = D.DEFAULT_FLOAT if dtype is None else _native(dtype)
+def _filled(shape: Any, dtype: Any, value: Any, device: Any) -> Any:
+    dims = ints(_shape(shape), D.I64)
     if device is None:
-        return tf.zeros(_shape(shape), dtype)
+        return ga.fill(dims, scalar(value, dtype))  # cached shape and value: no list conversion
     with on(device):
-        return tf.zeros(_shape(shape), dtype)
+        return ga.fill(dims, scalar(value, dtype))
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return _filled(shape, D.DEFAULT_FLOAT if dtype is None else _native(dtype), 0, device)
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    dtype = D.DEFAULT_FLOAT if dtype is None else _native(dtype)
-    if device is None:
-        return tf.ones(_shape(shape), dtype)
-    with on(device):
-        return tf.ones(_shape(shape), dtype)
+    return _filled(shape, D.DEFAULT_FLOAT if dtype is None else _native(dtype), 1, device)
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
@@ -164,15 +164,14 @@ def _py_default(v: Any) -> tf.DType:
 def _fill_value(v: Any, dtype: tf.DType) -> Any:
     if isinstance(v, _TENSORS):
         return cast(v, dtype) if v.dtype != dtype else v
-    if dtype in D.INTS or dtype is D.BOOL:
-        return tf.constant(np.asarray(v).astype(dtype.as_numpy_dtype))  # wraps out-of-range values
-    return tf.constant(v, dtype)
+    # via NumPy: wraps out-of-range ints, and TF's scalar cache confuses 0.0 with -0.0
+    return tf.constant(np.asarray(v).astype(dtype.as_numpy_dtype))
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     dtype = _py_default(fill_value) if dtype is None else _native(dtype)
     with on(device):
-        return ga.fill(_shape(shape), _fill_value(fill_value, dtype))
+        return ga.fill(ints(_shape(shape), D.I64), _fill_value(fill_value, dtype))
 
 
 def _like(x: Any, dtype: Any, device: Any, value: Any) -> Any:

@@ -16,7 +16,7 @@ from tensorflow.python.ops import gen_bitwise_ops as gb
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import SCALARS, cast, f32_to_f64, pair, scalar, tensor
+from ._helpers import SCALARS, cast, f32_to_f64, pair, scalar, tensor, truth
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -249,7 +249,7 @@ def isfinite(x: Any, /) -> Any:
 
 def logical_not(x: Any, /) -> Any:
     if x.dtype is not D.BOOL:
-        x = gm.not_equal(x, _zeros_like(x))  # non-bool input: truthiness (outside the standard)
+        x = truth(x)  # non-bool input: truthiness (outside the standard)
     return gm.logical_not(x)
 
 
@@ -295,22 +295,16 @@ def _divide(x1: Any, x2: Any) -> Any:
     return gm.real_div(x1, x2)
 
 
-def _float_pair(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
-    def slow(x1: Any, x2: Any) -> Any:
-        if x1.dtype not in D.FLOATS:
-            x1, x2 = cast(x1, D.F64), cast(x2, D.F64)  # integer input: float64 (outside the standard)
-        return fn(x1, x2)
-
-    return slow
+def _floats(x1: Any, x2: Any) -> tuple[Any, Any]:
+    if x1.dtype not in D.FLOATS:
+        x1, x2 = cast(x1, D.F64), cast(x2, D.F64)  # integer input: float64 (outside the standard)
+    return x1, x2
 
 
 def _pow(x1: Any, x2: Any) -> Any:
     d = x1.dtype
-    if d in D.UNSIGNED:
-        i = D.I64 if d is not D.U64 else None
-        if i is None:  # exact modulo 2**64: the same bits in int64
-            return ga.bitcast(gm._pow(ga.bitcast(x1, D.I64), ga.bitcast(x2, D.I64)), d)
-        return cast(gm._pow(cast(x1, i), cast(x2, i)), d)  # no unsigned Pow kernel; wraps exactly
+    if d in D.UNSIGNED:  # no unsigned Pow kernel: int64 wraps the same way modulo 2**n
+        return cast(gm._pow(cast(x1, D.I64), cast(x2, D.I64)), d)
     if d is D.BOOL:
         raise TypeError("pow needs numeric arrays, got bool")
     return gm._pow(x1, x2)
@@ -319,8 +313,7 @@ def _pow(x1: Any, x2: Any) -> Any:
 def _logical(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     def slow(x1: Any, x2: Any) -> Any:
         if x1.dtype is not D.BOOL:  # non-bool input: truthiness (outside the standard)
-            x1 = gm.not_equal(x1, _zeros_like(x1))
-            x2 = gm.not_equal(x2, _zeros_like(x2))
+            x1, x2 = truth(x1), truth(x2)
         return fn(x1, x2)
 
     return slow
@@ -354,13 +347,13 @@ def _right_shift(x1: Any, x2: Any) -> Any:
 
 
 def _copysign(x1: Any, x2: Any) -> Any:
-    x1, x2 = _float_pair(lambda a, b: (a, b))(x1, x2)
+    x1, x2 = _floats(x1, x2)
     a = gm._abs(x1)
     return _where(signbit(x2), gm.neg(a), a)  # TF has no copysign kernel
 
 
 def _hypot(x1: Any, x2: Any) -> Any:
-    x1, x2 = _float_pair(lambda a, b: (a, b))(x1, x2)
+    x1, x2 = _floats(x1, x2)
     a, b = gm._abs(x1), gm._abs(x2)
     hi, lo = gm.maximum(a, b), gm.minimum(a, b)
     safe = _where(gm.equal(hi, _zeros_like(hi)), _ones_like(hi), hi)
@@ -371,7 +364,7 @@ def _hypot(x1: Any, x2: Any) -> Any:
 
 
 def _logaddexp(x1: Any, x2: Any) -> Any:
-    x1, x2 = _float_pair(lambda a, b: (a, b))(x1, x2)
+    x1, x2 = _floats(x1, x2)
     m = gm.maximum(x1, x2)
     r = gm.add_v2(m, gm.log1p(gm.exp(gm.neg(gm._abs(gm.sub(x1, x2))))))  # stable: no exp overflow
     same = gm.equal(x1, x2)  # equal infinities would give inf - inf = NaN
@@ -384,7 +377,7 @@ _MAG = {D.I32: tf.constant(0x7FFFFFFF, D.I32), D.I64: tf.constant(0x7FFFFFFFFFFF
 
 def _nextafter(x1: Any, x2: Any) -> Any:
     # In integer bit space: TF's CPU kernels flush subnormals to zero, and NextAfter with them.
-    x1, x2 = _float_pair(lambda a, b: (a, b))(x1, x2)
+    x1, x2 = _floats(x1, x2)
     shape = tf.broadcast_dynamic_shape(tf.shape(x1), tf.shape(x2))
     x1, x2 = ga.broadcast_to(x1, shape), ga.broadcast_to(x2, shape)  # no arithmetic: it would flush
     i = D.SAME_WIDTH_INT[x1.dtype]
@@ -403,7 +396,7 @@ def _nextafter(x1: Any, x2: Any) -> Any:
 
 
 def _atan2(x1: Any, x2: Any) -> Any:
-    x1, x2 = _float_pair(lambda a, b: (a, b))(x1, x2)
+    x1, x2 = _floats(x1, x2)
     if x1.dtype is D.F32:  # in float64 from the exact bits: TF flushes float32 subnormals
         return cast(gm.atan2(f32_to_f64(x1), f32_to_f64(x2)), D.F32)
     return gm.atan2(x1, x2)

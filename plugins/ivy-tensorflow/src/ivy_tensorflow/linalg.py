@@ -7,11 +7,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import tensorflow as tf
-from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import pair
+from ._helpers import f32_to_f64, ints, pair
 from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 from .manipulation import broadcast_shapes
 
@@ -20,6 +19,9 @@ __all__ = [
     "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
     "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
 ]
+
+
+_LAST2 = ints((-2, -1))
 
 
 class EighResult(NamedTuple):
@@ -179,7 +181,7 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: int
     from ._helpers import norm_axes
 
     x = _float(x)
-    axes = norm_axes(axis, x.shape.rank)
+    axes = ints(tuple(norm_axes(axis, x.shape.rank)))  # a cached tensor: lists convert slowly
     a = _abs(x)
     if ord == 2:
         return gm.sqrt(gm._sum(gm.square(a), axes, keep_dims=keepdims))
@@ -201,18 +203,18 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
         raise ValueError("linalg.matrix_norm needs at least two dimensions")
     a = _abs(x)
     if ord == "fro":
-        out = gm.sqrt(gm._sum(gm.square(a), [-2, -1], keep_dims=False))
+        out = gm.sqrt(gm._sum(gm.square(a), _LAST2, keep_dims=False))
     elif ord == "nuc":
-        out = gm._sum(svdvals(x), [-1], keep_dims=False)
+        out = gm._sum(svdvals(x), -1, keep_dims=False)
     elif ord in (1, -1):
-        cols = gm._sum(a, [-2], keep_dims=False)
-        out = (gm._max if ord == 1 else gm._min)(cols, [-1], keep_dims=False)
+        cols = gm._sum(a, -2, keep_dims=False)
+        out = (gm._max if ord == 1 else gm._min)(cols, -1, keep_dims=False)
     elif ord in (math.inf, -math.inf):
-        rows = gm._sum(a, [-1], keep_dims=False)
-        out = (gm._max if ord > 0 else gm._min)(rows, [-1], keep_dims=False)
+        rows = gm._sum(a, -1, keep_dims=False)
+        out = (gm._max if ord > 0 else gm._min)(rows, -1, keep_dims=False)
     elif ord in (2, -2):
         s = svdvals(x)
-        out = (gm._max if ord == 2 else gm._min)(s, [-1], keep_dims=False)
+        out = (gm._max if ord == 2 else gm._min)(s, -1, keep_dims=False)
     else:
         raise ValueError(f"linalg.matrix_norm: unsupported ord {ord!r}")
     return out[..., None, None] if keepdims else out
@@ -245,19 +247,24 @@ def _rtol_cutoff(x: Any, s: Any, rtol: Any) -> Any:
         rtol = tf.constant(rtol, r)
     else:
         rtol = gm.cast(rtol, r)
-    smax = gm._max(s, [-1], keep_dims=False) if int(s.shape[-1]) else tf.zeros(tf.shape(s)[:-1], r)
+    smax = gm._max(s, -1, keep_dims=False) if int(s.shape[-1]) else tf.zeros(tf.shape(s)[:-1], r)
     return gm.mul(rtol, smax)[..., None]
 
 
 def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
     x = _float(x)
+    d = x.dtype
     if int(tf.size(x)):
-        # rank is scale-invariant: normalising keeps tiny values away from TF's flush-to-zero
-        m = gm._max(_abs(x), [-2, -1], keep_dims=True)
-        x = gm.real_div(x, gm.cast(gm.select_v2(gm.greater(m, tf.zeros((), m.dtype)), m, tf.ones((), m.dtype)), x.dtype))
-    s = svdvals(x)
-    cut = _rtol_cutoff(x, s, rtol)
-    return gm._sum(gm.cast(gm.greater(s, cut), D.I64), [-1], keep_dims=False)
+        # float32 in float64 rebuilt from the bits (TF flushes subnormals), then normalised (rank
+        # is scale-invariant) so that tiny matrices keep their rank
+        w = f32_to_f64(x) if d is D.F32 else gm.cast(x, D.C128) if d is D.C64 else x
+        m = gm._max(_abs(w), _LAST2, keep_dims=True)
+        w = gm.real_div(w, gm.cast(gm.select_v2(gm.greater(m, tf.zeros((), m.dtype)), m, tf.ones((), m.dtype)), w.dtype))
+    else:
+        w = x
+    s = svdvals(w)
+    cut = _rtol_cutoff(x, gm.cast(s, D.REAL_OF[d]) if s.dtype != D.REAL_OF[d] else s, rtol)
+    return gm._sum(gm.cast(gm.greater(s, gm.cast(cut, s.dtype)), D.I64), -1, keep_dims=False)
 
 
 def pinv(x: Any, /, *, rtol: Any = None) -> Any:

@@ -45,14 +45,15 @@ def broadcast_shapes(*shapes: Any) -> list[int]:
 
 def broadcast_arrays(*arrays: Any) -> list[Any]:
     shape = broadcast_shapes(*(a.shape for a in arrays))
-    return [a if list(a.shape) == shape else ga.broadcast_to(a, shape) for a in arrays]
+    dims = ints(tuple(shape), tf.int64)
+    return [a if list(a.shape) == shape else ga.broadcast_to(a, dims) for a in arrays]
 
 
 def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
     shape = [int(s) for s in shape]
     if broadcast_shapes(x.shape, shape) != shape:
         raise ValueError(f"cannot broadcast shape {tuple(x.shape)} to {tuple(shape)}")
-    return ga.broadcast_to(x, shape)
+    return ga.broadcast_to(x, ints(tuple(shape), tf.int64))
 
 
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
@@ -107,6 +108,15 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
             repeats = tf.cast(repeats, D.I64)
         if repeats.shape.rank == 1 and repeats.shape[0] == 1:
             repeats = tf.reshape(repeats, [])
+    if x.shape.num_elements() == 0:  # tf.repeat fails on empty input: only the shape matters
+        shape = list(x.shape)
+        if isinstance(repeats, int):
+            shape[axis] *= repeats
+        elif repeats.shape.rank == 0:
+            shape[axis] *= int(repeats)
+        else:
+            shape[axis] = int(tf.reduce_sum(repeats))
+        return tf.zeros(shape, x.dtype)
     y, d = _movable(x)
     return _back(tf.repeat(y, repeats, axis=axis), d)
 
@@ -148,7 +158,7 @@ def stack(arrays: Any, /, *, axis: int = 0) -> Any:
     n = xs[0].shape.rank
     if not -n - 1 <= axis <= n:
         raise IndexError(f"stack: axis {axis} out of range")
-    return tf.stack(xs, axis)
+    return ga.pack(xs, axis=axis)
 
 
 def tile(x: Any, repetitions: tuple[int, ...], /) -> Any:

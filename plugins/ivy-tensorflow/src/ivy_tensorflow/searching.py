@@ -9,7 +9,7 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import ints, norm_axis, pair, red_axes, tensor, truth
+from ._helpers import ints, pair, red_axes, tensor, truth
 from ._sortkey import sort_key
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -20,7 +20,7 @@ def _arg(fn: Any, x: Any, axis: int | None, keepdims: bool) -> Any:
         x = gm.cast(x, D.U8)  # no bool ArgMax kernel
     if axis is None:
         n = x.shape.rank
-        out = fn(ga.reshape(x, ints((-1,))), 0, output_type=D.I64)
+        out = fn(x if n == 1 else ga.reshape(x, ints((-1,))), 0, output_type=D.I64)
         return ga.reshape(out, ints((1,) * n)) if keepdims else out
     out = fn(x, axis, output_type=D.I64)  # NaN: TF skips it (the standard leaves NaN unspecified)
     return ga.expand_dims(out, axis) if keepdims else out

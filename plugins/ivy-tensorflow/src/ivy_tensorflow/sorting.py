@@ -8,7 +8,7 @@ import tensorflow as tf
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import norm_axis
+from ._helpers import ints, norm_axis
 from ._sortkey import argsort_keys, gather_along, sort_key
 
 __all__ = ["argsort", "sort"]
@@ -22,7 +22,7 @@ def _no_nan(x: Any) -> bool:
         return x.dtype is not D.BOOL
     if not tf.executing_eagerly():
         return False
-    return not bool(gm._any(gm.is_nan(x), tf.range(x.shape.rank)))
+    return not bool(gm._any(gm.is_nan(x), ints(tuple(range(x.shape.rank)))))
 
 
 def argsort(x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Any:

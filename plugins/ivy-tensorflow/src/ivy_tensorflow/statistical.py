@@ -60,17 +60,19 @@ def _float(x: Any) -> Any:
 
 
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    if x.dtype in D.REALF:
+        return gm.mean(x, red_axes(x, axis), keep_dims=keepdims)  # an empty slice gives NaN
     x = _float(x)
     if x.shape.num_elements():
         return gm.mean(x, red_axes(x, axis), keep_dims=keepdims)
     axes = _axes(x, axis)
-    if builtins_any_zero(x, axes):
+    if _has_empty(x, axes):
         shape = [1 if i in axes else s for i, s in enumerate(x.shape)] if keepdims else [s for i, s in enumerate(x.shape) if i not in axes]
         return tf.fill(shape, tf.constant(math.nan, x.dtype))  # mean of nothing is NaN
-    return gm.mean(x, axes, keep_dims=keepdims)
+    return gm.mean(x, ints(tuple(axes)), keep_dims=keepdims)
 
 
-def builtins_any_zero(x: Any, axes: list[int]) -> bool:
+def _has_empty(x: Any, axes: list[int]) -> bool:
     return 0 in [x.shape[i] for i in axes]
 
 
@@ -117,8 +119,8 @@ def _cumulative(fn: Any, ident: int, x: Any, axis: Any, dtype: Any, include_init
 
 
 def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
-    return _cumulative(tf.cumsum, 0, x, axis, dtype, include_initial)
+    return _cumulative(gm.cumsum, 0, x, axis, dtype, include_initial)
 
 
 def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
-    return _cumulative(tf.math.cumprod, 1, x, axis, dtype, include_initial)
+    return _cumulative(gm.cumprod, 1, x, axis, dtype, include_initial)

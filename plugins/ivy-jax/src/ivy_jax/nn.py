@@ -1,0 +1,535 @@
+"""Neural-network functions: convolutions and pooling on ``jax.lax``, and native versions of the
+composed ops where JAX has a function with exactly the spec's semantics (``jax.nn``).
+
+Ivy's layouts map onto ``lax.conv_general_dilated``'s dimension numbers directly: inputs are
+``NWC``/``NHWC``/``NDHWC`` or channel first, filters ``[*k, in, out]`` are ``WIO``/``HWIO``/
+``DHWIO``, so nothing is transposed. Transposed convolutions are the input gradient of the
+forward convolution written as one convolution: the input dilated by the stride, the kernel
+flipped with its channel axes swapped (``...OI``), the padding ``e - 1 - lo`` before and whatever
+gives the requested output size after (negative: a crop). Pools are ``lax.reduce_window`` with
+the monoid's identity as padding, which JAX differentiates natively.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from ._dtypes import native
+
+__all__ = [
+    # primitives
+    "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose",
+    "depthwise_conv2d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
+    "avg_pool3d", "erf",
+    # native versions of composed ops
+    "relu", "leaky_relu", "gelu", "silu", "sigmoid", "softmax", "log_softmax", "softplus", "elu",
+    "selu", "hardswish", "mish", "linear", "layer_norm", "embedding", "one_hot", "lstm_update",
+    "scaled_dot_product_attention",
+]
+
+_Array = jax.Array
+_XP: Any = None
+
+
+def _xp() -> Any:
+    """This backend's namespace, for falling back to core's compositions (fetched lazily)."""
+    global _XP
+    if _XP is None:
+        import ivy
+
+        _XP = ivy.backend_namespace("jax")
+    return _XP
+
+
+def _compose(name: str) -> Any:
+    from ivy._compose import load_defaults
+
+    return load_defaults()[name]
+
+
+# ------------------------------------------------------------------------------------- layouts
+
+_FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+_SPATIAL = {1: "W", 2: "HW", 3: "DHW"}
+
+
+def _channel_last(data_format: str, n: int) -> bool:
+    last, first = _FORMATS[n]
+    if data_format == last:
+        return True
+    if data_format == first:
+        return False
+    raise ValueError(f"data_format must be {last!r} or {first!r} for {n}-D, got {data_format!r}")
+
+
+def _tuple(v: int | Sequence[int], n: int, what: str) -> tuple[int, ...]:
+    if isinstance(v, (int, np.integer)):
+        return (int(v),) * n
+    t = tuple(int(i) for i in v)
+    if len(t) == 1 and n > 1:
+        return t * n
+    if len(t) != n:
+        raise ValueError(f"{what} must be an int or a sequence of {n} ints, got {v!r}")
+    return t
+
+
+def _pads(
+    padding: Any, n: int, sizes: Sequence[int], windows: Sequence[int], strides: Sequence[int]
+) -> list[tuple[int, int]]:
+    """(lo, hi) per spatial axis. ``windows`` are the effective (dilated) window sizes."""
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p == "VALID":
+            return [(0, 0)] * n
+        if p == "SAME":
+            out = []
+            for i, k, s in zip(sizes, windows, strides):
+                total = max((-(-i // s) - 1) * s + k - i, 0)
+                out.append((total // 2, total - total // 2))  # the odd one at the end
+            return out
+        raise ValueError(f"padding must be 'SAME', 'VALID', an int or (lo, hi) pairs, got {padding!r}")
+    if isinstance(padding, (int, np.integer)):
+        return [(int(padding), int(padding))] * n
+    pads = [(int(p), int(p)) if isinstance(p, (int, np.integer)) else (int(p[0]), int(p[1])) for p in padding]
+    if len(pads) != n:
+        raise ValueError(f"padding needs {n} (lo, hi) pairs, got {padding!r}")
+    return pads
+
+
+def _spatial_shape(x: _Array, n: int, cl: bool) -> tuple[int, ...]:
+    return tuple(x.shape[1:-1]) if cl else tuple(x.shape[2:])
+
+
+# ---------------------------------------------------------------------------------------- convs
+
+
+def _dims(n: int, cl: bool, rhs: str) -> tuple[str, str, str]:
+    fmt = _FORMATS[n][0 if cl else 1]
+    return fmt, rhs, fmt
+
+
+def _conv(
+    n: int, x: _Array, w: _Array, strides: Any, padding: Any, data_format: str, dilations: Any, groups: int = 1
+) -> _Array:
+    cl = _channel_last(data_format, n)
+    if w.dtype != x.dtype:
+        w = w.astype(x.dtype)
+    s = _tuple(strides, n, "strides")
+    d = _tuple(dilations, n, "dilations")
+    k = w.shape[:n]
+    pads = _pads(padding, n, _spatial_shape(x, n, cl), [di * (ki - 1) + 1 for di, ki in zip(d, k)], s)
+    return lax.conv_general_dilated(
+        x, w, s, pads, rhs_dilation=d, dimension_numbers=_dims(n, cl, _SPATIAL[n] + "IO"), feature_group_count=groups
+    )
+
+
+def conv1d(
+    x: _Array,
+    filters: _Array,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NWC",
+    dilations: int | Sequence[int] = 1,
+) -> _Array:
+    return _conv(1, x, filters, strides, padding, data_format, dilations)
+
+
+def conv2d(
+    x: _Array,
+    filters: _Array,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: int | Sequence[int] = 1,
+) -> _Array:
+    return _conv(2, x, filters, strides, padding, data_format, dilations)
+
+
+def conv3d(
+    x: _Array,
+    filters: _Array,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NDHWC",
+    dilations: int | Sequence[int] = 1,
+) -> _Array:
+    return _conv(3, x, filters, strides, padding, data_format, dilations)
+
+
+def depthwise_conv2d(
+    x: _Array,
+    filters: _Array,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: int | Sequence[int] = 1,
+) -> _Array:
+    c = filters.shape[-1]
+    w = filters.reshape(*filters.shape[:2], 1, c)  # HWIO with I = 1: one group per channel
+    return _conv(2, x, w, strides, padding, data_format, dilations, groups=c)
+
+
+def _conv_transpose(
+    n: int, x: _Array, filters: _Array, strides: Any, padding: Any, output_shape: Any, data_format: str, dilations: Any
+) -> _Array:
+    cl = _channel_last(data_format, n)
+    w = filters if filters.dtype == x.dtype else filters.astype(x.dtype)
+    s = _tuple(strides, n, "strides")
+    d = _tuple(dilations, n, "dilations")
+    sizes = _spatial_shape(x, n, cl)
+    eff = [di * (k - 1) + 1 for di, k in zip(d, w.shape[:n])]
+    full = [(i - 1) * si + e for i, si, e in zip(sizes, s, eff)]  # the output before removing padding
+    if output_shape is not None:
+        output_shape = [int(o) for o in output_shape]
+        if len(output_shape) == n + 2:  # a whole output shape: keep the spatial part
+            output_shape = output_shape[1:-1] if cl else output_shape[2:]
+        outs = _tuple(output_shape, n, "output_shape")
+    if isinstance(padding, str) and padding.upper() == "SAME":
+        if output_shape is None:
+            outs = tuple(i * si for i, si in zip(sizes, s))
+        pads = []
+        for i, o, si, e in zip(sizes, outs, s, eff):
+            total = max((i - 1) * si + e - o, 0)  # the forward SAME padding of an input of size o
+            pads.append((total // 2, total - total // 2))
+    else:
+        pads = _pads(padding, n, [0] * n, eff, s)
+        if output_shape is None:
+            outs = tuple(f - lo - hi for f, (lo, hi) in zip(full, pads))
+    # The adjoint of the forward conv: dilate x by the stride, pad e - 1 - lo before and enough
+    # after for `o` outputs (negative pads crop), and correlate with the flipped kernel.
+    tpads = [(e - 1 - lo, o + lo - (i - 1) * si - 1) for e, (lo, _), o, i, si in zip(eff, pads, outs, sizes, s)]
+    w = jnp.flip(w, axis=tuple(range(n)))
+    return lax.conv_general_dilated(
+        x, w, (1,) * n, tpads, lhs_dilation=s, rhs_dilation=d, dimension_numbers=_dims(n, cl, _SPATIAL[n] + "OI")
+    )
+
+
+def conv1d_transpose(
+    x: _Array,
+    filters: _Array,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    output_shape: Sequence[int] | None = None,
+    data_format: str = "NWC",
+    dilations: int | Sequence[int] = 1,
+) -> _Array:
+    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+def conv2d_transpose(
+    x: _Array,
+    filters: _Array,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    output_shape: Sequence[int] | None = None,
+    data_format: str = "NHWC",
+    dilations: int | Sequence[int] = 1,
+) -> _Array:
+    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+def conv3d_transpose(
+    x: _Array,
+    filters: _Array,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    output_shape: Sequence[int] | None = None,
+    data_format: str = "NDHWC",
+    dilations: int | Sequence[int] = 1,
+) -> _Array:
+    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+# -------------------------------------------------------------------------------------- pooling
+
+
+def _window(n: int, cl: bool, v: tuple[int, ...], fill: int) -> tuple[int, ...]:
+    return (fill, *v, fill) if cl else (fill, fill, *v)
+
+
+def _full_pads(pads: list[tuple[int, int]], cl: bool) -> list[tuple[int, int]]:
+    return [(0, 0), *pads, (0, 0)] if cl else [(0, 0), (0, 0), *pads]
+
+
+def _max_pool(n: int, x: _Array, kernel: Any, strides: Any, padding: Any, data_format: str) -> _Array:
+    cl = _channel_last(data_format, n)
+    k = _tuple(kernel, n, "kernel")
+    s = _tuple(strides, n, "strides")
+    pads = _pads(padding, n, _spatial_shape(x, n, cl), k, s)
+    dt = x.dtype
+    if dt == np.bool_:  # max of booleans: any
+        return _max_pool(n, x.astype(np.uint8), kernel, strides, padding, data_format).astype(dt)
+    # the identity of max: padded positions never win
+    init = np.array(-np.inf if dt.kind in "fc" else np.iinfo(dt).min, dtype=dt)
+    return lax.reduce_window(x, init, lax.max, _window(n, cl, k, 1), _window(n, cl, s, 1), _full_pads(pads, cl))
+
+
+def _counts(size: int, k: int, s: int, lo: int, hi: int) -> np.ndarray:
+    """Per output position along one axis: how many of its window's taps fall inside the input."""
+    out = (size + lo + hi - k) // s + 1
+    start = np.arange(out) * s - lo
+    return np.minimum(start + k, size) - np.maximum(start, 0)
+
+
+def _avg_pool(
+    n: int, x: _Array, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool
+) -> _Array:
+    cl = _channel_last(data_format, n)
+    k = _tuple(kernel, n, "kernel")
+    s = _tuple(strides, n, "strides")
+    sizes = _spatial_shape(x, n, cl)
+    pads = _pads(padding, n, sizes, k, s)
+    zero = np.array(0, dtype=x.dtype)
+    sums = lax.reduce_window(x, zero, lax.add, _window(n, cl, k, 1), _window(n, cl, s, 1), _full_pads(pads, cl))
+    if count_include_pad or not any(lo or hi for lo, hi in pads):
+        return sums / math.prod(k)
+    # the window's share inside the input, a separable constant known from the shapes alone
+    cnt = np.ones((), dtype=np.float64)
+    for i, (lo, hi) in enumerate(pads):
+        cnt = np.multiply.outer(cnt, _counts(sizes[i], k[i], s[i], lo, hi))
+    cnt = cnt[..., None] if cl else cnt[None]
+    return sums / jnp.asarray(cnt, dtype=sums.dtype)
+
+
+def max_pool1d(x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC") -> _Array:
+    return _max_pool(1, x, kernel, strides, padding, data_format)
+
+
+def max_pool2d(x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC") -> _Array:
+    return _max_pool(2, x, kernel, strides, padding, data_format)
+
+
+def max_pool3d(x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC") -> _Array:
+    return _max_pool(3, x, kernel, strides, padding, data_format)
+
+
+def avg_pool1d(
+    x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", count_include_pad: bool = False
+) -> _Array:
+    return _avg_pool(1, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+def avg_pool2d(
+    x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", count_include_pad: bool = False
+) -> _Array:
+    return _avg_pool(2, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+def avg_pool3d(
+    x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", count_include_pad: bool = False
+) -> _Array:
+    return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+# ---------------------------------------------------------------------------------- activations
+#
+# Each activation is one jitted kernel: eagerly that is a single dispatch instead of one per
+# jax.numpy op (JAX's eager op dispatch dominates for small arrays); inside an outer jit it is
+# simply inlined. Static arguments are the ones that change the program (axes, flags).
+
+_jit = jax.jit
+
+erf = _jit(jax.scipy.special.erf)
+relu = _jit(jax.nn.relu)  # custom JVP: gradient 0 at 0
+sigmoid = _jit(jax.nn.sigmoid)
+silu = _jit(jax.nn.silu)
+selu = _jit(jax.nn.selu)  # Klambauer et al.'s constants, as the spec
+hardswish = _jit(jax.nn.hard_swish)  # x * relu6(x + 3) / 6
+mish = _jit(jax.nn.mish)  # x * tanh(softplus(x))
+_leaky_relu = _jit(jax.nn.leaky_relu)
+_gelu = _jit(jax.nn.gelu, static_argnames=("approximate",))
+_softmax = _jit(jax.nn.softmax, static_argnames=("axis",))
+_log_softmax = _jit(jax.nn.log_softmax, static_argnames=("axis",))
+_elu = _jit(jax.nn.elu)
+
+
+def leaky_relu(x: _Array, /, *, alpha: float = 0.2) -> _Array:
+    return _leaky_relu(x, alpha)  # jax's default slope is 0.01, the spec's 0.2
+
+
+def gelu(x: _Array, /, *, approximate: bool = False) -> _Array:
+    return _gelu(x, approximate=bool(approximate))  # jax's default is the tanh form, the spec's erf
+
+
+def softmax(x: _Array, /, *, axis: int = -1) -> _Array:
+    return _softmax(x, axis=axis)
+
+
+def log_softmax(x: _Array, /, *, axis: int = -1) -> _Array:
+    return _log_softmax(x, axis=axis)
+
+
+@partial(jax.jit, static_argnames=("beta", "threshold"))
+def _softplus(x: _Array, beta: float, threshold: float) -> _Array:
+    # jax.nn.softplus has no beta / threshold: logaddexp(beta x, 0) / beta, x itself past threshold
+    bx = x if beta == 1.0 else x * beta
+    soft = jax.nn.softplus(bx)
+    if beta != 1.0:
+        soft = soft / beta
+    return jnp.where(bx > threshold, x, soft)
+
+
+def softplus(x: _Array, /, *, beta: float = 1.0, threshold: float = 20.0) -> _Array:
+    return _softplus(x, float(beta), float(threshold))
+
+
+def elu(x: _Array, /, *, alpha: float = 1.0) -> _Array:
+    return _elu(x, alpha)
+
+
+# --------------------------------------------------------------------------------------- layers
+
+
+@jax.jit
+def _linear(x: _Array, weight: _Array, bias: _Array | None) -> _Array:
+    y = jnp.matmul(x, weight.T)
+    return y if bias is None else y + bias
+
+
+def linear(x: _Array, weight: _Array, /, bias: _Array | None = None) -> _Array:
+    if x.dtype != weight.dtype or (bias is not None and bias.dtype != x.dtype):
+        return _compose("linear")(_xp(), x, weight, bias)  # the standard's promotion, not JAX's
+    return _linear(x, weight, bias)
+
+
+@partial(jax.jit, static_argnames=("axes",))
+def _layer_norm(x: _Array, axes: tuple[int, ...], scale: Any, offset: Any, eps: Any) -> _Array:
+    mean = jnp.mean(x, axis=axes, keepdims=True)
+    centred = x - mean
+    var = jnp.mean(jnp.square(centred), axis=axes, keepdims=True)  # the biased variance
+    y = centred * lax.rsqrt(var + eps)
+    if scale is not None:
+        y = y * scale
+    if offset is not None:
+        y = y + offset
+    return y
+
+
+def layer_norm(
+    x: _Array,
+    normalized_idxs: int | Sequence[int],
+    /,
+    *,
+    scale: _Array | None = None,
+    offset: _Array | None = None,
+    eps: float = 1e-5,
+) -> _Array:
+    nd = x.ndim
+    axes = (normalized_idxs % nd,) if isinstance(normalized_idxs, int) else tuple(sorted(a % nd for a in normalized_idxs))
+    return _layer_norm(x, axes, scale, offset, eps)
+
+
+def embedding(weights: _Array, indices: _Array, /, *, max_norm: float | None = None) -> _Array:
+    if max_norm is not None:
+        return _compose("embedding")(_xp(), weights, indices, max_norm=max_norm)
+    return jnp.take(weights, indices, axis=0)
+
+
+def one_hot(indices: _Array, depth: int, /, *, dtype: Any = None, axis: int = -1) -> _Array:
+    from ._dtypes import default_float
+
+    dt = default_float() if dtype is None else native(dtype, "one_hot")
+    if indices.dtype.itemsize < 4 or indices.dtype.kind == "u":
+        # jax.nn.one_hot compares with an iota of the indices' dtype, which would wrap for a
+        # narrow dtype and a large depth
+        indices = indices.astype(np.int64 if indices.dtype.itemsize >= 4 and jax.config.jax_enable_x64 else np.int32)
+    return jax.nn.one_hot(indices, depth, dtype=dt, axis=axis)  # out-of-range indices: all zeros
+
+
+@jax.jit
+def _lstm(
+    x: _Array, h: _Array, c: _Array, kernel: _Array, recurrent_kernel: _Array, bias: Any, recurrent_bias: Any
+) -> tuple[_Array, tuple[_Array, _Array]]:
+    # every input projection at once, then one lax.scan over time: one compiled loop instead of
+    # T steps of eager dispatch
+    xw = jnp.matmul(x, kernel)
+    if bias is not None:
+        xw = xw + bias
+    if recurrent_bias is not None:
+        xw = xw + recurrent_bias
+    hid = h.shape[-1]
+
+    def step(carry: tuple[_Array, _Array], z_x: _Array) -> tuple[tuple[_Array, _Array], _Array]:
+        h, c = carry
+        z = z_x + jnp.matmul(h, recurrent_kernel)
+        i, f, g, o = z[:, :hid], z[:, hid : 2 * hid], z[:, 2 * hid : 3 * hid], z[:, 3 * hid :]
+        c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+        h = jax.nn.sigmoid(o) * jnp.tanh(c)
+        return (h, c), h
+
+    dt = jnp.result_type(xw, h, c, recurrent_kernel)
+    (h, c), hs = lax.scan(step, (h.astype(dt), c.astype(dt)), jnp.swapaxes(xw, 0, 1).astype(dt))
+    return jnp.swapaxes(hs, 0, 1), (h, c)
+
+
+def lstm_update(
+    x: _Array,
+    init_h: _Array,
+    init_c: _Array,
+    kernel: _Array,
+    recurrent_kernel: _Array,
+    /,
+    *,
+    bias: _Array | None = None,
+    recurrent_bias: _Array | None = None,
+) -> tuple[_Array, tuple[_Array, _Array]]:
+    if x.ndim != 3 or init_h.ndim != 2 or init_c.ndim != 2:
+        return _compose("lstm_update")(
+            _xp(), x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
+        )
+    return _lstm(x, init_h, init_c, kernel, recurrent_kernel, bias, recurrent_bias)
+
+
+@partial(jax.jit, static_argnames=("scale", "is_causal"))
+def _attention(q: _Array, k: _Array, mask: Any, scale: float | None, is_causal: bool) -> _Array:
+    s = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+    scores = jnp.matmul(q, jnp.swapaxes(k, -1, -2)) * s
+    if is_causal:  # query i attends to keys j <= i (top-left aligned)
+        lq, lk = q.shape[-2], k.shape[-2]
+        scores = jnp.where(jnp.tril(jnp.ones((lq, lk), dtype=bool)), scores, -jnp.inf)
+    if mask is not None:
+        scores = jnp.where(mask, scores, -jnp.inf) if mask.dtype == np.bool_ else scores + mask
+    return jax.nn.softmax(scores, axis=-1)  # a query with no key left: NaN, as the spec says
+
+
+def scaled_dot_product_attention(
+    q: _Array,
+    k: _Array,
+    v: _Array,
+    /,
+    *,
+    mask: _Array | None = None,
+    scale: float | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+) -> _Array:
+    # jax.nn.dot_product_attention wants [B, T, N, H] and fills masked scores with a large finite
+    # number (a query with no key left gives an average, not the spec's NaN): written out instead.
+    weights = _attention(q, k, mask, None if scale is None else float(scale), bool(is_causal))
+    if dropout_p > 0.0:
+        from .random import dropout
+
+        weights = dropout(weights, dropout_p)
+    return jnp.matmul(weights, v)

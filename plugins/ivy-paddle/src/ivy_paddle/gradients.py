@@ -1,0 +1,238 @@
+"""Gradient primitives on paddle's dynamic-graph autograd (``paddle.grad``).
+
+Paddle has no functional transforms: every primitive here runs ``func`` on inputs with
+``stop_gradient=False`` and differentiates with ``paddle.grad``. Nesting (grad of grad, jvp of
+grad...) works through a depth counter: a transform that runs inside another one's ``func`` keeps
+its graph (``create_graph=True``) and does not cut its results off, so that the outer transform
+can differentiate through them; at the top level results are detached.
+
+``jvp`` uses the double-vjp trick: ``g(u) = u^T J`` is linear in a dummy cotangent ``u``, and its
+vjp with the tangent ``t`` is ``J t``.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ivy import nest as _nest
+
+from ._framework import Tensor, paddle
+
+__all__ = ["variable", "is_variable", "stop_gradient", "value_and_grad_flat", "vjp", "jvp", "jacobian"]
+
+#: How many transforms are running around the current call (their ``func`` is on the stack).
+_DEPTH = 0
+
+
+class _Nested:
+    def __enter__(self) -> None:
+        global _DEPTH
+        _DEPTH += 1
+
+    def __exit__(self, *exc: Any) -> None:
+        global _DEPTH
+        _DEPTH -= 1
+
+
+def variable(x: Tensor, /) -> Tensor:
+    if not x.stop_gradient and x.is_leaf:
+        return x
+    v = x.detach().clone()  # a fresh leaf: x keeps its own flag and history
+    v.stop_gradient = False
+    return v
+
+
+def is_variable(x: Any, /, *, exclusive: bool = False) -> bool:
+    if not isinstance(x, Tensor) or x.stop_gradient:
+        return False
+    return bool(x.is_leaf) if exclusive else True
+
+
+def stop_gradient(x: Tensor, /) -> Tensor:
+    return x.detach()
+
+
+def _inputs(xs: Sequence[Any]) -> list[Tensor]:
+    """Tensors to differentiate with respect to. Inside another transform a tracked input is used
+    as it is (the outer transform must see through); otherwise a fresh leaf."""
+    out = []
+    for x in xs:
+        if not isinstance(x, Tensor):
+            x = paddle.to_tensor(x)
+        if _DEPTH > 0 and not x.stop_gradient:
+            out.append(x)
+        else:
+            v = x.detach()
+            v.stop_gradient = False
+            out.append(v)
+    return out
+
+
+def _grads(ys: list[Tensor], xs: list[Tensor], cts: list[Tensor] | None, keep: bool, retain: bool = False) -> list[Tensor]:
+    """d(ys . cts)/dxs, zeros for the inputs the outputs do not depend on."""
+    pairs = [(y, c) for y, c in zip(ys, cts or [None] * len(ys)) if not y.stop_gradient]
+    if not pairs:
+        gs: list[Any] = [None] * len(xs)
+    else:
+        outs = [y for y, _ in pairs]
+        gos = None if cts is None else [c if c is None or c.dtype == y.dtype else c.astype(y.dtype) for y, c in pairs]
+        gs = paddle.grad(outs, xs, grad_outputs=gos, retain_graph=True if (keep or retain) else None,
+                         create_graph=keep, allow_unused=True)
+    res = []
+    for g, x in zip(gs, xs):
+        if g is None:
+            g = paddle.zeros_like(x)
+        elif not keep:
+            g = g.detach()
+        res.append(g)
+    return res
+
+
+def _detach_tree(tree: Any) -> Any:
+    leaves, s = _nest.flatten(tree)
+    return _nest.unflatten(s, [v.detach() if isinstance(v, Tensor) else v for v in leaves])
+
+
+def value_and_grad_flat(
+    func: Callable[..., Any], xs: Sequence[Tensor], /, *, has_aux: bool = False
+) -> tuple[Tensor, list[Tensor], Any]:
+    keep = _DEPTH > 0
+    inputs = _inputs(xs)
+    with _Nested():
+        out = func(list(inputs))
+    y, aux = out if has_aux else (out, None)
+    if not isinstance(y, Tensor) or y.ndim != 0:
+        shape = tuple(y.shape) if isinstance(y, Tensor) else type(y).__name__
+        raise ValueError(f"value_and_grad_flat: func must return a scalar (0-d) array, got {shape}")
+    grads = _grads([y], inputs, None, keep)
+    if not keep:
+        y = y.detach()
+        if has_aux:
+            aux = _detach_tree(aux)
+    return y, grads, aux
+
+
+def _as_list(out: Any) -> tuple[list[Tensor], bool]:
+    if isinstance(out, (tuple, list)):
+        return list(out), True
+    return [out], False
+
+
+def vjp(func: Callable[..., Any], /, *primals: Tensor) -> tuple[Any, Callable[..., Any]]:
+    keep_at_call = _DEPTH > 0
+    inputs = _inputs(primals)
+    with _Nested():
+        out = func(*inputs)
+    ys, multi = _as_list(out)
+
+    def vjp_fn(cotangents: Any) -> tuple[Tensor, ...]:
+        cts, _ = _as_list(cotangents) if multi else ([cotangents], False)
+        if len(cts) != len(ys):
+            raise ValueError(f"vjp: {len(ys)} outputs but {len(cts)} cotangents")
+        cts = [c if isinstance(c, Tensor) else paddle.to_tensor(c, dtype=y.dtype) for c, y in zip(cts, ys)]
+        return tuple(_grads(ys, inputs, cts, _DEPTH > 0, retain=True))
+
+    if not keep_at_call:
+        out = _detach_tree(out)
+    return out, vjp_fn
+
+
+def jvp(func: Callable[..., Any], primals: Sequence[Tensor], tangents: Sequence[Tensor], /) -> tuple[Any, Any]:
+    primals, tangents = list(primals), list(tangents)
+    if len(primals) != len(tangents):
+        raise ValueError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
+    for i, (p, t) in enumerate(zip(primals, tangents)):
+        if list(p.shape) != list(t.shape):
+            raise ValueError(f"jvp: primal {i} has shape {list(p.shape)} but its tangent {list(t.shape)}")
+    keep = _DEPTH > 0
+    inputs = _inputs(primals)
+    with _Nested():
+        out = func(*inputs)
+    ys, multi = _as_list(out)
+    try:
+        tg = _jvp_double_vjp(ys, inputs, tangents, keep)
+    except RuntimeError:
+        # the trick differentiates a backward pass once more; where paddle lacks that kernel
+        # (e.g. the triple grad of tanh inside jvp(grad(f))), build J t row by row from vjps
+        tg = _jvp_rows(ys, inputs, tangents, keep)
+    touts = [paddle.zeros_like(y) if d is None else (d if keep else d.detach()) for d, y in zip(tg, ys)]
+    if not keep:
+        ys = [y.detach() for y in ys]
+    if multi:
+        return type(out)(ys) if isinstance(out, tuple) else ys, type(out)(touts) if isinstance(out, tuple) else touts
+    return ys[0], touts[0]
+
+
+def _jvp_double_vjp(ys: list[Tensor], inputs: list[Tensor], tangents: list[Tensor], keep: bool) -> list[Any]:
+    # u -> u^T J (linear in a dummy cotangent u), then its vjp with the tangents: J t
+    us = []
+    for y in ys:
+        u = paddle.zeros_like(y)
+        u.stop_gradient = False
+        us.append(u)
+    live = [(y, u) for y, u in zip(ys, us) if not y.stop_gradient]
+    if not live:
+        return [None] * len(ys)
+    g = paddle.grad([y for y, _ in live], inputs, grad_outputs=[u for _, u in live], create_graph=True,
+                    retain_graph=True, allow_unused=True)
+    pairs = [(gi, t) for gi, t in zip(g, tangents) if gi is not None and not gi.stop_gradient]
+    if not pairs:
+        return [None] * len(ys)
+    return list(paddle.grad([gi for gi, _ in pairs], us,
+                            grad_outputs=[t if t.dtype == gi.dtype else t.astype(gi.dtype) for gi, t in pairs],
+                            create_graph=keep, retain_graph=True, allow_unused=True))
+
+
+def _jvp_rows(ys: list[Tensor], inputs: list[Tensor], tangents: list[Tensor], keep: bool) -> list[Any]:
+    out: list[Any] = []
+    for y in ys:
+        if y.stop_gradient:
+            out.append(None)
+            continue
+        flat = y.reshape([-1])
+        vals = []
+        for i in range(flat.shape[0]):
+            row = _grads([flat[i]], inputs, None, keep, retain=True)
+            vals.append(sum((r * t.astype(r.dtype)).sum() for r, t in zip(row, tangents)))
+        out.append(paddle.stack(vals).reshape(y.shape) if vals else paddle.zeros_like(y))
+    return out
+
+
+def jacobian(
+    func: Callable[..., Any], /, *primals: Tensor, argnums: int | Sequence[int] = 0
+) -> Tensor | tuple[Tensor, ...]:
+    n = len(primals)
+
+    def norm(a: Any) -> int:
+        a = operator.index(a)
+        if not -n <= a < n:
+            raise IndexError(f"jacobian: argnums {a} is out of range for {n} primals")
+        return a % n
+
+    single = not isinstance(argnums, Sequence)
+    nums = [norm(argnums)] if single else [norm(a) for a in argnums]  # type: ignore[union-attr]
+    keep = _DEPTH > 0
+    inputs = _inputs(primals)
+    with _Nested():
+        y = func(*inputs)
+    if not isinstance(y, Tensor):
+        raise ValueError("jacobian: func must return one array")
+    wrt = [inputs[i] for i in nums]
+    flat = y.reshape([-1])
+    m = flat.shape[0]
+    rows: list[list[Tensor]] = [[] for _ in wrt]
+    for i in range(m):
+        gs = _grads([flat[i]], wrt, None, keep, retain=True)
+        for r, g in zip(rows, gs):
+            r.append(g)
+    out = []
+    for r, x in zip(rows, wrt):
+        shape = list(y.shape) + list(x.shape)
+        if m:
+            j = paddle.stack(r, 0).reshape(shape)
+        else:
+            j = paddle.zeros(shape, dtype=x.dtype)
+        out.append(j)
+    return out[0] if single else tuple(out)

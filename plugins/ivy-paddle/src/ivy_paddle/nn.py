@@ -1,0 +1,584 @@
+"""Neural-network functions: convolutions and pooling on paddle.nn.functional, and native versions
+of the composed ops where paddle has a kernel with exactly the spec's semantics.
+
+paddle's convolutions take both layouts (``data_format`` "NLC"/"NHWC"/"NDHWC" or channel-first)
+and asymmetric padding as one ``(lo, hi)`` pair per axis, so inputs are never transposed; only the
+filters are permuted from Ivy's ``[*k, in, out]`` to paddle's ``[out, in, *k]``. "SAME" padding is
+computed here (TensorFlow's rule, the odd element at the end) and passed explicitly, which also
+covers dilations. 1-D pools run as 2-D pools over a unit height (paddle's 1-D pools are
+channel-first only). paddle has no integer pooling kernels: integer max pools take the maximum of
+strided window slices, exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, int32, int64, native
+from ._framework import Tensor, paddle
+
+__all__ = [
+    # primitives
+    "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose",
+    "depthwise_conv2d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
+    "avg_pool3d", "erf",
+    # native versions of composed ops
+    "relu", "leaky_relu", "gelu", "silu", "sigmoid", "softmax", "log_softmax", "softplus", "elu",
+    "selu", "hardswish", "mish", "linear", "layer_norm", "batch_norm", "adaptive_avg_pool2d",
+    "embedding", "one_hot", "mse_loss", "l1_loss", "binary_cross_entropy",
+]
+
+F = paddle.nn.functional
+_XP: Any = None
+
+
+def _xp() -> Any:
+    """This backend's namespace, for falling back to core's compositions (fetched lazily)."""
+    global _XP
+    if _XP is None:
+        import ivy
+
+        _XP = ivy.backend_namespace("paddle")
+    return _XP
+
+
+def _compose(name: str) -> Any:
+    from ivy._compose import load_defaults
+
+    return load_defaults()[name]
+
+
+# ------------------------------------------------------------------------------------- layouts
+
+_FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+#: paddle's spelling of the layouts (1-D is "NLC" / "NCL")
+_PD_FORMAT = {(1, True): "NLC", (1, False): "NCL", (2, True): "NHWC", (2, False): "NCHW",
+              (3, True): "NDHWC", (3, False): "NCDHW"}
+#: Ivy's [*k, a, b] filters -> paddle's [b, a, *k]
+_PERM = {1: [2, 1, 0], 2: [3, 2, 0, 1], 3: [4, 3, 0, 1, 2]}
+
+
+def _channel_last(data_format: str, n: int) -> bool:
+    last, first = _FORMATS[n]
+    if data_format == last:
+        return True
+    if data_format == first:
+        return False
+    raise ValueError(f"data_format must be {last!r} or {first!r} for {n}-D, got {data_format!r}")
+
+
+def _tuple(v: int | Sequence[int], n: int, what: str) -> list[int]:
+    if isinstance(v, int):
+        return [v] * n
+    t = [int(i) for i in v]
+    if len(t) == 1 and n > 1:
+        return t * n
+    if len(t) != n:
+        raise ValueError(f"{what} must be an int or a sequence of {n} ints, got {v!r}")
+    return t
+
+
+def _pads(padding: Any, n: int, sizes: Sequence[int], windows: Sequence[int], strides: Sequence[int]) -> list[tuple[int, int]]:
+    """(lo, hi) per spatial axis. ``windows`` are the effective (dilated) window sizes."""
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p == "VALID":
+            return [(0, 0)] * n
+        if p == "SAME":
+            out = []
+            for i, k, s in zip(sizes, windows, strides):
+                total = max((-(-i // s) - 1) * s + k - i, 0)
+                out.append((total // 2, total - total // 2))  # the odd one at the end
+            return out
+        raise ValueError(f"padding must be 'SAME', 'VALID', an int or (lo, hi) pairs, got {padding!r}")
+    if isinstance(padding, int):
+        return [(padding, padding)] * n
+    pads = [(p, p) if isinstance(p, int) else (int(p[0]), int(p[1])) for p in padding]
+    if len(pads) != n:
+        raise ValueError(f"padding needs {n} (lo, hi) pairs, got {padding!r}")
+    return pads
+
+
+def _full_pads(pads: Sequence[tuple[int, int]], cl: bool) -> list[list[int]]:
+    """paddle's padding with one pair per axis of the input, batch and channel axes included."""
+    sp = [[lo, hi] for lo, hi in pads]
+    return [[0, 0], *sp, [0, 0]] if cl else [[0, 0], [0, 0], *sp]
+
+
+def _spatial(x: Tensor, n: int, cl: bool) -> list[int]:
+    return list(x.shape[1 : 1 + n]) if cl else list(x.shape[2:])
+
+
+# ---------------------------------------------------------------------------------------- convs
+
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_CONV_T = {1: F.conv1d_transpose, 2: F.conv2d_transpose, 3: F.conv3d_transpose}
+
+
+def _conv(n: int, x: Tensor, w: Tensor, strides: Any, padding: Any, data_format: str, dilations: Any, groups: int = 1) -> Tensor:
+    cl = _channel_last(data_format, n)
+    if w.dtype != x.dtype:
+        w = w.astype(x.dtype)
+    s = _tuple(strides, n, "strides")
+    d = _tuple(dilations, n, "dilations")
+    ks = list(w.shape[2:])
+    pads = _pads(padding, n, _spatial(x, n, cl), [di * (k - 1) + 1 for di, k in zip(d, ks)], s)
+    return _CONV[n](x, w, stride=s, padding=_full_pads(pads, cl), dilation=d, groups=groups, data_format=_PD_FORMAT[(n, cl)])
+
+
+def conv1d(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv(1, x, filters.transpose(_PERM[1]), strides, padding, data_format, dilations)
+
+
+def conv2d(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv(2, x, filters.transpose(_PERM[2]), strides, padding, data_format, dilations)
+
+
+def conv3d(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NDHWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv(3, x, filters.transpose(_PERM[3]), strides, padding, data_format, dilations)
+
+
+def depthwise_conv2d(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    w = filters.transpose([2, 0, 1]).unsqueeze(1)  # [fh, fw, c] -> [c, 1, fh, fw], one group per channel
+    return _conv(2, x, w, strides, padding, data_format, dilations, groups=filters.shape[-1])
+
+
+def _crop_or_pad(y: Tensor, axis: int, lo: int, size: int) -> Tensor:
+    """y[lo : lo + size] along ``axis``, zero-padded at the end where it runs past y."""
+    have = y.shape[axis]
+    end = min(lo + size, have)
+    if lo or end != have:
+        y = paddle.slice(y, [axis], [lo], [end])
+    extra = size - (end - lo)
+    if extra > 0:
+        shape = list(y.shape)
+        shape[axis] = extra
+        y = paddle.concat([y, paddle.zeros(shape, dtype=y.dtype)], axis)
+    return y
+
+
+def _conv_transpose(
+    n: int, x: Tensor, filters: Tensor, strides: Any, padding: Any, output_shape: Any, data_format: str, dilations: Any
+) -> Tensor:
+    cl = _channel_last(data_format, n)
+    w = filters.transpose(_PERM[n])  # [*k, d_out, d_in] -> [d_in, d_out, *k], paddle's transposed layout
+    if w.dtype != x.dtype:
+        w = w.astype(x.dtype)
+    s = _tuple(strides, n, "strides")
+    d = _tuple(dilations, n, "dilations")
+    sizes = _spatial(x, n, cl)
+    eff = [di * (k - 1) + 1 for di, k in zip(d, w.shape[2:])]
+    full = [(i - 1) * si + e for i, si, e in zip(sizes, s, eff)]  # the output before removing padding
+    if output_shape is not None:
+        output_shape = [int(o) for o in output_shape]
+        if len(output_shape) == n + 2:  # a whole output shape: keep the spatial part
+            output_shape = output_shape[1:-1] if cl else output_shape[2:]
+        outs = _tuple(output_shape, n, "output_shape")
+    if isinstance(padding, str) and padding.upper() == "SAME":
+        if output_shape is None:
+            outs = [i * si for i, si in zip(sizes, s)]
+        pads = []
+        for i, o, si, e in zip(sizes, outs, s, eff):
+            total = max((i - 1) * si + e - o, 0)  # the forward SAME padding of an input of size o
+            pads.append((total // 2, total - total // 2))
+    else:
+        pads = _pads(padding, n, full, eff, s)
+        if output_shape is None:
+            outs = [f - lo - hi for f, (lo, hi) in zip(full, pads)]
+    # the full transposed convolution, then remove `lo` at the start and crop or zero-pad the end
+    y = _CONV_T[n](x, w, stride=s, padding=0, dilation=d, data_format=_PD_FORMAT[(n, cl)])
+    first = 1 if cl else 2
+    for i, (o, (lo, _)) in enumerate(zip(outs, pads)):
+        y = _crop_or_pad(y, first + i, lo, o)
+    return y
+
+
+def conv1d_transpose(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    output_shape: Sequence[int] | None = None,
+    data_format: str = "NWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+def conv2d_transpose(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    output_shape: Sequence[int] | None = None,
+    data_format: str = "NHWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+def conv3d_transpose(
+    x: Tensor,
+    filters: Tensor,
+    strides: int | Sequence[int],
+    padding: Any,
+    /,
+    *,
+    output_shape: Sequence[int] | None = None,
+    data_format: str = "NDHWC",
+    dilations: int | Sequence[int] = 1,
+) -> Tensor:
+    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+# -------------------------------------------------------------------------------------- pooling
+
+_MAX = {2: F.max_pool2d, 3: F.max_pool3d}
+_AVG = {2: F.avg_pool2d, 3: F.avg_pool3d}
+
+
+def _as_2d(n: int, x: Tensor, cl: bool, k: list[int], s: list[int], pads: list[tuple[int, int]]) -> tuple[Any, ...]:
+    """1-D pooling as 2-D over a unit height: [N, W, C] -> [N, 1, W, C] (or [N, C, 1, W])."""
+    if n != 1:
+        return x, k, s, pads
+    return x.unsqueeze(1 if cl else 2), [1] + k, [1] + s, [(0, 0)] + pads
+
+
+def _window_max(x: Tensor, n: int, cl: bool, k: list[int], s: list[int], pads: list[tuple[int, int]]) -> Tensor:
+    """Max pooling as the maximum of strided window slices: any dtype paddle.maximum handles."""
+    dt = x.dtype
+    if dt == bool_:
+        x = x.astype(int32)
+    elif dt in (paddle.int8, paddle.int16, paddle.uint8):
+        x = x.astype(int32)
+    first = 1 if cl else 2
+    if any(lo or hi for lo, hi in pads):
+        x = _pad_spatial(x, first, pads, int(paddle.iinfo(x.dtype).min))
+    outs = [(x.shape[first + i] - k[i]) // s[i] + 1 for i in range(n)]
+    y = None
+    for off in _ndindex(k):
+        starts = [off[i] for i in range(n)]
+        ends = [off[i] + s[i] * (outs[i] - 1) + 1 for i in range(n)]
+        patch = paddle.strided_slice(x, [first + i for i in range(n)], starts, ends, s)
+        y = patch if y is None else paddle.maximum(y, patch)
+    return y.astype(dt) if y.dtype != dt else y
+
+
+def _pad_spatial(x: Tensor, first: int, pads: Sequence[tuple[int, int]], value: Any) -> Tensor:
+    """``x`` padded with ``value`` on the spatial axes (those from ``first`` on)."""
+    for i, (lo, hi) in enumerate(pads):
+        if not (lo or hi):
+            continue
+        a = first + i
+
+        def block(w: int) -> Tensor:
+            shp = list(x.shape)
+            shp[a] = w
+            return paddle.full(shp, value, x.dtype)
+
+        x = paddle.concat(([block(lo)] if lo else []) + [x] + ([block(hi)] if hi else []), a)
+    return x
+
+
+def _ndindex(k: Sequence[int]) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for size in k:
+        out = [o + (j,) for o in out for j in range(size)]
+    return out
+
+
+def _max_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str) -> Tensor:
+    cl = _channel_last(data_format, n)
+    k = _tuple(kernel, n, "kernel")
+    s = _tuple(strides, n, "strides")
+    pads = _pads(padding, n, _spatial(x, n, cl), k, s)
+    if id(x.dtype) not in FLOATS:
+        return _window_max(x, n, cl, k, s, pads)
+    x2, k2, s2, p2 = _as_2d(n, x, cl, k, s, pads)
+    m = max(n, 2)
+    y = _MAX[m](x2, k2, stride=s2, padding=_full_pads(p2, cl), data_format=_PD_FORMAT[(m, cl)])
+    return y.squeeze(1 if cl else 2) if n == 1 else y
+
+
+def _avg_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool) -> Tensor:
+    cl = _channel_last(data_format, n)
+    k = _tuple(kernel, n, "kernel")
+    s = _tuple(strides, n, "strides")
+    pads = _pads(padding, n, _spatial(x, n, cl), k, s)
+    if count_include_pad and any(lo or hi for lo, hi in pads):
+        # paddle's divisor is wrong with exclusive=False and asymmetric padding: pad with zeros
+        # here, then every window lies inside and is divided by the kernel size
+        x = _pad_spatial(x, 1 if cl else 2, pads, 0.0)
+        pads = [(0, 0)] * n
+    x2, k2, s2, p2 = _as_2d(n, x, cl, k, s, pads)
+    m = max(n, 2)
+    # exclusive=True: divide by the positions inside the input (count_include_pad=False)
+    y = _AVG[m](x2, k2, stride=s2, padding=_full_pads(p2, cl), exclusive=not count_include_pad, data_format=_PD_FORMAT[(m, cl)])
+    return y.squeeze(1 if cl else 2) if n == 1 else y
+
+
+def max_pool1d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC") -> Tensor:
+    return _max_pool(1, x, kernel, strides, padding, data_format)
+
+
+def max_pool2d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC") -> Tensor:
+    return _max_pool(2, x, kernel, strides, padding, data_format)
+
+
+def max_pool3d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC") -> Tensor:
+    return _max_pool(3, x, kernel, strides, padding, data_format)
+
+
+def avg_pool1d(
+    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", count_include_pad: bool = False
+) -> Tensor:
+    return _avg_pool(1, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+def avg_pool2d(
+    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", count_include_pad: bool = False
+) -> Tensor:
+    return _avg_pool(2, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+def avg_pool3d(
+    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", count_include_pad: bool = False
+) -> Tensor:
+    return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int], /, *, data_format: str = "NHWC") -> Tensor:
+    # paddle's bins are the spec's: [floor(i n / m), ceil((i + 1) n / m))
+    if x.ndim != 4 or id(x.dtype) not in FLOATS:
+        return _compose("adaptive_avg_pool2d")(_xp(), x, output_size, data_format=data_format)
+    size = [output_size, output_size] if isinstance(output_size, int) else list(output_size)
+    return F.adaptive_avg_pool2d(x, size, "NCHW" if data_format.startswith("NC") else "NHWC")
+
+
+# ---------------------------------------------------------------------------------- activations
+
+
+def erf(x: Tensor, /) -> Tensor:
+    return paddle.erf(x)
+
+
+def relu(x: Tensor, /) -> Tensor:
+    return F.relu(x)
+
+
+def sigmoid(x: Tensor, /) -> Tensor:
+    return F.sigmoid(x)
+
+
+def silu(x: Tensor, /) -> Tensor:
+    return F.silu(x)
+
+
+def selu(x: Tensor, /) -> Tensor:
+    return F.selu(x)  # paddle's default scale and alpha are the standard SELU constants
+
+
+def hardswish(x: Tensor, /) -> Tensor:
+    return F.hardswish(x)  # x * relu6(x + 3) / 6
+
+
+def mish(x: Tensor, /) -> Tensor:
+    return F.mish(x)
+
+
+def leaky_relu(x: Tensor, /, *, alpha: float = 0.2) -> Tensor:
+    return F.leaky_relu(x, alpha)
+
+
+def gelu(x: Tensor, /, *, approximate: bool = False) -> Tensor:
+    return F.gelu(x, bool(approximate))
+
+
+def softmax(x: Tensor, /, *, axis: int = -1) -> Tensor:
+    return F.softmax(x, axis)
+
+
+def log_softmax(x: Tensor, /, *, axis: int = -1) -> Tensor:
+    return F.log_softmax(x, axis)
+
+
+def softplus(x: Tensor, /, *, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    return F.softplus(x, beta, threshold)  # x where beta x > threshold, as the spec
+
+
+def elu(x: Tensor, /, *, alpha: float = 1.0) -> Tensor:
+    return F.elu(x, alpha)
+
+
+# --------------------------------------------------------------------------------------- layers
+
+
+def linear(x: Tensor, weight: Tensor, /, bias: Tensor | None = None) -> Tensor:
+    # paddle's F.linear takes weight [in, out]: the spec's is [out, in], so a transposed matmul
+    if x.dtype != weight.dtype or (bias is not None and bias.dtype != x.dtype):
+        return _compose("linear")(_xp(), x, weight, bias)
+    y = paddle.matmul(x, weight, transpose_y=True)
+    return y if bias is None else y + bias
+
+
+def layer_norm(
+    x: Tensor,
+    normalized_idxs: int | Sequence[int],
+    /,
+    *,
+    scale: Tensor | None = None,
+    offset: Tensor | None = None,
+    eps: float = 1e-5,
+) -> Tensor:
+    nd = x.ndim
+    axes = sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})
+    k = len(axes)
+    if axes != list(range(nd - k, nd)) or id(x.dtype) not in FLOATS:  # not the trailing axes: composed
+        return _compose("layer_norm")(_xp(), x, normalized_idxs, scale=scale, offset=offset, eps=eps)
+    ns = list(x.shape[nd - k :])
+    w = scale if scale is not None and list(scale.shape) == ns and scale.dtype == x.dtype else None
+    b = offset if offset is not None and list(offset.shape) == ns and offset.dtype == x.dtype else None
+    y = F.layer_norm(x, ns, w, b, eps)
+    if scale is not None and w is None:  # another broadcastable shape or dtype: apply it after
+        y = y * scale
+    if offset is not None and b is None:
+        y = y + offset
+    return y
+
+
+_BN_FORMAT = {(3, True): "NLC", (3, False): "NCL", (4, True): "NHWC", (4, False): "NCHW",
+              (5, True): "NDHWC", (5, False): "NCDHW"}
+
+
+def batch_norm(
+    x: Tensor,
+    mean: Tensor,
+    variance: Tensor,
+    /,
+    *,
+    offset: Tensor | None = None,
+    scale: Tensor | None = None,
+    training: bool = False,
+    eps: float = 1e-5,
+    momentum: float = 0.1,
+    data_format: str = "NHWC",
+) -> tuple[Tensor, Tensor, Tensor]:
+    # native for inference only: in training paddle updates the running statistics in place with
+    # its own momentum convention; the composition returns new ones as the spec says
+    fmt = _BN_FORMAT.get((x.ndim, not data_format.startswith("NC")))
+    if (
+        training
+        or fmt is None
+        or id(x.dtype) not in FLOATS
+        or any(t is not None and t.dtype != x.dtype for t in (mean, variance, offset, scale))
+    ):
+        return _compose("batch_norm")(
+            _xp(), x, mean, variance, offset=offset, scale=scale, training=training, eps=eps,
+            momentum=momentum, data_format=data_format,
+        )
+    y = F.batch_norm(x, mean, variance, weight=scale, bias=offset, training=False, epsilon=eps, data_format=fmt, use_global_stats=True)
+    return y, mean, variance
+
+
+def embedding(weights: Tensor, indices: Tensor, /, *, max_norm: float | None = None) -> Tensor:
+    if max_norm is not None:  # paddle would renormalise the rows of `weights` in place
+        return _compose("embedding")(_xp(), weights, indices, max_norm=max_norm)
+    if indices.dtype not in (int32, int64):
+        indices = indices.astype(int64)
+    return F.embedding(indices, weights)
+
+
+def one_hot(indices: Tensor, depth: int, /, *, dtype: Any = None, axis: int = -1) -> Tensor:
+    # F.one_hot raises on out-of-range indices; the spec gives all zeros: compare with an int64
+    # arange instead (an arange of a narrow index dtype would overflow for a large depth)
+    idx = indices if indices.dtype == int64 else indices.astype(int64)
+    hot = idx.unsqueeze(-1) == paddle.arange(depth, dtype=int64).to(idx.place)
+    dt = DEFAULT_FLOAT if dtype is None else native(dtype, "one_hot")
+    out = hot if dt == bool_ else hot.astype(dt)
+    if axis != -1 and axis != out.ndim - 1:
+        out = paddle.moveaxis(out, -1, axis)
+    return out
+
+
+# --------------------------------------------------------------------------------------- losses
+
+
+def _fast_pair(true: Any, pred: Any) -> bool:
+    return (
+        isinstance(true, Tensor)
+        and isinstance(pred, Tensor)
+        and list(true.shape) == list(pred.shape)
+        and true.dtype == pred.dtype
+        and id(pred.dtype) in FLOATS
+        and pred.ndim > 0
+    )
+
+
+def mse_loss(true: Tensor, pred: Tensor, /, *, reduction: str = "mean") -> Tensor:
+    if _fast_pair(true, pred) and reduction in ("mean", "sum", "none"):
+        return F.mse_loss(pred, true, reduction)
+    return _compose("mse_loss")(_xp(), true, pred, reduction=reduction)
+
+
+def l1_loss(true: Tensor, pred: Tensor, /, *, reduction: str = "mean") -> Tensor:
+    if _fast_pair(true, pred) and reduction in ("mean", "sum", "none"):
+        return F.l1_loss(pred, true, reduction)
+    return _compose("l1_loss")(_xp(), true, pred, reduction=reduction)
+
+
+def binary_cross_entropy(
+    true: Tensor,
+    pred: Tensor,
+    /,
+    *,
+    epsilon: float = 1e-7,
+    from_logits: bool = False,
+    reduction: str = "mean",
+) -> Tensor:
+    if from_logits and _fast_pair(true, pred) and reduction in ("mean", "sum", "none"):
+        # paddle's stable form max(z, 0) - z t + log1p(exp(-|z|)) is the spec's
+        return F.binary_cross_entropy_with_logits(pred, true, reduction=reduction)
+    return _compose("binary_cross_entropy")(
+        _xp(), true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction
+    )

@@ -1,0 +1,567 @@
+"""Neural-network functions: convolutions and pooling on ``tf.nn``, and native versions of the
+composed ops where TensorFlow has a kernel with exactly the spec's semantics.
+
+TF's layouts are Ivy's: channel-last inputs (``NHWC``...; CPU kernels know no other), filters
+``[*k, in, out]`` and transposed filters ``[*k, out, in]``; channel-first inputs are transposed.
+TF's ``SAME`` is the spec's (the odd padding element at the end; ignored by max pooling, left out
+of the divisor of average pooling). Explicit ``(lo, hi)`` pairs go to ``conv2d`` as they are and
+through ``tf.pad`` elsewhere. TF refuses a stride and a dilation both above one in some kernels:
+the filter is then dilated with zeros instead.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import tensorflow as tf
+
+from tensorflow.python.ops import gen_array_ops as ga
+from tensorflow.python.ops import gen_math_ops as gm
+from tensorflow.python.ops import gen_nn_ops as gn
+
+from . import _dtypes as D
+from ._helpers import ints, scalar, tensor
+
+__all__ = [
+    # primitives
+    "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose",
+    "depthwise_conv2d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
+    "avg_pool3d", "erf",
+    # native versions of composed ops
+    "relu", "leaky_relu", "gelu", "silu", "sigmoid", "softmax", "log_softmax", "softplus", "elu",
+    "selu", "hardswish", "mish", "linear", "layer_norm", "embedding", "one_hot",
+    "scaled_dot_product_attention",
+]
+
+_XP: Any = None
+
+
+def _xp() -> Any:
+    """This backend's namespace, for falling back to core's compositions (fetched lazily)."""
+    global _XP
+    if _XP is None:
+        import ivy
+
+        _XP = ivy.backend_namespace("tensorflow")
+    return _XP
+
+
+def _compose(name: str) -> Any:
+    from ivy._compose import load_defaults
+
+    return load_defaults()[name]
+
+
+# ------------------------------------------------------------------------------------- layouts
+
+_FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+_TO_LAST = {1: (0, 2, 1), 2: (0, 2, 3, 1), 3: (0, 2, 3, 4, 1)}
+_TO_FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2), 3: (0, 4, 1, 2, 3)}
+
+
+def _channel_last(data_format: str, n: int) -> bool:
+    last, first = _FORMATS[n]
+    if data_format == last:
+        return True
+    if data_format == first:
+        return False
+    raise ValueError(f"data_format must be {last!r} or {first!r} for {n}-D, got {data_format!r}")
+
+
+def _tuple(v: int | Sequence[int], n: int, what: str) -> tuple[int, ...]:
+    if isinstance(v, (int, np.integer)):
+        return (int(v),) * n
+    t = tuple(int(i) for i in v)
+    if len(t) == 1 and n > 1:
+        return t * n
+    if len(t) != n:
+        raise ValueError(f"{what} must be an int or a sequence of {n} ints, got {v!r}")
+    return t
+
+
+def _mode(padding: Any) -> str | None:
+    """"SAME" / "VALID" for those strings, None for explicit padding."""
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p not in ("SAME", "VALID"):
+            raise ValueError(f"padding must be 'SAME', 'VALID', an int or (lo, hi) pairs, got {padding!r}")
+        return p
+    return None
+
+
+def _pads(
+    padding: Any, n: int, sizes: Sequence[int], windows: Sequence[int], strides: Sequence[int]
+) -> list[tuple[int, int]]:
+    """(lo, hi) per spatial axis. ``windows`` are the effective (dilated) window sizes."""
+    mode = _mode(padding)
+    if mode == "VALID":
+        return [(0, 0)] * n
+    if mode == "SAME":
+        out = []
+        for i, k, s in zip(sizes, windows, strides):
+            total = max((-(-i // s) - 1) * s + k - i, 0)
+            out.append((total // 2, total - total // 2))  # the odd one at the end
+        return out
+    if isinstance(padding, (int, np.integer)):
+        return [(int(padding), int(padding))] * n
+    pads = [(int(p), int(p)) if isinstance(p, (int, np.integer)) else (int(p[0]), int(p[1])) for p in padding]
+    if len(pads) != n:
+        raise ValueError(f"padding needs {n} (lo, hi) pairs, got {padding!r}")
+    return pads
+
+
+def _pad_spatial(x: Any, pads: Sequence[tuple[int, int]], value: Any = 0) -> Any:
+    if not any(lo or hi for lo, hi in pads):
+        return x
+    return tf.pad(x, [[0, 0], *[[lo, hi] for lo, hi in pads], [0, 0]], constant_values=value)
+
+
+def _spatial(x: Any, n: int) -> list[int]:
+    return [int(s) for s in x.shape[1 : 1 + n]]
+
+
+def _dilate_filter(w: Any, d: Sequence[int], n: int) -> Any:
+    """Insert d - 1 zeros between the taps of each spatial axis."""
+    for a, di in enumerate(d):
+        if di == 1:
+            continue
+        k = int(w.shape[a])
+        shape = [int(s) for s in w.shape]
+        e = tf.pad(tf.expand_dims(w, a + 1), [[0, 0]] * (a + 1) + [[0, di - 1]] + [[0, 0]] * (w.shape.rank - a - 1))
+        shape[a] = k * di
+        w = tf.reshape(e, shape)
+        begin = [0] * w.shape.rank
+        size = [-1] * w.shape.rank
+        size[a] = (k - 1) * di + 1
+        w = tf.slice(w, begin, size)
+    return w
+
+
+# ---------------------------------------------------------------------------------------- convs
+
+
+def _conv(n: int, x: Any, w: Any, strides: Any, padding: Any, data_format: str, dilations: Any, depthwise: bool = False) -> Any:
+    cl = _channel_last(data_format, n)
+    if not cl:
+        x = tf.transpose(x, _TO_LAST[n])
+    if w.dtype != x.dtype:
+        w = tf.cast(w, x.dtype)
+    s = _tuple(strides, n, "strides")
+    d = _tuple(dilations, n, "dilations")
+    mode = _mode(padding)
+    pads = None
+    if mode is None:
+        k = [int(v) for v in w.shape[:n]]
+        pads = _pads(padding, n, _spatial(x, n), [di * (ki - 1) + 1 for di, ki in zip(d, k)], s)
+    if any(v > 1 for v in d) and (n == 3 or any(v > 1 for v in s)):
+        # TF refuses a stride and a dilation together, and dilated 3-D convolutions on the CPU
+        w = _dilate_filter(w, d, n)
+        d = (1,) * n
+    sub = None
+    if depthwise and s[0] != s[1]:  # TF's depthwise kernel wants equal strides: stride 1, then subsample
+        if pads is None:
+            pads = _pads(mode, n, _spatial(x, n), [di * (int(ki) - 1) + 1 for di, ki in zip(d, w.shape[:n])], s)
+        sub, s = s, (1, 1)
+    if n == 1:  # through the 2-D kernels, with a height of one
+        x = tf.expand_dims(x, 1)
+        w = tf.expand_dims(w, 0)
+        s, d = (1, *s), (1, *d)
+        if pads is not None:
+            pads = [(0, 0), *pads]
+    if n == 3 or depthwise:
+        if pads is not None:
+            x = _pad_spatial(x, pads)
+            mode = "VALID"
+        if depthwise:
+            y = tf.nn.depthwise_conv2d(x, tf.expand_dims(w, -1), [1, *s, 1], mode, dilations=d)
+            if sub is not None:
+                y = y[:, :: sub[0], :: sub[1]]
+        else:
+            y = tf.nn.conv3d(x, w, [1, *s, 1], mode, dilations=[1, *d, 1])
+    else:
+        pad = mode if pads is None else [[0, 0], *[[lo, hi] for lo, hi in pads], [0, 0]]
+        y = tf.nn.conv2d(x, w, s, pad, dilations=d)
+    if n == 1:
+        y = tf.squeeze(y, 1)
+    return y if cl else tf.transpose(y, _TO_FIRST[n])
+
+
+def conv1d(x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", dilations: Any = 1) -> Any:
+    return _conv(1, x, filters, strides, padding, data_format, dilations)
+
+
+def conv2d(x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1) -> Any:
+    return _conv(2, x, filters, strides, padding, data_format, dilations)
+
+
+def conv3d(x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", dilations: Any = 1) -> Any:
+    return _conv(3, x, filters, strides, padding, data_format, dilations)
+
+
+def depthwise_conv2d(
+    x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+) -> Any:
+    return _conv(2, x, filters, strides, padding, data_format, dilations, depthwise=True)
+
+
+def _conv_transpose(
+    n: int, x: Any, w: Any, strides: Any, padding: Any, output_shape: Any, data_format: str, dilations: Any
+) -> Any:
+    cl = _channel_last(data_format, n)
+    if not cl:
+        x = tf.transpose(x, _TO_LAST[n])
+    if w.dtype != x.dtype:
+        w = tf.cast(w, x.dtype)
+    s = _tuple(strides, n, "strides")
+    d = _tuple(dilations, n, "dilations")
+    sizes = _spatial(x, n)
+    eff = [di * (int(k) - 1) + 1 for di, k in zip(d, w.shape[:n])]
+    full = [(i - 1) * si + e for i, si, e in zip(sizes, s, eff)]  # the output before removing padding
+    outs: tuple[int, ...] | None = None
+    if output_shape is not None:
+        output_shape = [int(o) for o in output_shape]
+        if len(output_shape) == n + 2:  # a whole output shape: keep the spatial part
+            output_shape = output_shape[1:-1] if cl else output_shape[2:]
+        outs = _tuple(output_shape, n, "output_shape")
+    mode = _mode(padding)
+    if mode == "SAME":
+        if outs is None:
+            outs = tuple(i * si for i, si in zip(sizes, s))
+        pads = None
+    else:
+        pads = _pads(padding, n, (), eff, s)
+        if outs is None:
+            outs = tuple(f - lo - hi for f, (lo, hi) in zip(full, pads))
+    if any(v > 1 for v in d):  # TF's CPU backprop-input kernels refuse dilations (some paths): zeros instead
+        w = _dilate_filter(w, d, n)
+        d = (1,) * n
+    d_out = int(w.shape[-2])
+    batch = tf.shape(x)[0]
+    crop = None
+    if n == 1:
+        x, w = tf.expand_dims(x, 1), tf.expand_dims(w, 0)
+        s, d, outs2 = (1, *s), (1, *d), (1, *outs)
+        pads2 = None if pads is None else [(0, 0), *pads]
+    else:
+        outs2, pads2 = outs, pads
+    if pads2 is None or all(p == (0, 0) for p in pads2):
+        pad: Any = "SAME" if pads2 is None else "VALID"
+        shape_out = outs2
+    elif n == 3:  # conv3d_transpose knows only SAME / VALID: the full output, then crop / zero-pad
+        pad = "VALID"
+        shape_out = tuple(max(f, lo + o) for f, (lo, _), o in zip(full, pads2, outs2))
+        crop = pads2
+    else:
+        pad = [[0, 0], *[[lo, hi] for lo, hi in pads2], [0, 0]]
+        shape_out = outs2
+    oshape = tf.stack([batch, *[tf.constant(v) for v in shape_out], tf.constant(d_out)])
+    if n == 3:
+        y = tf.nn.conv3d_transpose(x, w, oshape, [1, *s, 1], pad, dilations=[1, *d, 1])
+    else:
+        y = tf.nn.conv2d_transpose(x, w, oshape, [1, *s, 1], pad, dilations=[1, *d, 1])
+    if crop is not None:
+        y = y[:, crop[0][0] : crop[0][0] + outs2[0], crop[1][0] : crop[1][0] + outs2[1], crop[2][0] : crop[2][0] + outs2[2]]
+    if n == 1:
+        y = tf.squeeze(y, 1)
+    return y if cl else tf.transpose(y, _TO_FIRST[n])
+
+
+def conv1d_transpose(
+    x: Any, filters: Any, strides: Any, padding: Any, /, *, output_shape: Any = None, data_format: str = "NWC", dilations: Any = 1
+) -> Any:
+    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+def conv2d_transpose(
+    x: Any, filters: Any, strides: Any, padding: Any, /, *, output_shape: Any = None, data_format: str = "NHWC", dilations: Any = 1
+) -> Any:
+    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+def conv3d_transpose(
+    x: Any, filters: Any, strides: Any, padding: Any, /, *, output_shape: Any = None, data_format: str = "NDHWC", dilations: Any = 1
+) -> Any:
+    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+
+
+# -------------------------------------------------------------------------------------- pooling
+
+_POOL_NATIVE_3D = frozenset({D.F32, tf.float16, tf.bfloat16})
+_MAXPOOL_2D = frozenset({D.F32, D.F64, tf.float16, tf.bfloat16, D.I8, D.I16, D.I32, D.I64, D.U8, D.U16})
+_SIGN64 = np.int64(np.iinfo(np.int64).min)
+
+
+def _valid(kind: str, n: int, x: Any, k: Sequence[int], s: Sequence[int]) -> Any:
+    """Native VALID pooling of a channel-last x (3-D through two 2-D pools where TF has no 3-D kernel)."""
+    fn = tf.nn.max_pool2d if kind == "max" else tf.nn.avg_pool2d
+    if n == 1:
+        return tf.squeeze(fn(tf.expand_dims(x, 1), [1, k[0]], [1, s[0]], "VALID"), 1)
+    if n == 2:
+        return fn(x, list(k), list(s), "VALID")
+    if x.dtype in _POOL_NATIVE_3D:
+        fn3 = tf.nn.max_pool3d if kind == "max" else tf.nn.avg_pool3d
+        return fn3(x, list(k), list(s), "VALID")
+    # a box window is separable: pool (h, w) per depth slice, then the depth axis
+    dd, hh, ww, c = (int(v) for v in x.shape[1:])
+    y = fn(tf.reshape(x, [-1, hh, ww, c]), [k[1], k[2]], [s[1], s[2]], "VALID")
+    ho, wo = int(y.shape[1]), int(y.shape[2])
+    y = fn(tf.reshape(y, [-1, dd, ho * wo, c]), [k[0], 1], [s[0], 1], "VALID")
+    return tf.reshape(y, [-1, int(y.shape[1]), ho, wo, c])
+
+
+def _max_pool(n: int, x: Any, kernel: Any, strides: Any, padding: Any, data_format: str) -> Any:
+    x = tensor(x)
+    dt = x.dtype
+    if dt not in _MAXPOOL_2D:  # widen / map order-preservingly to a dtype TF pools, and back
+        if dt == D.U32:
+            return tf.cast(_max_pool(n, tf.cast(x, D.I64), kernel, strides, padding, data_format), dt)
+        if dt == D.U64:
+            m = tf.bitcast(tf.bitwise.bitwise_xor(x, tf.constant(1 << 63, D.U64)), D.I64)
+            y = _max_pool(n, m, kernel, strides, padding, data_format)
+            return tf.bitwise.bitwise_xor(tf.bitcast(y, D.U64), tf.constant(1 << 63, D.U64))
+        if dt == D.BOOL:
+            return tf.cast(_max_pool(n, tf.cast(x, D.U8), kernel, strides, padding, data_format), dt)
+    cl = _channel_last(data_format, n)
+    if not cl:
+        x = tf.transpose(x, _TO_LAST[n])
+    k = _tuple(kernel, n, "kernel")
+    s = _tuple(strides, n, "strides")
+    mode = _mode(padding)
+    if mode is not None and (n < 3 or dt in _POOL_NATIVE_3D):  # TF's SAME max pool ignores the padding
+        fn = {1: tf.nn.max_pool1d, 2: tf.nn.max_pool2d, 3: tf.nn.max_pool3d}[n]
+        y = fn(x, list(k), list(s), mode)
+    else:
+        pads = _pads(padding, n, _spatial(x, n), k, s)
+        low = -np.inf if dt.is_floating else dt.min
+        y = _valid("max", n, _pad_spatial(x, pads, tf.constant(low, dt)), k, s)
+    return y if cl else tf.transpose(y, _TO_FIRST[n])
+
+
+def _avg_pool(n: int, x: Any, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool) -> Any:
+    cl = _channel_last(data_format, n)
+    if not cl:
+        x = tf.transpose(x, _TO_LAST[n])
+    k = _tuple(kernel, n, "kernel")
+    s = _tuple(strides, n, "strides")
+    mode = _mode(padding)
+    native = n < 3 or x.dtype in _POOL_NATIVE_3D
+    if native and (mode == "VALID" or (mode == "SAME" and not count_include_pad)):
+        fn = {1: tf.nn.avg_pool1d, 2: tf.nn.avg_pool2d, 3: tf.nn.avg_pool3d}[n]
+        y = fn(x, list(k), list(s), mode)  # TF's SAME average leaves the padding out of the divisor
+    else:
+        pads = _pads(padding, n, _spatial(x, n), k, s)
+        y = _valid("avg", n, _pad_spatial(x, pads), k, s)  # window sums / window size
+        if not count_include_pad and any(lo or hi for lo, hi in pads):
+            ones = tf.ones([1, *_spatial(x, n), 1], x.dtype)
+            y = y / _valid("avg", n, _pad_spatial(ones, pads), k, s)  # the share inside the input
+    return y if cl else tf.transpose(y, _TO_FIRST[n])
+
+
+def max_pool1d(x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC") -> Any:
+    return _max_pool(1, x, kernel, strides, padding, data_format)
+
+
+def max_pool2d(x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC") -> Any:
+    return _max_pool(2, x, kernel, strides, padding, data_format)
+
+
+def max_pool3d(x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC") -> Any:
+    return _max_pool(3, x, kernel, strides, padding, data_format)
+
+
+def avg_pool1d(
+    x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", count_include_pad: bool = False
+) -> Any:
+    return _avg_pool(1, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+def avg_pool2d(
+    x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", count_include_pad: bool = False
+) -> Any:
+    return _avg_pool(2, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+def avg_pool3d(
+    x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", count_include_pad: bool = False
+) -> Any:
+    return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
+
+
+# ---------------------------------------------------------------------------------- activations
+# TF's generated ops directly: the public tf.nn wrappers cost more than the kernels at small sizes
+# (tf.nn.silu is a custom_gradient, ten times slower in eager mode).
+
+erf = gm.erf
+relu = gn.relu
+sigmoid = gm.sigmoid  # stable for large |x|
+selu = gn.selu  # Klambauer et al.'s constants
+
+
+def _floating(x: Any) -> bool:
+    return isinstance(x, (tf.Tensor, tf.Variable)) and x.dtype.is_floating
+
+
+def silu(x: Any, /) -> Any:
+    return gm.mul(x, gm.sigmoid(x))
+
+
+def leaky_relu(x: Any, /, *, alpha: float = 0.2) -> Any:
+    # not tf.nn.leaky_relu: its alpha is a float32 attribute (inexact for float64), and it turns
+    # integers into float32
+    if not _floating(x):
+        return _compose("leaky_relu")(_xp(), x, alpha=alpha)
+    return gm.select_v2(gm.greater(x, scalar(0.0, x.dtype)), x, gm.mul(x, scalar(alpha, x.dtype)))
+
+
+def gelu(x: Any, /, *, approximate: bool = False) -> Any:
+    # not tf.nn.gelu: it rounds its constants through float32, which float64 inputs would notice
+    if not _floating(x):
+        return _compose("gelu")(_xp(), x, approximate=approximate)
+    dt = x.dtype
+    half = gm.mul(x, scalar(0.5, dt))
+    if approximate:
+        cube = gm.mul(gm.mul(gm.mul(x, x), x), scalar(0.044715, dt))
+        inner = gm.mul(gm.add_v2(x, cube), scalar(math.sqrt(2.0 / math.pi), dt))
+        return gm.mul(half, gm.add_v2(gm.tanh(inner), scalar(1.0, dt)))
+    return gm.mul(half, gm.erfc(gm.mul(x, scalar(-math.sqrt(0.5), dt))))  # 1 + erf(x / sqrt 2)
+
+
+def softmax(x: Any, /, *, axis: int = -1) -> Any:
+    nd = x.shape.rank
+    if axis == -1 or axis == nd - 1:
+        return gn.softmax(x)  # TF's kernel works on the last axis
+    a = axis % nd  # elsewhere the stable formula in place beats two transposes
+    e = gm.exp(gm.sub(x, gm._max(x, a, keep_dims=True)))
+    return gm.real_div(e, gm._sum(e, a, keep_dims=True))
+
+
+def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
+    nd = x.shape.rank
+    if axis == -1 or axis == nd - 1:
+        return gn.log_softmax(x)
+    a = axis % nd
+    z = gm.sub(x, gm._max(x, a, keep_dims=True))
+    return gm.sub(z, gm.log(gm._sum(gm.exp(z), a, keep_dims=True)))
+
+
+def softplus(x: Any, /, *, beta: float = 1.0, threshold: float = 20.0) -> Any:
+    # TF's softplus is the stable log1p(exp(x)); the spec's threshold returns x itself beyond it
+    if not _floating(x):
+        return _compose("softplus")(_xp(), x, beta=beta, threshold=threshold)
+    dt = x.dtype
+    bx = x if beta == 1.0 else gm.mul(x, scalar(beta, dt))
+    soft = gn.softplus(bx)
+    if beta != 1.0:
+        soft = gm.real_div(soft, scalar(beta, dt))
+    return gm.select_v2(gm.greater(bx, scalar(threshold, dt)), x, soft)
+
+
+def elu(x: Any, /, *, alpha: float = 1.0) -> Any:
+    if not _floating(x):
+        return _compose("elu")(_xp(), x, alpha=alpha)
+    y = gn.elu(x)  # x > 0 ? x : expm1(x)
+    if alpha == 1.0:
+        return y
+    return gm.select_v2(gm.greater(x, scalar(0.0, x.dtype)), x, gm.mul(y, scalar(alpha, x.dtype)))
+
+
+def hardswish(x: Any, /) -> Any:
+    if not _floating(x):
+        return _compose("hardswish")(_xp(), x)
+    dt = x.dtype
+    return gm.mul(x, gm.real_div(gn.relu6(gm.add_v2(x, scalar(3.0, dt))), scalar(6.0, dt)))
+
+
+def mish(x: Any, /) -> Any:
+    if not _floating(x):
+        return _compose("mish")(_xp(), x)
+    return gm.mul(x, gm.tanh(gn.softplus(x)))
+
+
+# --------------------------------------------------------------------------------------- layers
+
+
+def linear(x: Any, weight: Any, /, bias: Any = None) -> Any:
+    if x.shape.rank < 2 or weight.shape.rank != 2 or x.dtype != weight.dtype or (bias is not None and bias.dtype != x.dtype):
+        return _compose("linear")(_xp(), x, weight, bias)
+    y = tf.linalg.matmul(x, weight, transpose_b=True)  # weight [out, in]; batch axes broadcast
+    return y if bias is None else tf.nn.bias_add(y, bias) if bias.shape.rank == 1 else y + bias
+
+
+def layer_norm(
+    x: Any, normalized_idxs: int | Sequence[int], /, *, scale: Any = None, offset: Any = None, eps: float = 1e-5
+) -> Any:
+    if not _floating(x):
+        return _compose("layer_norm")(_xp(), x, normalized_idxs, scale=scale, offset=offset, eps=eps)
+    nd = x.shape.rank
+    axes = ints(tuple(sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})))
+    mean = gm.mean(x, axes, keep_dims=True)
+    centred = gm.sub(x, mean)
+    var = gm.mean(gm.square(centred), axes, keep_dims=True)  # the biased variance
+    y = gm.real_div(centred, gm.sqrt(gm.add_v2(var, scalar(float(eps), x.dtype))))
+    if scale is not None:
+        y = y * scale
+    if offset is not None:
+        y = y + offset
+    return y
+
+
+def embedding(weights: Any, indices: Any, /, *, max_norm: float | None = None) -> Any:
+    if indices.dtype not in (D.I32, D.I64):
+        indices = tf.cast(indices, D.I64)
+    rows = tf.gather(weights, indices)
+    if max_norm is None:
+        return rows
+    norms = tf.norm(rows, axis=-1, keepdims=True)
+    m = tf.constant(max_norm, norms.dtype)
+    return tf.where(norms > m, rows * (m / norms), rows)  # the rows, not the table, are rescaled
+
+
+def one_hot(indices: Any, depth: int, /, *, dtype: Any = None, axis: int = -1) -> Any:
+    # tf.one_hot gives all zeros for an index outside [0, depth), as the spec asks
+    dtype = D.DEFAULT_FLOAT if dtype is None else D.native(dtype)
+    if indices.dtype not in (D.U8, D.I8, D.I32, D.I64):
+        indices = tf.cast(indices, D.I64)  # uint64 beyond int64 wraps negative: still all zeros
+    nd = indices.shape.rank + 1
+    a = axis % nd if -nd <= axis < nd else axis
+    kind = bool if dtype == D.BOOL else int if dtype.is_integer else complex if dtype.is_complex else float
+    return ga.one_hot(indices, depth, scalar(kind(1), dtype), scalar(kind(0), dtype), axis=a)
+
+
+def scaled_dot_product_attention(
+    q: Any,
+    k: Any,
+    v: Any,
+    /,
+    *,
+    mask: Any = None,
+    scale: float | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+) -> Any:
+    if not (q.dtype == k.dtype == v.dtype) or not q.dtype.is_floating or q.shape.rank < 2:
+        return _compose("scaled_dot_product_attention")(
+            _xp(), q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
+        )
+    d = int(q.shape[-1])
+    sc = (1.0 / math.sqrt(d)) if scale is None else scale
+    scores = tf.linalg.matmul(q, k, transpose_b=True) * tf.constant(sc, q.dtype)
+    neg = tf.constant(-np.inf, q.dtype)  # a query that may attend to no key gives NaN, as the spec says
+    if is_causal:  # query i attends to keys j <= i (top-left aligned)
+        lq, lk = int(q.shape[-2]), int(k.shape[-2])
+        causal = tf.constant(np.tril(np.ones((lq, lk), dtype=bool)))
+        scores = tf.where(causal, scores, neg)
+    if mask is not None:
+        if mask.dtype == D.BOOL:
+            scores = tf.where(mask, scores, neg)
+        else:
+            scores = scores + (mask if mask.dtype == q.dtype else tf.cast(mask, q.dtype))
+    weights = tf.nn.softmax(scores, -1)
+    if dropout_p > 0.0:
+        from .random import dropout
+
+        weights = dropout(weights, dropout_p)
+    return tf.linalg.matmul(weights, v)
