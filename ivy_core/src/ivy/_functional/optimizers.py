@@ -117,11 +117,17 @@ def lamb_update(
 def lars_update(
     ws: Any, dcdws: Any, lr: Any, /, *, decay_lambda: float = 0.0, stop_gradients: bool = True
 ) -> Any:
-    """One LARS step (You et al., 2017): per leaf, ``d = g + λ w`` and
-    ``w -= lr · (‖w‖ / ‖d‖) · d`` (ratio 1 where either norm is 0). Returns the new nest."""
+    """One LARS step (You et al., 2017): per leaf, the local learning rate is
+    ``lr · ‖w‖ / (‖g‖ + λ‖w‖)`` (``lr`` where either norm is 0) and ``w -= local_lr · (g + λ w)``.
+    Returns the new nest."""
+    ivy = _ivy()
 
     def upd(w: Any, g: Any) -> Any:
-        d = g + decay_lambda * w
-        return _finish(w - lr * _trust(w, d, float("inf")) * d, stop_gradients)
+        wn = ivy.linalg.vector_norm(w)
+        gn = ivy.linalg.vector_norm(g)
+        denom = gn + decay_lambda * wn
+        ok = ivy.logical_and(wn > 0, gn > 0)
+        ratio = ivy.where(ok, wn / ivy.where(ok, denom, 1.0), 1.0)
+        return _finish(w - lr * ratio * (g + decay_lambda * w), stop_gradients)
 
     return nest.map(upd, ws, dcdws)
