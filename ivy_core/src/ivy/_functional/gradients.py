@@ -42,8 +42,14 @@ def execute_with_gradients(
             return out[0], out[1:]
         return out, ()
 
-    y, grads, extra = b.ops["value_and_grad_flat"](flat_fn, leaves, has_aux=True)
-    return (y, nest.unflatten(structure, grads), *extra)
+    y, grads, extra = b.calls["value_and_grad_flat"](flat_fn, leaves, has_aux=True)
+    stop = b.calls["stop_gradient"]
+    array_types = b.array_types
+
+    def detach(a: Any) -> Any:  # the promise above, kept here rather than left to each plugin
+        return stop(a) if isinstance(a, array_types) else a
+
+    return (detach(y), nest.unflatten(structure, grads), *nest.map(detach, tuple(extra)))
 
 
 def value_and_grad(
@@ -64,7 +70,7 @@ def value_and_grad(
                 new[i] = v
             return func(*new, **kwargs)
 
-        value, grads, aux = b.ops["value_and_grad_flat"](flat_fn, leaves, has_aux=has_aux)
+        value, grads, aux = b.calls["value_and_grad_flat"](flat_fn, leaves, has_aux=has_aux)
         g = nest.unflatten(structure, grads)
         g = g[0] if isinstance(argnums, int) else tuple(g)
         return ((value, aux), g) if has_aux else (value, g)
@@ -89,7 +95,7 @@ def jac(func: Callable[..., Any], /, *, argnums: int | Sequence[int] = 0) -> Cal
 
     def wrapped(*args: Any) -> Any:
         b = _backend(args, "jac")
-        return b.ops["jacobian"](func, *args, argnums=argnums)
+        return b.calls["jacobian"](func, *args, argnums=argnums)
 
     wrapped.__name__ = f"jac({getattr(func, '__name__', 'fn')})"
     return wrapped
