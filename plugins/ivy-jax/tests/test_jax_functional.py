@@ -1384,6 +1384,13 @@ def test_jax_random_global_key_is_baked_in_under_jit():
     c = ivy.compile(lambda x: x + ivy.random_uniform(shape=(3,), backend="jax"))
     z = jnp.zeros(3)
     close(c(z), npa(c(z)), 0)
+    # and the global key did not leak a tracer: eager draws go on working and advancing
+    a, b = npa(ivy.random_uniform(shape=(3,), backend="jax")), npa(ivy.random_uniform(shape=(3,), backend="jax"))
+    assert not np.array_equal(a, b)
+    assert jax.jit(lambda x: x + ivy.random_normal(shape=(2,), backend="jax"))(jnp.zeros(2)).shape == (2,)
+    ivy.seed(0, backend="jax")
+    _ = jax.jit(lambda x: x * ivy.bernoulli(0.5, shape=(2,), backend="jax"))(jnp.ones(2))
+    assert ivy.random_uniform(shape=(2,), backend="jax").shape == (2,)
 
 
 # ====================================================================== without JAX_ENABLE_X64

@@ -49,7 +49,9 @@ def _key(seed: int | None, key: Any) -> Any:
         return key
     if seed is not None:
         return jax.random.key(int(seed))
-    with _lock:
+    # Evaluated eagerly even while jax.jit traces: the global key must stay a concrete array (a
+    # tracer stored here would leak out of the trace); the subkey becomes a constant of the trace.
+    with _lock, jax.ensure_compile_time_eval():
         if _KEY is None:
             _KEY = jax.random.key(secrets.randbits(31))
         _KEY, sub = jax.random.split(_KEY)

@@ -416,7 +416,9 @@ def silu(x: Tensor, /) -> Tensor:
 
 
 def selu(x: Tensor, /) -> Tensor:
-    return F.selu(x)  # paddle's default scale and alpha are the standard SELU constants
+    if x.dtype == paddle.float64:  # paddle's kernel holds scale and alpha as float32 attributes
+        return _compose("selu")(_xp(), x)
+    return F.selu(x)
 
 
 def hardswish(x: Tensor, /) -> Tensor:
