@@ -207,7 +207,7 @@ def test_paddle_native_ops_present():
         # overrides of compositions
         "relu", "gelu", "softmax", "log_softmax", "layer_norm", "linear", "pad", "gather", "gather_nd",
         "top_k", "cumsum", "one_hot", "embedding", "dropout", "split", "flatten", "transpose", "cast",
-        "get_item", "adaptive_avg_pool2d",
+        "get_item", "adaptive_avg_pool2d", "group_norm", "huber_loss", "batch_norm", "selu",
     }
     assert want <= set(B.native_ops), sorted(want - set(B.native_ops))
     from ivy._registry import signature_mismatch
@@ -447,6 +447,9 @@ def test_paddle_dropout():
     z = npa(ivy.dropout(x, 0.25, scale=False, seed=0))
     assert set(np.unique(z).tolist()) <= {0.0, 1.0}
     assert ivy.dropout(x, 0.5, training=False) is x
+    ivy.seed(1, backend="paddle")
+    g = npa(ivy.dropout(x, 0.3))  # the global generator: the scale is exactly 1 / 0.7 in float64
+    assert set(np.unique(g).tolist()) <= {0.0, 1.0 / 0.7} and abs((g == 0).mean() - 0.3) < 0.02
     ivy.seed(1, backend="paddle")
     w = npa(ivy.dropout(x, 0.5))
     assert abs((w == 0).mean() - 0.5) < 0.02 and set(np.unique(w).tolist()) <= {0.0, 2.0}
@@ -827,6 +830,8 @@ def test_paddle_activation_options_vs_numpy():
     close(ivy.gelu(t(a), approximate=True), 0.5 * a * (1 + np.tanh(np.sqrt(2 / np.pi) * (a + 0.044715 * a**3))), 1e-12)
     close(ivy.leaky_relu(t(a), alpha=0.01), np.where(a >= 0, a, 0.01 * a))
     close(ivy.elu(t(a), alpha=2.0), np.where(a > 0, a, 2.0 * np.expm1(a)))
+    close(ivy.elu(t(a), alpha=0.1), np.where(a > 0, a, 0.1 * np.expm1(a)), 1e-14)  # not a float32 value
+    close(ivy.leaky_relu(t(a * 1e3), alpha=0.1), np.where(a >= 0, a * 1e3, 0.1 * a * 1e3), 1e-14)
     b = 3.0
     close(ivy.softplus(t(a), beta=b, threshold=5.0), np.where(b * a > 5.0, a, np.log1p(np.exp(b * a)) / b))
     x = rng(18).normal(size=(3, 4, 5))
@@ -888,6 +893,10 @@ def test_paddle_layer_norm_vs_numpy():
     s1 = r.normal(size=(3, 1))
     close(ivy.layer_norm(t(x), 1, scale=t(s1), eps=1e-3), _np_layer_norm(x, (1,), s1, eps=1e-3))
     close(ivy.layer_norm(t(x), (0, 2), offset=t(o)), _np_layer_norm(x, (0, 2), None, o))
+    xs = x * 0.1  # a small variance: eps matters
+    for eps in (0.1, 1e-3, 1e-5, 2.0**-17):
+        close(ivy.layer_norm(t(xs), -1, eps=eps), _np_layer_norm(xs, (-1,), eps=eps), 1e-13)
+    close(ivy.layer_norm(t(xs, "float32"), -1, scale=t(s, "float32")), _np_layer_norm(xs, (-1,), s), 1e-5)
     s2 = r.normal(size=(3, 4))
     close(ivy.layer_norm(t(x), (-2, -1), scale=t(s2)), _np_layer_norm(x, (1, 2), s2))
 
@@ -927,6 +936,11 @@ def test_paddle_group_norm_vs_numpy():
     close(ivy.group_norm(t(cf(x)), 3, scale=t(s), offset=t(o), data_format="NCHW"), cf(want))
     with pytest.raises(ValueError):
         ivy.group_norm(t(x), 4)
+    x3 = r.normal(size=(2, 5, 4))  # NWC, 3-D
+    g3 = x3.reshape(2, 5, 2, 2)
+    want3 = ((g3 - g3.mean(axis=(1, 3), keepdims=True)) / np.sqrt(g3.var(axis=(1, 3), keepdims=True) + 1e-3)).reshape(x3.shape)
+    close(ivy.group_norm(t(x3), 2, eps=1e-3), want3)
+    close(ivy.group_norm(t(x, "float32"), 2, scale=t(s)), npa(TF.group_norm(torch.tensor(cf(x)), 2, torch.tensor(s))).transpose(0, 2, 3, 1), 1e-5)
 
 
 def _np_lstm(x, h, c, k, rk, b, rb):
@@ -1009,6 +1023,11 @@ def test_paddle_losses_vs_numpy():
         )
         pr = special.expit(yp)
         close(ivy.binary_cross_entropy(t(lab), t(pr), reduction=red), fn(-(lab * np.log(pr) + (1 - lab) * np.log(1 - pr))), 1e-9)
+    d = np.abs(yp - yt)
+    close(ivy.huber_loss(t(yt), t(yp), delta=0.5), np.mean(np.where(d <= 0.5, 0.5 * d**2, 0.5 * (d - 0.25))))
+    h32 = ivy.huber_loss(t(yt, "float32"), t(yp, "float32"), delta=0.7, reduction="none")
+    assert h32.dtype == paddle.float32
+    close(h32, np.where(d <= 0.7, 0.5 * d**2, 0.7 * (d - 0.35)), 1e-5)
     close(ivy.mse_loss(t(yt[0]), t(yp)), np.mean((yp - yt[0]) ** 2))  # broadcast: the composition
     assert ivy.mse_loss(t(yt), t(yp)).ndim == 0
     p = special.softmax(yp, -1)
@@ -1039,7 +1058,12 @@ def test_paddle_einsum_vs_numpy():
     assert got.dtype == paddle.float64
     close(got, a.astype(np.float32).astype(np.float64) @ b, 1e-12)
     ia, ib = r.integers(-5, 5, (2, 3)), r.integers(-5, 5, (3, 2))
-    close(ivy.einsum("ij,jk->ik", t(ia, "int64"), t(ib, "int32")), ia @ ib, 0)
+    got_i = ivy.einsum("ij,jk->ik", t(ia, "int64"), t(ib, "int32"))
+    assert got_i.dtype == paddle.int64
+    close(got_i, ia @ ib, 0)
+    big = np.array([2**40 + 1, 3], dtype=np.int64)
+    close(ivy.einsum("i,i->", t(big, "int64"), t([2**12, 1], "int64")), int(big @ np.array([2**12, 1])), 0)
+    close(ivy.einsum("ij->j", t(ia > 0, "bool")), np.einsum("ij->j", ia > 0), 0)
 
 
 @pytest.mark.parametrize("reduction", ["sum", "replace", "min", "max"])
@@ -1310,7 +1334,7 @@ def test_paddle_core_compositions_run_on_this_backend():
     close(_composed("group_norm")(t(img), 1), _np_layer_norm(img, (1, 2, 3)), 1e-12)
     close(_composed("embedding")(t(p[0]), t([3, 0], "int64")), p[0][[3, 0]], 0)
     assert [s_.shape[0] for s_ in _composed("split")(t(np.arange(5.0)), 2, with_remainder=True)] == [2, 2, 1]
-    close(_composed("linear")(t(x), t(p[0])), x @ p[0].T, 1e-12)
+    close(_composed("linear")(t(x), t(p[0].T)), x @ p[0], 1e-12)
     close(_composed("transpose")(t(x)), x.T, 0)
     assert list(_composed("flatten")(t(x), start_dim=1).shape) == [2, 12]
 
@@ -1338,7 +1362,11 @@ def test_paddle_compile_hook_only_for_paddle_and_options_pass_through():
 
     assert ivy_compile(backend="numpy", fn=_f, options={}) is None
     spec = [paddle.static.InputSpec(shape=[None], dtype="float64")]
-    fn = ivy_compile(backend="paddle", fn=lambda a: paddle.cos(a) * 2, options={"input_spec": spec, "full_graph": True})
+
+    def twice_cos(a):
+        return paddle.cos(a) * 2
+
+    fn = ivy_compile(backend="paddle", fn=twice_cos, options={"input_spec": spec, "full_graph": True})
     assert isinstance(fn, paddle.jit.api.StaticFunction)
     for n in (3, 5):  # the declared dynamic shape
         z = np.linspace(0, 1, n)

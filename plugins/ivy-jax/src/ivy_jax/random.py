@@ -17,6 +17,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import jax
@@ -204,6 +205,12 @@ def dropout(
 ) -> _Array:
     if not training or prob == 0.0:
         return x
-    keep = jax.random.bernoulli(_key(seed, key), 1.0 - prob, x.shape)
-    kept = x / (1.0 - prob) if scale else x
+    return _dropout(_key(seed, key), x, 1.0 - prob, bool(scale))
+
+
+@partial(jax.jit, static_argnums=(3,))
+def _dropout(key: Any, x: _Array, keep_prob: Any, scale: bool) -> _Array:
+    # one kernel: the mask and the select fused (eagerly one dispatch instead of four)
+    keep = jax.random.bernoulli(key, keep_prob, x.shape)
+    kept = x / keep_prob if scale else x
     return jnp.where(keep, kept, jnp.zeros((), x.dtype))
