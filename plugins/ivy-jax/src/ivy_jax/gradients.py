@@ -49,7 +49,7 @@ def is_variable(x: Any, /, *, exclusive: bool = False) -> bool:
     # floating-point (real or complex) array does, as the spec says for such frameworks.
     if exclusive:
         return False
-    return isinstance(x, _Array) and x.dtype.kind in "fc"
+    return isinstance(x, _Array) and jnp.issubdtype(x.dtype, jnp.inexact)  # bfloat16 too
 
 
 stop_gradient = jax.lax.stop_gradient

@@ -77,7 +77,7 @@ def to_native_module(module: Module, /, *, with_state: bool = False) -> tuple[An
 
     def apply(params: Any, *args: Any, **kwargs: Any) -> Any:
         # the module's own buffers are read (not updated): apply is a pure function of params
-        out, _ = call_with_variables(module, _flat(params), module_variables(module)[1], *args, **kwargs)
+        out, _ = call_with_variables(module, _flat(params), module.state.to_flat_dict(), *args, **kwargs)
         return out
 
     apply.__name__ = f"apply_{type(module).__name__}"

@@ -154,7 +154,7 @@ def multinomial(
             u = jax.random.uniform(k, (batch_size, population_size))
             out = jnp.argsort(u, axis=-1)[:, :num_samples].astype(DEFAULT_INT)
         return _on(out, device)
-    if probs.dtype.kind != "f":
+    if not jnp.issubdtype(probs.dtype, jnp.floating):
         probs = probs.astype(_float(None, "multinomial"))
     if probs.ndim == 1:
         probs = probs[None]
@@ -184,7 +184,7 @@ def bernoulli(
     key: Any = None,
 ) -> _Array:
     dt = _float(dtype, "bernoulli")
-    if isinstance(probs, _Array) and probs.dtype.kind != "f":
+    if isinstance(probs, _Array) and not jnp.issubdtype(probs.dtype, jnp.floating):
         probs = probs.astype(_float(None, "bernoulli"))
     shp = _shape(shape, probs)
     out = jax.random.bernoulli(_key(seed, key), probs, shp)  # bool

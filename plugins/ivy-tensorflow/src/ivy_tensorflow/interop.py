@@ -58,7 +58,7 @@ class IvyKerasLayer(keras.layers.Layer):
 
     def __init__(self, ivy_module: Module, *, name: str | None = None, **kwargs: Any) -> None:
         _check_keras_backend()
-        super().__init__(name=name or f"ivy_{type(ivy_module).__name__.lower()}", **kwargs)
+        super().__init__(name=name, **kwargs)  # None: Keras names it (ivy_keras_layer, _1, ...)
         variables, buffers = module_variables(ivy_module)
         self._ivy_module = ivy_module
         self._ivy_weights: list[tuple[str, Any]] = []  # (key chain, keras variable)
@@ -89,7 +89,7 @@ class IvyKerasLayer(keras.layers.Layer):
     def key_chain(self, weight: Any) -> str:
         """The Ivy key chain of one of this layer's weights (a variable or its name)."""
         for chain, kv in self._ivy_weights + self._ivy_buffers:
-            if weight is kv or weight == kv.name or weight == kv.path:
+            if weight is kv or weight is kv.value or (isinstance(weight, str) and weight in (kv.name, kv.path)):
                 return chain
         raise KeyError(f"{weight!r} is not a weight of this layer")
 
