@@ -15,7 +15,7 @@ import ivy
 
 pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
-nest = ivy.nest
+nest = getattr(ivy, "nest", None)  # None under the old core (the module skips)
 
 
 class Point(NamedTuple):

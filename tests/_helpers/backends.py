@@ -80,7 +80,7 @@ def native_to_numpy(backend: str, x: Any) -> np.ndarray:
     if backend == "torch":
         return x.detach().cpu().resolve_conj().resolve_neg().numpy()
     if backend == "jax":
-        return np.asarray(x)
+        return np.array(x)  # a writable copy (np.asarray would be a read-only view)
     if backend in ("tensorflow", "paddle"):
         return np.asarray(x.numpy())
     raise ValueError(backend)

@@ -124,6 +124,23 @@ def test_jax_value_and_grad_flat_aux_unused_and_errors():
     close(grads[0], [2.0, 4.0])
     close(grads[1], [[0.0]])  # no dependence: zeros of that shape
     assert aux == {"n": 2, "s": "ok"}  # non-array aux leaves pass through
+    _, _, aux = ivy.value_and_grad_flat(lambda ls: (jnp.sum(ls[0]), {"z": ls[0] * 2, "a": None, "m": [1, ls[0]]}), [x], has_aux=True)
+    assert list(aux) == ["z", "a", "m"] and aux["a"] is None and aux["m"][0] == 1  # order kept
+    close(aux["z"], [2.0, 4.0])
+    close(aux["m"][1], [1.0, 2.0])
+    tags = []
+
+    @jax.jit
+    def jitted(v):
+        value, grads, aux = ivy.value_and_grad_flat(lambda ls: (jnp.sum(ls[0] ** 2), (ls[0] + 1, "tag")), [v], has_aux=True)
+        tags.append(aux[1])
+        return value, grads, aux[0]
+
+    value, grads, aux0 = jitted(x)
+    close(value, 5.0)
+    close(grads[0], [2.0, 4.0])
+    close(aux0, [2.0, 3.0])
+    assert tags == ["tag"]
     with pytest.raises(ValueError):
         ivy.value_and_grad_flat(lambda ls: ls[0] * 2, [x])
     g32 = ivy.value_and_grad_flat(lambda ls: jnp.sum(ls[0] ** 2), [t([1.0], jnp.float32)])[1][0]
@@ -1384,6 +1401,13 @@ def test_jax_random_global_key_is_baked_in_under_jit():
     c = ivy.compile(lambda x: x + ivy.random_uniform(shape=(3,), backend="jax"))
     z = jnp.zeros(3)
     close(c(z), npa(c(z)), 0)
+    # and the global key did not leak a tracer: eager draws go on working and advancing
+    a, b = npa(ivy.random_uniform(shape=(3,), backend="jax")), npa(ivy.random_uniform(shape=(3,), backend="jax"))
+    assert not np.array_equal(a, b)
+    assert jax.jit(lambda x: x + ivy.random_normal(shape=(2,), backend="jax"))(jnp.zeros(2)).shape == (2,)
+    ivy.seed(0, backend="jax")
+    _ = jax.jit(lambda x: x * ivy.bernoulli(0.5, shape=(2,), backend="jax"))(jnp.ones(2))
+    assert ivy.random_uniform(shape=(2,), backend="jax").shape == (2,)
 
 
 # ====================================================================== without JAX_ENABLE_X64

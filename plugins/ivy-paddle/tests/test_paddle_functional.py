@@ -207,7 +207,7 @@ def test_paddle_native_ops_present():
         # overrides of compositions
         "relu", "gelu", "softmax", "log_softmax", "layer_norm", "linear", "pad", "gather", "gather_nd",
         "top_k", "cumsum", "one_hot", "embedding", "dropout", "split", "flatten", "transpose", "cast",
-        "get_item", "adaptive_avg_pool2d",
+        "get_item", "adaptive_avg_pool2d", "group_norm", "huber_loss", "batch_norm", "selu",
     }
     assert want <= set(B.native_ops), sorted(want - set(B.native_ops))
     from ivy._registry import signature_mismatch
@@ -447,6 +447,9 @@ def test_paddle_dropout():
     z = npa(ivy.dropout(x, 0.25, scale=False, seed=0))
     assert set(np.unique(z).tolist()) <= {0.0, 1.0}
     assert ivy.dropout(x, 0.5, training=False) is x
+    ivy.seed(1, backend="paddle")
+    g = npa(ivy.dropout(x, 0.3))  # the global generator: the scale is exactly 1 / 0.7 in float64
+    assert set(np.unique(g).tolist()) <= {0.0, 1.0 / 0.7} and abs((g == 0).mean() - 0.3) < 0.02
     ivy.seed(1, backend="paddle")
     w = npa(ivy.dropout(x, 0.5))
     assert abs((w == 0).mean() - 0.5) < 0.02 and set(np.unique(w).tolist()) <= {0.0, 2.0}
@@ -792,3 +795,580 @@ def test_paddle_adaptive_avg_pool2d_vs_torch():
     want = np.moveaxis(npa(TF.adaptive_avg_pool2d(torch.tensor(cf(x)), (3, 4))), 1, -1)
     close(ivy.adaptive_avg_pool2d(t(x), (3, 4)), want)
     close(ivy.adaptive_avg_pool2d(t(cf(x)), 2, data_format="NCHW"), npa(TF.adaptive_avg_pool2d(torch.tensor(cf(x)), 2)))
+
+
+# ============================================================================ activations etc.
+
+ACTS = {
+    "relu": lambda a: np.maximum(a, 0),
+    "sigmoid": lambda a: 1 / (1 + np.exp(-a)),
+    "silu": lambda a: a / (1 + np.exp(-a)),
+    "gelu": lambda a: 0.5 * a * (1 + special.erf(a / np.sqrt(2))),
+    "selu": lambda a: 1.0507009873554805 * np.where(a > 0, a, 1.6732632423543772 * np.expm1(a)),
+    "hardswish": lambda a: a * np.clip(a + 3, 0, 6) / 6,
+    "mish": lambda a: a * np.tanh(np.log1p(np.exp(a))),
+    "erf": special.erf,
+    "elu": lambda a: np.where(a > 0, a, np.expm1(a)),
+    "softplus": lambda a: np.log1p(np.exp(a)),
+    "leaky_relu": lambda a: np.where(a >= 0, a, 0.2 * a),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ACTS))
+def test_paddle_activations_vs_numpy(name):
+    a = np.concatenate([np.linspace(-6, 6, 41), [-30.0, 30.0, 0.0]])
+    got = getattr(ivy, name)(t(a))
+    assert got.dtype == paddle.float64
+    close(got, ACTS[name](a), 1e-12)
+    g32 = getattr(ivy, name)(t(a, "float32"))
+    assert g32.dtype == paddle.float32
+    close(g32, ACTS[name](a.astype(np.float32).astype(np.float64)), 2e-6)
+
+
+def test_paddle_activation_options_vs_numpy():
+    a = np.linspace(-5, 5, 31)
+    close(ivy.gelu(t(a), approximate=True), 0.5 * a * (1 + np.tanh(np.sqrt(2 / np.pi) * (a + 0.044715 * a**3))), 1e-12)
+    close(ivy.leaky_relu(t(a), alpha=0.01), np.where(a >= 0, a, 0.01 * a))
+    close(ivy.elu(t(a), alpha=2.0), np.where(a > 0, a, 2.0 * np.expm1(a)))
+    close(ivy.elu(t(a), alpha=0.1), np.where(a > 0, a, 0.1 * np.expm1(a)), 1e-14)  # not a float32 value
+    close(ivy.leaky_relu(t(a * 1e3), alpha=0.1), np.where(a >= 0, a * 1e3, 0.1 * a * 1e3), 1e-14)
+    b = 3.0
+    close(ivy.softplus(t(a), beta=b, threshold=5.0), np.where(b * a > 5.0, a, np.log1p(np.exp(b * a)) / b))
+    x = rng(18).normal(size=(3, 4, 5))
+    for axis in (-1, 0, 1):
+        close(ivy.softmax(t(x), axis=axis), special.softmax(x, axis=axis))
+        close(ivy.log_softmax(t(x), axis=axis), special.log_softmax(x, axis=axis))
+    close(ivy.erf(t([-40.0, 40.0])), [-1.0, 1.0], 0)
+
+
+def test_paddle_activation_gradients_vs_torch():
+    a = np.linspace(-3, 3, 13)
+    for name, tfn in (("gelu", TF.gelu), ("silu", TF.silu), ("mish", TF.mish), ("softplus", TF.softplus), ("erf", torch.erf)):
+        ta = torch.tensor(a, requires_grad=True)
+        tfn(ta).sum().backward()
+        _, g, _ = ivy.value_and_grad_flat(lambda ls: paddle.sum(getattr(ivy, name)(ls[0])), [t(a)])
+        close(g[0], npa(ta.grad), 1e-10)
+
+
+def test_paddle_linear_embedding_one_hot():
+    r = rng(19)
+    x, w, b = r.normal(size=(2, 3, 4)), r.normal(size=(5, 4)), r.normal(size=(5,))
+    close(ivy.linear(t(x), t(w), t(b)), x @ w.T + b)
+    close(ivy.linear(t(x), t(w)), x @ w.T)
+    close(ivy.linear(t(x, "float32"), t(w)), x.astype(np.float32) @ w.T, 1e-6)  # mixed dtypes: composed
+    table = r.normal(size=(6, 3))
+    idx = np.array([[0, 5], [2, 2]])
+    close(ivy.embedding(t(table), t(idx, "int64")), table[idx])
+    close(ivy.embedding(t(table), t(idx, "int32")), table[idx])
+    close(ivy.embedding(t(table), t(idx, "uint8")), table[idx])
+    tt = t(table)
+    got = ivy.embedding(tt, t(idx, "int64"), max_norm=0.5)
+    rows = table[idx]
+    norms = np.linalg.norm(rows, axis=-1, keepdims=True)
+    close(got, np.where(norms > 0.5, rows * 0.5 / norms, rows))
+    close(tt, table, 0)  # weights not modified
+    oh = ivy.one_hot(t([0, 2, -1, 7], "int64"), 4)
+    assert oh.dtype == paddle.float32
+    close(oh, [[1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0], [0, 0, 0, 0]], 0)
+    oh8 = ivy.one_hot(t([3, 200], "uint8"), 300, dtype="bool")
+    assert list(oh8.shape) == [2, 300] and bool(oh8[0, 3]) and bool(oh8[1, 200]) and int(oh8.astype("int64").sum()) == 2
+    oh2 = ivy.one_hot(t([[1, 0]], "int32"), 3, dtype="int64", axis=0)
+    assert list(oh2.shape) == [3, 1, 2] and oh2.dtype == paddle.int64
+    close(oh2, np.moveaxis(np.eye(3, dtype=np.int64)[[[1, 0]]], -1, 0), 0)
+
+
+def _np_layer_norm(x, axes, scale=None, offset=None, eps=1e-5):
+    m = x.mean(axis=axes, keepdims=True)
+    v = x.var(axis=axes, keepdims=True)
+    y = (x - m) / np.sqrt(v + eps)
+    return y * (1 if scale is None else scale) + (0 if offset is None else offset)
+
+
+def test_paddle_layer_norm_vs_numpy():
+    r = rng(20)
+    x = r.normal(size=(2, 3, 4))
+    s, o = r.normal(size=(4,)), r.normal(size=(4,))
+    close(ivy.layer_norm(t(x), -1, scale=t(s), offset=t(o)), _np_layer_norm(x, (-1,), s, o))
+    close(ivy.layer_norm(t(x), (1, 2)), _np_layer_norm(x, (1, 2)))
+    s1 = r.normal(size=(3, 1))
+    close(ivy.layer_norm(t(x), 1, scale=t(s1), eps=1e-3), _np_layer_norm(x, (1,), s1, eps=1e-3))
+    close(ivy.layer_norm(t(x), (0, 2), offset=t(o)), _np_layer_norm(x, (0, 2), None, o))
+    xs = x * 0.1  # a small variance: eps matters
+    for eps in (0.1, 1e-3, 1e-5, 2.0**-17):
+        close(ivy.layer_norm(t(xs), -1, eps=eps), _np_layer_norm(xs, (-1,), eps=eps), 1e-13)
+    close(ivy.layer_norm(t(xs, "float32"), -1, scale=t(s, "float32")), _np_layer_norm(xs, (-1,), s), 1e-5)
+    s2 = r.normal(size=(3, 4))
+    close(ivy.layer_norm(t(x), (-2, -1), scale=t(s2)), _np_layer_norm(x, (1, 2), s2))
+
+
+def test_paddle_batch_norm_vs_numpy():
+    r = rng(21)
+    x = r.normal(size=(4, 3, 3, 2))  # NHWC, c = 2
+    mean, var = r.normal(size=(2,)), r.uniform(0.5, 2, size=(2,))
+    sc, of = r.normal(size=(2,)), r.normal(size=(2,))
+    tm, tv = t(mean), t(var)
+    y, m, v = ivy.batch_norm(t(x), tm, tv, offset=t(of), scale=t(sc))
+    close(y, (x - mean) / np.sqrt(var + 1e-5) * sc + of)
+    close(m, mean, 0)
+    close(v, var, 0)
+    close(tm, mean, 0)  # the running statistics are not updated in place
+    yc, _, _ = ivy.batch_norm(t(cf(x)), tm, tv, data_format="NCHW", eps=1e-3)
+    close(yc, cf((x - mean) / np.sqrt(var + 1e-3)))
+    y3, _, _ = ivy.batch_norm(t(x[:, 0]), tm, tv)  # NLC: 3-D input
+    close(y3, (x[:, 0] - mean) / np.sqrt(var + 1e-5))
+    y, m, v = ivy.batch_norm(t(x), tm, tv, offset=t(of), scale=t(sc), training=True, momentum=0.2)
+    bm, bv = x.mean(axis=(0, 1, 2)), x.var(axis=(0, 1, 2))
+    close(y, (x - bm) / np.sqrt(bv + 1e-5) * sc + of)
+    close(m, 0.8 * mean + 0.2 * bm)
+    close(v, 0.8 * var + 0.2 * x.var(axis=(0, 1, 2), ddof=1))
+    close(tm, mean, 0)
+
+
+def test_paddle_group_norm_vs_numpy():
+    r = rng(22)
+    x = r.normal(size=(2, 3, 4, 6))  # NHWC, c = 6
+    s, o = r.normal(size=(6,)), r.normal(size=(6,))
+    g = x.reshape(2, 3, 4, 3, 2)
+    m = g.mean(axis=(1, 2, 4), keepdims=True)
+    v = g.var(axis=(1, 2, 4), keepdims=True)
+    want = ((g - m) / np.sqrt(v + 1e-5)).reshape(x.shape) * s + o
+    close(ivy.group_norm(t(x), 3, scale=t(s), offset=t(o)), want)
+    close(ivy.group_norm(t(cf(x)), 3, scale=t(s), offset=t(o), data_format="NCHW"), cf(want))
+    with pytest.raises(ValueError):
+        ivy.group_norm(t(x), 4)
+    x3 = r.normal(size=(2, 5, 4))  # NWC, 3-D
+    g3 = x3.reshape(2, 5, 2, 2)
+    want3 = ((g3 - g3.mean(axis=(1, 3), keepdims=True)) / np.sqrt(g3.var(axis=(1, 3), keepdims=True) + 1e-3)).reshape(x3.shape)
+    close(ivy.group_norm(t(x3), 2, eps=1e-3), want3)
+    close(ivy.group_norm(t(x, "float32"), 2, scale=t(s)), npa(TF.group_norm(torch.tensor(cf(x)), 2, torch.tensor(s))).transpose(0, 2, 3, 1), 1e-5)
+
+
+def _np_lstm(x, h, c, k, rk, b, rb):
+    sig = lambda z: 1 / (1 + np.exp(-z))  # noqa: E731
+    hs = []
+    H = h.shape[-1]
+    for step in range(x.shape[1]):
+        z = x[:, step] @ k + b + h @ rk + rb
+        i, f, g, o = z[:, :H], z[:, H : 2 * H], z[:, 2 * H : 3 * H], z[:, 3 * H :]
+        c = sig(f) * c + sig(i) * np.tanh(g)
+        h = sig(o) * np.tanh(c)
+        hs.append(h)
+    return np.stack(hs, 1), h, c
+
+
+def test_paddle_lstm_update_and_lstm_vs_numpy():
+    r = rng(23)
+    B_, T, I, H = 2, 5, 3, 4
+    x = r.normal(size=(B_, T, I))
+    h0, c0 = r.normal(size=(B_, H)), r.normal(size=(B_, H))
+    k, rk = r.normal(size=(I, 4 * H)) * 0.5, r.normal(size=(H, 4 * H)) * 0.5
+    b, rb = r.normal(size=(4 * H,)), r.normal(size=(4 * H,))
+    hs, (h, c) = ivy.lstm_update(t(x), t(h0), t(c0), t(k), t(rk), bias=t(b), recurrent_bias=t(rb))
+    whs, wh, wc = _np_lstm(x, h0, c0, k, rk, b, rb)
+    close(hs, whs)
+    close(h, wh)
+    close(c, wc)
+    k2, rk2 = r.normal(size=(H, 4 * H)) * 0.5, r.normal(size=(H, 4 * H)) * 0.5
+    H0, C0 = r.normal(size=(2, B_, H)), r.normal(size=(2, B_, H))
+    hs, (hn, cn) = ivy.lstm(t(x), t(H0), t(C0), [t(k), t(k2)], [t(rk), t(rk2)], biases=[t(b), t(rb)])
+    l1, h1, c1 = _np_lstm(x, H0[0], C0[0], k, rk, b, 0 * b)
+    l2, h2, c2 = _np_lstm(l1, H0[1], C0[1], k2, rk2, rb, 0 * b)
+    close(hs, l2)
+    close(hn, np.stack([h1, h2]))
+    close(cn, np.stack([c1, c2]))
+
+
+def _np_attention(q, k, v, mask=None, scale=None, causal=False):
+    s = q @ np.swapaxes(k, -1, -2) * (1 / np.sqrt(q.shape[-1]) if scale is None else scale)
+    allowed = np.ones(s.shape, dtype=bool)
+    if causal:
+        allowed &= np.tril(np.ones(s.shape[-2:], dtype=bool))  # key j <= query i
+    if mask is not None:
+        if mask.dtype == bool:
+            allowed &= mask
+        else:
+            s = s + mask
+    s = np.where(allowed, s, -np.inf)
+    with np.errstate(invalid="ignore"):
+        w = np.exp(s - s.max(-1, keepdims=True))
+        w = w / w.sum(-1, keepdims=True)
+    return w @ v
+
+
+def test_paddle_scaled_dot_product_attention_vs_numpy():
+    r = rng(24)
+    q, k, v = r.normal(size=(2, 3, 4, 8)), r.normal(size=(2, 3, 6, 8)), r.normal(size=(2, 3, 6, 5))
+    close(ivy.scaled_dot_product_attention(t(q), t(k), t(v)), _np_attention(q, k, v))
+    m = r.random((4, 6)) > 0.3
+    m[:, 0] = True
+    close(ivy.scaled_dot_product_attention(t(q), t(k), t(v), mask=t(m, "bool")), _np_attention(q, k, v, m))
+    close(ivy.scaled_dot_product_attention(t(q), t(k), t(v), is_causal=True, scale=0.3), _np_attention(q, k, v, causal=True, scale=0.3))
+    ivy.seed(0, backend="paddle")
+    dropped = ivy.scaled_dot_product_attention(t(q), t(k), t(v), dropout_p=0.5)
+    assert list(dropped.shape) == [2, 3, 4, 5] and bool(paddle.isfinite(dropped).all())
+
+
+def test_paddle_losses_vs_numpy():
+    r = rng(26)
+    yt, yp = r.normal(size=(4, 3)), r.normal(size=(4, 3))
+    for red, fn in (("mean", np.mean), ("sum", np.sum), ("none", lambda a: a)):
+        close(ivy.mse_loss(t(yt), t(yp), reduction=red), fn((yp - yt) ** 2))
+        close(ivy.l1_loss(t(yt), t(yp), reduction=red), fn(np.abs(yp - yt)))
+        d = np.abs(yp - yt)
+        close(ivy.huber_loss(t(yt), t(yp), delta=0.7, reduction=red), fn(np.where(d <= 0.7, 0.5 * d**2, 0.7 * (d - 0.35))))
+        lab = (r.random((4, 3)) > 0.5).astype(np.float64)
+        close(
+            ivy.binary_cross_entropy(t(lab), t(yp), from_logits=True, reduction=red),
+            fn(np.maximum(yp, 0) - yp * lab + np.log1p(np.exp(-np.abs(yp)))),
+        )
+        pr = special.expit(yp)
+        close(ivy.binary_cross_entropy(t(lab), t(pr), reduction=red), fn(-(lab * np.log(pr) + (1 - lab) * np.log(1 - pr))), 1e-9)
+    d = np.abs(yp - yt)
+    close(ivy.huber_loss(t(yt), t(yp), delta=0.5), np.mean(np.where(d <= 0.5, 0.5 * d**2, 0.5 * (d - 0.25))))
+    h32 = ivy.huber_loss(t(yt, "float32"), t(yp, "float32"), delta=0.7, reduction="none")
+    assert h32.dtype == paddle.float32
+    close(h32, np.where(d <= 0.7, 0.5 * d**2, 0.7 * (d - 0.35)), 1e-5)
+    close(ivy.mse_loss(t(yt[0]), t(yp)), np.mean((yp - yt[0]) ** 2))  # broadcast: the composition
+    assert ivy.mse_loss(t(yt), t(yp)).ndim == 0
+    p = special.softmax(yp, -1)
+    onehot = np.eye(3)[[0, 2, 1, 1]]
+    close(ivy.cross_entropy(t(onehot), t(p)), np.mean(-np.sum(onehot * np.log(p), -1)))
+    close(ivy.sparse_cross_entropy(t([0, 2, 1, 1], "int64"), t(p)), np.mean(-np.log(p[np.arange(4), [0, 2, 1, 1]])))
+    with pytest.raises(ValueError):
+        ivy.mse_loss(t(yt[0]), t(yp), reduction="avg")
+
+
+# ==================================================================================== general
+
+
+def test_paddle_einsum_vs_numpy():
+    r = rng(30)
+    a, b, c = r.normal(size=(2, 3)), r.normal(size=(3, 4)), r.normal(size=(5, 2, 3))
+    for eq, ops in (
+        ("ij,jk->ik", (a, b)),
+        ("ij,jk", (a, b)),
+        ("ii", (r.normal(size=(3, 3)),)),
+        ("bij,jk->bik", (c, b)),
+        ("...j,jk->...k", (c, b)),
+        ("ij->", (a,)),
+        ("i,j->ij", (a[0], b[0])),
+    ):
+        close(ivy.einsum(eq, *[t(o) for o in ops]), np.einsum(eq, *ops))
+    got = ivy.einsum("ij,jk->ik", t(a, "float32"), t(b))
+    assert got.dtype == paddle.float64
+    close(got, a.astype(np.float32).astype(np.float64) @ b, 1e-12)
+    ia, ib = r.integers(-5, 5, (2, 3)), r.integers(-5, 5, (3, 2))
+    got_i = ivy.einsum("ij,jk->ik", t(ia, "int64"), t(ib, "int32"))
+    assert got_i.dtype == paddle.int64
+    close(got_i, ia @ ib, 0)
+    big = np.array([2**40 + 1, 3], dtype=np.int64)
+    close(ivy.einsum("i,i->", t(big, "int64"), t([2**12, 1], "int64")), int(big @ np.array([2**12, 1])), 0)
+    close(ivy.einsum("ij->j", t(ia > 0, "bool")), np.einsum("ij->j", ia > 0), 0)
+
+
+@pytest.mark.parametrize("reduction", ["sum", "replace", "min", "max"])
+def test_paddle_scatter_nd_vs_numpy(reduction):
+    r = rng(31)
+    idx = np.array([[0, 1], [2, 3], [0, 1], [1, 0], [2, 3]])
+    upd = r.normal(size=(5,))
+    want = np.zeros((3, 4))
+    ufunc = {"sum": np.add, "min": np.minimum, "max": np.maximum}.get(reduction)
+    touched = np.zeros((3, 4), dtype=bool)
+    touched[tuple(idx.T)] = True
+    if ufunc is None:
+        want[tuple(idx.T)] = upd  # np: the last write wins; check the unique positions exactly
+    else:
+        init = {"sum": 0.0, "min": np.inf, "max": -np.inf}[reduction]
+        want[:] = init
+        ufunc.at(want, tuple(idx.T), upd)
+        want[~touched] = 0.0
+    got = npa(ivy.scatter_nd(t(idx, "int64"), t(upd), (3, 4), reduction=reduction))
+    if reduction == "replace":
+        dup = {(0, 1): {upd[0], upd[2]}, (2, 3): {upd[1], upd[4]}}
+        for pos, vals in dup.items():
+            assert got[pos] in vals
+            got[pos] = want[pos] = 0
+    close(got, want, 1e-12)
+
+
+def test_paddle_scatter_nd_slices_and_shape_inference():
+    r = rng(32)
+    idx = np.array([[1], [3], [1]])
+    upd = r.normal(size=(3, 2))
+    want = np.zeros((5, 2))
+    np.add.at(want, idx[:, 0], upd)
+    close(ivy.scatter_nd(t(idx, "int32"), t(upd), (5, 2)), want)
+    got = ivy.scatter_nd(t(idx, "int64"), t(upd))  # shape inferred: (max + 1, trailing)
+    assert list(got.shape) == [4, 2]
+    close(got, want[:4])
+    s = ivy.scatter_nd(t([[0, 0], [1, 1]], "int64"), 2.5, (2, 2))
+    assert s.dtype == paddle.float32
+    close(s, [[2.5, 0], [0, 2.5]], 0)
+    mx = ivy.scatter_nd(t(idx, "int64"), t(upd), (5, 2), reduction="max")
+    w = np.zeros((5, 2))
+    w[1] = np.maximum(upd[0], upd[2])
+    w[3] = upd[1]
+    close(mx, w)
+
+
+@pytest.mark.parametrize("reduction", ["sum", "min", "max"])
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int16", "float32"])
+def test_paddle_scatter_flat_vs_numpy(reduction, dtype):
+    r = rng(33)
+    idx = r.integers(0, 6, size=12)
+    upd = r.integers(-20, 20, size=12)
+    ufunc = {"sum": np.add, "min": np.minimum, "max": np.maximum}[reduction]
+    init = {"sum": 0, "min": 10**6, "max": -(10**6)}[reduction]
+    want = np.full(8, init)
+    ufunc.at(want, idx, upd)
+    want[np.isin(np.arange(8), idx, invert=True)] = 0
+    got = ivy.scatter_flat(t(idx, "int64"), t(upd, dtype), 8, reduction=reduction)
+    assert got.dtype == getattr(paddle, dtype)
+    close(got.astype("float64"), want, 0)
+    got2 = ivy.scatter_flat(t(idx, "int64"), t(upd, dtype), reduction=reduction)
+    assert list(got2.shape) == [idx.max() + 1]
+    with pytest.raises(ValueError):
+        ivy.scatter_flat(t(idx, "int64"), t(upd, dtype), 8, reduction="mean")
+
+
+def test_paddle_scatter_sum_gradient_vs_torch():
+    idx = np.array([2, 0, 2])
+    u = np.array([1.0, 2.0, 3.0])
+    w = np.array([1.0, -1.0, 0.5, 2.0])
+    tu = torch.tensor(u, requires_grad=True)
+    (torch.zeros(4, dtype=torch.float64).index_add(0, torch.tensor(idx), tu) ** 2 * torch.tensor(w)).sum().backward()
+    _, g, _ = ivy.value_and_grad_flat(lambda ls: paddle.sum(ivy.scatter_flat(t(idx, "int64"), ls[0], 4) ** 2 * t(w)), [t(u)])
+    close(g[0], npa(tu.grad), 1e-12)
+
+
+def test_paddle_gather_and_gather_nd_vs_numpy():
+    r = rng(34)
+    p = r.normal(size=(3, 4, 5))
+    idx = r.integers(0, 4, size=(2, 3))
+    for axis in (0, 1, -1):
+        i = idx % p.shape[axis]
+        close(ivy.gather(t(p), t(i, "int64"), axis=axis), np.take(p, i, axis=axis), 0)
+    close(ivy.gather(t(p), t(idx, "int32"), axis=1), np.take(p, idx, axis=1), 0)
+    pb = t(np.arange(12).reshape(3, 4) % 3 == 0, "bool")
+    got = ivy.gather(pb, t([3, 0], "int64"), axis=1)
+    assert got.dtype == paddle.bool
+    close(got, (np.arange(12).reshape(3, 4) % 3 == 0)[:, [3, 0]], 0)
+    close(ivy.gather_nd(t(np.arange(12).reshape(3, 4), "uint8"), t([[2, 1]], "int64")).astype("int64"), [9], 0)
+    bi = r.integers(0, 5, size=(3, 2))
+    want = np.stack([p[b][:, bi[b]] for b in range(3)])  # batch_dims=1, axis=2
+    close(ivy.gather(t(p), t(bi, "int64"), axis=2, batch_dims=1), want, 0)
+    nd = np.array([[0, 1], [2, 3], [1, 0]])
+    close(ivy.gather_nd(t(p), t(nd, "int64")), p[nd[:, 0], nd[:, 1]], 0)
+    nd3 = np.array([[[0, 1, 2]], [[2, 3, 4]]])
+    close(ivy.gather_nd(t(p), t(nd3, "int32")), p[nd3[..., 0], nd3[..., 1], nd3[..., 2]], 0)
+    bnd = r.integers(0, 4, size=(3, 2, 1))  # batch_dims=1: per batch row, index axis 1
+    want = np.stack([p[b][bnd[b, :, 0]] for b in range(3)])
+    close(ivy.gather_nd(t(p), t(bnd, "int64"), batch_dims=1), want, 0)
+
+
+def test_paddle_get_item_set_item_inplace_update_vs_numpy():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    x = t(a)
+    for q in ((slice(None, None, -1),), (1, slice(None, None, -2)), (Ellipsis, slice(3, 0, -2)), (None, 0, slice(None), slice(1, 3))):
+        close(ivy.get_item(x, q), a[q], 0)
+    close(ivy.get_item(x, t(a[..., 0] > 5, "bool")), a[a[..., 0] > 5], 0)
+    for q, val in (((0, slice(1, 3)), 7.0), ((Ellipsis, slice(None, None, -2)), np.array([-1.0, -2.0])), ((1, slice(2, None, -1), 0), np.array([5.0, 6.0, 7.0]))):
+        want = a.copy()
+        want[q] = val
+        got = ivy.set_item(x, q, t(val) if isinstance(val, np.ndarray) else val)
+        close(got, want, 0)
+        close(x, a, 0)  # not modified
+    close(ivy.set_item(x, t(a > 20, "bool"), 0.0), np.where(a > 20, 0.0, a), 0)
+    xi = t(np.arange(4), "int32")
+    si = ivy.set_item(xi, slice(1, 3), t([9.7, 8.2]))  # val cast to the dtype of x
+    assert si.dtype == paddle.int32
+    close(si, [0, 9, 8, 3], 0)
+    y = t(np.zeros((2, 2)))
+    out = ivy.inplace_update(y, t([1.0, 2.0]))
+    assert out is y
+    close(y, [[1.0, 2.0], [1.0, 2.0]], 0)
+    v = ivy.variable(t([1.0, 2.0]))
+    assert ivy.inplace_update(v, 5.0) is v
+    close(v, [5.0, 5.0], 0)
+    assert not v.stop_gradient and v.is_leaf
+    assert ivy.inplace_update(v, t([1, 2], "int64")) is v and v.dtype == paddle.float64
+    close(v, [1.0, 2.0], 0)
+    # set_item is differentiable
+    _, g, _ = ivy.value_and_grad_flat(lambda ls: paddle.sum(ivy.set_item(ls[0], slice(0, 1), 0.0) ** 2), [t([1.0, 2.0, 3.0])])
+    close(g[0], [0.0, 4.0, 6.0])
+
+
+def test_paddle_cumsum_cumprod_vs_numpy():
+    r = rng(35)
+    a = r.normal(size=(3, 4))
+    for axis in (0, 1, -1):
+        for excl in (False, True):
+            for rev in (False, True):
+                for fn, npfn, one in ((ivy.cumsum, np.cumsum, 0.0), (ivy.cumprod, np.cumprod, 1.0)):
+                    b = np.flip(a, axis) if rev else a
+                    want = npfn(b, axis=axis)
+                    if excl:
+                        first = np.full_like(np.take(want, [0], axis=axis), one)
+                        want = np.concatenate([first, np.delete(want, -1, axis=axis)], axis=axis)
+                    if rev:
+                        want = np.flip(want, axis)
+                    close(fn(t(a), axis, exclusive=excl, reverse=rev), want, 1e-12)
+    assert ivy.cumsum(t([1, 2, 3], "int8")).dtype == paddle.int64
+    assert ivy.cumsum(t([True, True], "bool")).dtype == paddle.int64
+    close(ivy.cumsum(t([1, 2, 3], "int32"), dtype="float64"), [1.0, 3.0, 6.0], 0)
+    assert ivy.cumsum(t([1.0, 2.0], "float32")).dtype == paddle.float32
+
+
+def test_paddle_pad_vs_numpy():
+    a = np.arange(12.0).reshape(3, 4)
+    for pw in (1, (1, 2), ((0, 1), (2, 0))):
+        np_pw = pw if not isinstance(pw, tuple) or isinstance(pw[0], tuple) else [pw] * 2
+        for mode in ("constant", "reflect", "symmetric", "edge", "wrap"):
+            kw = {"constant_values": 7.0} if mode == "constant" else {}
+            got = ivy.pad(t(a), pw, mode=mode, **({"value": 7.0} if mode == "constant" else {}))
+            close(got, np.pad(a, np_pw, mode=mode, **kw), 0)
+    a3 = np.arange(24.0).reshape(2, 3, 4)
+    close(ivy.pad(t(a3, "float32"), ((1, 0), (0, 2), (3, 1))), np.pad(a3, ((1, 0), (0, 2), (3, 1))), 0)
+    b = ivy.pad(t([[True]], "bool"), 1)
+    assert b.dtype == paddle.bool and list(b.shape) == [3, 3] and int(b.astype("int64").sum()) == 1
+    ints = ivy.pad(t([1, 2], "int32"), (2, 1), value=-1)
+    assert ints.dtype == paddle.int32
+    close(ints, [-1, -1, 1, 2, -1], 0)
+    close(ivy.pad(t([1, 2], "uint8"), 1, value=9).astype("int64"), [9, 1, 2, 9], 0)
+    with pytest.raises(ValueError):
+        ivy.pad(t(a), ((1, 1),))
+
+
+def test_paddle_top_k_split_flatten_transpose_cast():
+    r = rng(36)
+    a = r.permutation(20).reshape(4, 5).astype(np.float64)
+    v, i = ivy.top_k(t(a), 3)
+    close(v, -np.sort(-a, axis=-1)[:, :3], 0)
+    close(np.take_along_axis(a, npa(i), -1), npa(v), 0)
+    assert i.dtype == paddle.int64
+    v, i = ivy.top_k(t(a), 2, axis=0, largest=False)
+    close(v, np.sort(a, axis=0)[:2], 0)
+    v8, i8 = ivy.top_k(t(a, "int8"), 2)
+    assert v8.dtype == paddle.int8 and i8.dtype == paddle.int64
+    close(v8, -np.sort(-a, axis=-1)[:, :2], 0)
+    assert list(ivy.top_k(t(a), 0)[0].shape) == [4, 0]
+    parts = ivy.split(t(np.arange(7.0)), 3, with_remainder=True)
+    assert [p.shape[0] for p in parts] == [2, 2, 2, 1]
+    assert [p.shape[1] for p in ivy.split(t(a), [1, 4], axis=1)] == [1, 4]
+    assert [p.shape[1] for p in ivy.split(t(a), [0, 5], axis=1)] == [0, 5]
+    assert len(ivy.split(t(a))) == 4
+    with pytest.raises(ValueError):
+        ivy.split(t(np.arange(7.0)), 3)
+    x = t(np.arange(24.0).reshape(2, 3, 4))
+    assert list(ivy.flatten(x).shape) == [24]
+    assert list(ivy.flatten(x, start_dim=1).shape) == [2, 12]
+    assert list(ivy.flatten(t(3.0)).shape) == [1]
+    with pytest.raises(ValueError):
+        ivy.flatten(x, start_dim=2, end_dim=0)
+    close(ivy.transpose(x), np.arange(24.0).reshape(2, 3, 4).T, 0)
+    close(ivy.transpose(x, (1, 0, 2)), np.arange(24.0).reshape(2, 3, 4).transpose(1, 0, 2), 0)
+    c = ivy.cast(x, "int32")
+    assert c.dtype == paddle.int32
+    assert ivy.cast(x, "float64") is x
+    with pytest.raises(TypeError):
+        ivy.cast(t([1j], "complex64"), "float32")
+
+
+def test_paddle_clip_norms_and_kl_div_composed():
+    a = np.array([[3.0, 4.0], [0.0, 1.0]])
+    close(ivy.clip_vector_norm(t(a), 2.0), a * 2.0 / np.linalg.norm(a))
+    close(ivy.clip_matrix_norm(t(a), 1.0, p="fro"), a / np.linalg.norm(a))
+    p, q = np.array([[0.5, 0.5, 0.0]]), np.array([[0.25, 0.25, 0.5]])
+    close(ivy.kl_div(t(p), t(q)), np.log(2.0))
+
+
+# ============================================ core's compositions on this backend's namespace
+
+
+def _composed(name):
+    from ivy._compose import load_defaults
+
+    return lambda *a, **k: load_defaults()[name](xp, *a, **k)
+
+
+def test_paddle_core_compositions_run_on_this_backend():
+    """The defaults this plugin overrides still work on its namespace (they are what another
+    caller, or a fallback, gets): proves the ops they need from the plugin (erf, dev, dropout,
+    bernoulli...) behave."""
+    r = rng(50)
+    a = np.linspace(-4, 4, 17)
+    close(_composed("gelu")(t(a)), ACTS["gelu"](a), 1e-12)
+    close(_composed("erf")(t(a)), special.erf(a), 1e-12)
+    close(_composed("mish")(t(a)), ACTS["mish"](a), 1e-12)
+    close(_composed("softplus")(t(a)), ACTS["softplus"](a), 1e-12)
+    x = r.normal(size=(2, 3, 4))
+    close(_composed("softmax")(t(x), axis=1), special.softmax(x, axis=1), 1e-12)
+    close(_composed("layer_norm")(t(x), -1), _np_layer_norm(x, (-1,)), 1e-12)
+    mean, var = r.normal(size=(4,)), r.uniform(0.5, 2, size=(4,))
+    y, m, v = _composed("batch_norm")(t(x), t(mean), t(var), training=True)
+    bm, bv = x.mean(axis=(0, 1)), x.var(axis=(0, 1))
+    close(y, (x - bm) / np.sqrt(bv + 1e-5), 1e-12)
+    close(v, 0.9 * var + 0.1 * x.var(axis=(0, 1), ddof=1), 1e-12)
+    B_, T, I, H = 2, 4, 3, 2
+    xs, h0, c0 = r.normal(size=(B_, T, I)), r.normal(size=(B_, H)), r.normal(size=(B_, H))
+    k, rk, b = r.normal(size=(I, 4 * H)), r.normal(size=(H, 4 * H)), r.normal(size=(4 * H,))
+    hs, (h, c) = _composed("lstm_update")(t(xs), t(h0), t(c0), t(k), t(rk), bias=t(b))
+    whs, wh, wc = _np_lstm(xs, h0, c0, k, rk, b, 0 * b)
+    close(hs, whs, 1e-12)
+    close(c, wc, 1e-12)
+    m2 = np.arange(12.0).reshape(3, 4)
+    for mode in ("constant", "reflect", "edge", "wrap"):
+        close(_composed("pad")(t(m2), ((1, 2), (2, 1)), mode=mode), np.pad(m2, ((1, 2), (2, 1)), mode=mode), 0)
+    close(_composed("one_hot")(t([2, 0, 5], "int64"), 3), [[0, 0, 1], [1, 0, 0], [0, 0, 0]], 0)
+    q, kk, vv = r.normal(size=(2, 4, 8)), r.normal(size=(2, 4, 8)), r.normal(size=(2, 4, 3))
+    close(_composed("scaled_dot_product_attention")(t(q), t(kk), t(vv), is_causal=True), _np_attention(q, kk, vv, causal=True), 1e-12)
+    close(_composed("dropout")(paddle.ones([6], dtype="float64"), 0.5, seed=1), npa(ivy.dropout(paddle.ones([6], dtype="float64"), 0.5, seed=1)), 0)
+    close(_composed("cumsum")(t(m2), 1, exclusive=True, reverse=True), np.flip(np.cumsum(np.flip(m2, 1), 1), 1) - m2, 1e-12)
+    v_, i_ = _composed("top_k")(t(m2), 2)
+    close(v_, m2[:, ::-1][:, :2], 0)
+    p = r.normal(size=(3, 4, 5))
+    close(_composed("gather")(t(p), t([[1, 3]], "int64"), axis=1), np.take(p, [[1, 3]], axis=1), 0)
+    close(_composed("gather_nd")(t(p), t([[0, 1], [2, 2]], "int64")), p[[0, 2], [1, 2]], 0)
+    img = r.normal(size=(1, 5, 6, 2))
+    close(_composed("adaptive_avg_pool2d")(t(img), 1), img.mean(axis=(1, 2), keepdims=True), 1e-12)
+    close(_composed("group_norm")(t(img), 1), _np_layer_norm(img, (1, 2, 3)), 1e-12)
+    close(_composed("embedding")(t(p[0]), t([3, 0], "int64")), p[0][[3, 0]], 0)
+    assert [s_.shape[0] for s_ in _composed("split")(t(np.arange(5.0)), 2, with_remainder=True)] == [2, 2, 1]
+    close(_composed("linear")(t(x), t(p[0].T)), x @ p[0], 1e-12)
+    close(_composed("transpose")(t(x)), x.T, 0)
+    assert list(_composed("flatten")(t(x), start_dim=1).shape) == [2, 12]
+
+
+# =================================================================================== compile
+
+
+def _f(x, y):
+    return paddle.sin(x) * y + paddle.nn.functional.softmax(x, axis=-1)
+
+
+def test_paddle_compile_matches_eager():
+    r = rng(40)
+    x, y = t(r.normal(size=(3, 4))), t(r.normal(size=(3, 4)))
+    want = np.sin(npa(x)) * npa(y) + special.softmax(npa(x), axis=-1)
+    compiled = ivy.compile(_f)
+    close(compiled(x, y), want, 1e-12)
+    close(compiled(x * 2, y), np.sin(2 * npa(x)) * npa(y) + special.softmax(2 * npa(x), axis=-1), 1e-12)
+    g = ivy.compile(lambda a: ivy.relu(a) * 3 + 1, backend="paddle")
+    close(g(t(np.linspace(-2, 2, 5))), np.maximum(np.linspace(-2, 2, 5), 0) * 3 + 1, 1e-12)
+
+
+def test_paddle_compile_hook_only_for_paddle_and_options_pass_through():
+    from ivy_paddle._compile import ivy_compile
+
+    assert ivy_compile(backend="numpy", fn=_f, options={}) is None
+    spec = [paddle.static.InputSpec(shape=[None], dtype="float64")]
+
+    def twice_cos(a):
+        return paddle.cos(a) * 2
+
+    fn = ivy_compile(backend="paddle", fn=twice_cos, options={"input_spec": spec, "full_graph": True})
+    assert isinstance(fn, paddle.jit.api.StaticFunction)
+    for n in (3, 5):  # the declared dynamic shape
+        z = np.linspace(0, 1, n)
+        close(fn(t(z)), 2 * np.cos(z), 1e-12)
+    assert ivy._registry.plugin_manager().hook.ivy_compile(backend="paddle", fn=_f, options={}) is not None

@@ -27,8 +27,17 @@ class Compiled:
         self._backend = backend
         self._options = options
         self._cache: dict[str, Callable[..., Any]] = {}
+        #: type of the first argument -> compiled function: the per-call fast path
+        self._by_type: dict[type, Callable[..., Any]] = {}
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if args:
+            f = self._by_type.get(type(args[0]))
+            if f is not None:
+                return f(*args, **kwargs)
+        return self._first_call(args, kwargs)
+
+    def _first_call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if self._backend is not None:
             b = _context.resolve(self._backend)
         else:
@@ -36,6 +45,8 @@ class Compiled:
         f = self._cache.get(b.name)
         if f is None:
             f = self._cache[b.name] = _compiler(b, self._fn, self._options)
+        if args and isinstance(args[0], b.array_types):
+            self._by_type[type(args[0])] = f
         return f(*args, **kwargs)
 
     def __repr__(self) -> str:

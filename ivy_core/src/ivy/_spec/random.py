@@ -3,7 +3,10 @@
 Each backend draws from its framework's generator. Without ``seed`` a call draws from the backend's
 global state, which :func:`seed` resets; with ``seed`` the call is reproducible and leaves the
 global state alone. The JAX backend keeps a PRNG key as its global state, seeded by :func:`seed`
-and split on every call; its functions also accept an explicit ``key=`` (a JAX PRNG key).
+and split on every call. For an explicit JAX PRNG key, call the JAX namespace's functions, which
+take a further keyword ``key=`` and then touch no global state:
+``ivy.jax.random_uniform(shape=(3,), key=jax.random.key(0))`` (under ``jax.jit``, pass ``key=``:
+the global key would be baked into the compiled function).
 
 Where ``dtype`` is ``None`` the default real floating-point dtype is used (the default integer
 dtype for :func:`randint`); where ``device`` is ``None``, the default device. Where ``shape`` is

@@ -53,14 +53,6 @@ def arange(
     return _jarange(start, stop, step, dtype=dtype, device=device)
 
 
-def _infer_scalar_dtype(obj: Any) -> Any:
-    """The standard's default dtype for (nested) Python scalars, or None to let JAX decide."""
-    t = type(obj)
-    if t in _SCALARS:
-        return _CACHE[t]
-    return None
-
-
 def asarray(
     obj: Any,
     /,
@@ -113,12 +105,16 @@ def asarray(
     if hasattr(obj, "__array__"):
         return _jasarray(np.asarray(obj), dtype=dtype, device=device)
     if isinstance(obj, (bytes, bytearray, memoryview)):
-        return _jasarray(np.frombuffer(obj, dtype=np.uint8) if dtype is None else np.frombuffer(obj, dtype=dtype), device=device)
+        buf = np.frombuffer(obj, dtype=np.uint8 if dtype is None else dtype)  # the buffer protocol
+        return _jasarray(buf, device=device)
     return _jasarray(obj, dtype=dtype, device=device)
 
 
 def _from_nested(obj: Any, dtype: Any, device: Any) -> jax.Array:
-    if dtype is None:
+    leaf = obj
+    while isinstance(leaf, (list, tuple)) and leaf:
+        leaf = leaf[0]
+    if dtype is None and type(leaf) in _SCALARS:
         try:
             a = np.asarray(obj)  # infer like NumPy (bools, ints, floats, complex), then map kinds
         except (ValueError, TypeError):
@@ -132,10 +128,8 @@ def _from_nested(obj: Any, dtype: Any, device: Any) -> jax.Array:
             dtype = DEFAULT_FLOAT
         elif k == "c":
             dtype = DEFAULT_COMPLEX
-        elif k == "O":
-            return _jasarray(obj, device=device)  # e.g. a list of JAX arrays
         else:
-            return _jasarray(obj, device=device)
+            return _jasarray(obj, device=device)  # e.g. ragged: let JAX report it
         if a.dtype.kind in "iu" and a.size and not _fits_int(a, dtype):
             raise OverflowError(f"integer values of {obj!r} do not fit the default integer dtype {dtype}")
         return _jasarray(a, dtype=dtype, device=device)

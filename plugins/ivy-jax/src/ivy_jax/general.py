@@ -106,7 +106,7 @@ def _scatter_kernel(out_shape: tuple[int, ...], idx: tuple[_Array, ...], upd: _A
     if reduction == "replace":
         return jnp.zeros(out_shape, dt).at[idx].set(upd)
     # min / max over the updates only; positions no index addresses hold 0
-    if dt.kind == "f":
+    if jnp.issubdtype(dt, jnp.inexact):  # bfloat16 / float16 included
         ident = np.inf if reduction == "min" else -np.inf
     elif dt == BOOL:
         ident = reduction == "min"

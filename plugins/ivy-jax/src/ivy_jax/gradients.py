@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import jax
+import jax.numpy as jnp
+from ivy import nest as _nest
 
 __all__ = ["variable", "is_variable", "stop_gradient", "value_and_grad_flat", "vjp", "jvp", "jacobian"]
 
@@ -47,7 +49,7 @@ def is_variable(x: Any, /, *, exclusive: bool = False) -> bool:
     # floating-point (real or complex) array does, as the spec says for such frameworks.
     if exclusive:
         return False
-    return isinstance(x, _Array) and x.dtype.kind in "fc"
+    return isinstance(x, _Array) and jnp.issubdtype(x.dtype, jnp.inexact)  # bfloat16 too
 
 
 stop_gradient = jax.lax.stop_gradient
@@ -56,17 +58,31 @@ stop_gradient = jax.lax.stop_gradient
 def value_and_grad_flat(
     func: Callable[..., Any], xs: Sequence[_Array], /, *, has_aux: bool = False
 ) -> tuple[_Array, list[_Array], Any]:
-    def f(ls: list[_Array]) -> tuple[_Array, Any]:
+    # Only the arrays of `aux` go through JAX (as its aux output); the nest and the other leaves
+    # wait in `kept`: JAX's pytrees would sort dict keys and refuse arbitrary objects.
+    kept: dict[str, Any] = {}
+
+    def f(ls: list[_Array]) -> tuple[_Array, list[_Array]]:
         out = func(list(ls))
-        y, aux = out if has_aux else (out, None)
+        arrays: list[_Array] = []
+        if has_aux:
+            y, aux = out
+            kept["leaves"], kept["structure"] = _nest.flatten(aux)
+            arrays = [v for v in kept["leaves"] if isinstance(v, _Array)]
+        else:
+            y = out
         if not isinstance(y, _Array) or y.ndim != 0:
             shape = tuple(y.shape) if hasattr(y, "shape") else type(y).__name__
             raise ValueError(f"value_and_grad_flat: func must return a scalar (0-d) array, got {shape}")
-        return y, aux
+        return y, arrays
 
     # No stop_gradient on the results: inside an outer transform (grad of grad) they must stay
     # differentiable, and outside one a JAX array holds no graph anyway.
-    (value, aux), grads = jax.value_and_grad(f, has_aux=True)(list(xs))
+    (value, arrays), grads = jax.value_and_grad(f, has_aux=True)(list(xs))
+    aux = None
+    if has_aux:
+        it = iter(arrays)
+        aux = _nest.unflatten(kept["structure"], [next(it) if isinstance(v, _Array) else v for v in kept["leaves"]])
     return value, list(grads), aux
 
 
@@ -88,8 +104,8 @@ def jvp(func: Callable[..., Any], primals: Sequence[_Array], tangents: Sequence[
         raise ValueError(f"jvp: {len(primals)} primals but {len(tangents)} tangents")
     fixed = []
     for i, (p, t) in enumerate(zip(primals, tangents)):
-        if tuple(p.shape) != tuple(t.shape):
-            raise ValueError(f"jvp: primal {i} has shape {tuple(p.shape)} but its tangent {tuple(t.shape)}")
+        if jnp.shape(p) != jnp.shape(t):
+            raise ValueError(f"jvp: primal {i} has shape {jnp.shape(p)} but its tangent {jnp.shape(t)}")
         if isinstance(t, _Array) and isinstance(p, _Array) and t.dtype != p.dtype:
             t = t.astype(p.dtype)  # JAX insists on equal dtypes; the spec asks for the primal's
         fixed.append(t)

@@ -282,7 +282,7 @@ def _max_pool(n: int, x: _Array, kernel: Any, strides: Any, padding: Any, data_f
     if dt == np.bool_:  # max of booleans: any
         return _max_pool(n, x.astype(np.uint8), kernel, strides, padding, data_format).astype(dt)
     # the identity of max: padded positions never win
-    init = np.array(-np.inf if dt.kind in "fc" else np.iinfo(dt).min, dtype=dt)
+    init = np.array(-np.inf if jnp.issubdtype(dt, jnp.inexact) else np.iinfo(dt).min, dtype=dt)
     return lax.reduce_window(x, init, lax.max, _window(n, cl, k, 1), _window(n, cl, s, 1), _full_pads(pads, cl))
 
 

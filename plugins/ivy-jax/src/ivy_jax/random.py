@@ -17,6 +17,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import jax
@@ -49,7 +50,9 @@ def _key(seed: int | None, key: Any) -> Any:
         return key
     if seed is not None:
         return jax.random.key(int(seed))
-    with _lock:
+    # Evaluated eagerly even while jax.jit traces: the global key must stay a concrete array (a
+    # tracer stored here would leak out of the trace); the subkey becomes a constant of the trace.
+    with _lock, jax.ensure_compile_time_eval():
         if _KEY is None:
             _KEY = jax.random.key(secrets.randbits(31))
         _KEY, sub = jax.random.split(_KEY)
@@ -151,7 +154,7 @@ def multinomial(
             u = jax.random.uniform(k, (batch_size, population_size))
             out = jnp.argsort(u, axis=-1)[:, :num_samples].astype(DEFAULT_INT)
         return _on(out, device)
-    if probs.dtype.kind != "f":
+    if not jnp.issubdtype(probs.dtype, jnp.floating):
         probs = probs.astype(_float(None, "multinomial"))
     if probs.ndim == 1:
         probs = probs[None]
@@ -181,7 +184,7 @@ def bernoulli(
     key: Any = None,
 ) -> _Array:
     dt = _float(dtype, "bernoulli")
-    if isinstance(probs, _Array) and probs.dtype.kind != "f":
+    if isinstance(probs, _Array) and not jnp.issubdtype(probs.dtype, jnp.floating):
         probs = probs.astype(_float(None, "bernoulli"))
     shp = _shape(shape, probs)
     out = jax.random.bernoulli(_key(seed, key), probs, shp)  # bool
@@ -202,6 +205,12 @@ def dropout(
 ) -> _Array:
     if not training or prob == 0.0:
         return x
-    keep = jax.random.bernoulli(_key(seed, key), 1.0 - prob, x.shape)
-    kept = x / (1.0 - prob) if scale else x
+    return _dropout(_key(seed, key), x, 1.0 - prob, bool(scale))
+
+
+@partial(jax.jit, static_argnums=(3,))
+def _dropout(key: Any, x: _Array, keep_prob: Any, scale: bool) -> _Array:
+    # one kernel: the mask and the select fused (eagerly one dispatch instead of four)
+    keep = jax.random.bernoulli(key, keep_prob, x.shape)
+    kept = x / keep_prob if scale else x
     return jnp.where(keep, kept, jnp.zeros((), x.dtype))

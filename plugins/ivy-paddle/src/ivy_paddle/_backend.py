@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ivy.plugin import BackendImpl, collect_ops
 
 from ._common import default_place, devices
 from ._dtypes import DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, DTYPES, INDEX
 from ._framework import Tensor, paddle
+
+
+def _to_native_module(module: Any, /, **kwargs: Any) -> Any:
+    from .interop import to_native_module
+
+    return to_native_module(module, **kwargs)
+
+
+def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
+    from .interop import from_native_module
+
+    return from_native_module(native, **kwargs)
 
 
 def load() -> BackendImpl:
@@ -26,4 +40,5 @@ def load() -> BackendImpl:
         capabilities={"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 8},
         default_device=default_place,
         framework=paddle,
+        extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
     )

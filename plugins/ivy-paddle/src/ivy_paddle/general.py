@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._common import norm_axis, promote_many
-from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, bool_, int8, int16, int32, int64, native, uint8
+from ._dtypes import INEXACT as _INEXACT, DEFAULT_FLOAT, DEFAULT_INT, FLOATS, bool_, idset, int8, int16, int32, int64, native, uint8
 from ._framework import Tensor, paddle
 from .data_type import astype
 from .manipulation import permute_dims, reshape
@@ -45,12 +45,13 @@ def _compose(name: str) -> Any:
     return load_defaults()[name]
 
 
-_NARROW = (bool_, int8, int16, uint8)
-_FAST = (paddle.float32, paddle.float64, int32, int64)
+_NARROW = idset(bool_, int8, int16, uint8)
+#: dtypes with kernels for every paddle op used on the fast paths below
+_FAST = idset(paddle.float32, paddle.float64, int32, int64)
 
 
 def _long(i: Tensor) -> Tensor:
-    return i if i.dtype == int64 else i.astype(int64)
+    return i if i.dtype is int64 else i.astype(int64)
 
 
 # -------------------------------------------------------------------------------------- gathers
@@ -65,7 +66,7 @@ def gather(params: Tensor, indices: Tensor, /, *, axis: int = -1, batch_dims: in
 
 
 def gather_nd(params: Tensor, indices: Tensor, /, *, batch_dims: int = 0) -> Tensor:
-    if batch_dims or params.dtype not in _FAST:
+    if batch_dims or id(params.dtype) not in _FAST:
         return _compose("gather_nd")(_xp(), params, indices, batch_dims=batch_dims)
     return paddle.gather_nd(params, _long(indices))
 
@@ -76,7 +77,7 @@ def gather_nd(params: Tensor, indices: Tensor, /, *, batch_dims: int = 0) -> Ten
 def _scatter_rows(flat_idx: Tensor, rows: Tensor, n: int, trailing: list[int], reduction: str) -> Tensor:
     """A new [n, *trailing] zero array with rows[i] combined into row flat_idx[i]."""
     dt = rows.dtype
-    if dt in _NARROW:
+    if id(dt) in _NARROW:
         return _scatter_rows(flat_idx, rows.astype(int32), n, trailing, reduction).astype(dt)
     out = paddle.zeros([n, *trailing], dtype=dt)
     if flat_idx.shape[0] == 0:
@@ -231,7 +232,7 @@ def pad(
     value: complex = 0,
 ) -> Tensor:
     # paddle's reflect/replicate/circular pad only the last 1-3 axes of floats: those go composed
-    if mode != "constant" or x.dtype not in _FAST or isinstance(value, complex) or x.ndim == 0:
+    if mode != "constant" or id(x.dtype) not in _FAST or isinstance(value, complex) or x.ndim == 0:
         return _compose("pad")(_xp(), x, pad_width, mode=mode, value=value)
     if isinstance(pad_width, int):
         widths = [(pad_width, pad_width)] * x.ndim
@@ -271,7 +272,7 @@ def cumprod(x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: bo
 
 
 def top_k(x: Tensor, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
-    if x.dtype not in _FAST or k == 0 or x.ndim == 0:
+    if id(x.dtype) not in _FAST or k == 0 or x.ndim == 0:
         return _compose("top_k")(_xp(), x, k, axis=axis, largest=largest, sorted=sorted)
     values, indices = paddle.topk(x, k, axis, largest, sorted)
     return values, indices
@@ -283,6 +284,11 @@ def top_k(x: Tensor, k: int, /, *, axis: int = -1, largest: bool = True, sorted:
 def einsum(equation: str, /, *operands: Tensor) -> Tensor:
     ops = promote_many(list(operands), "einsum") if len(operands) > 1 else list(operands)
     dt = ops[0].dtype if ops else None
-    if dt in _NARROW:  # no narrow-integer kernels: exact in int64, then back
-        return paddle.einsum(equation, *[o.astype(int64) for o in ops]).astype(dt)
+    if ops and id(dt) not in _INEXACT:
+        # paddle's einsum kernels are floating-point only: integers and bools go through NumPy,
+        # exactly (no gradients to keep for them), and come back to the operands' place
+        import numpy as np
+
+        out = np.einsum(equation, *[o.numpy() for o in ops])
+        return paddle.to_tensor(np.asarray(out), dtype=dt, place=ops[0].place)
     return paddle.einsum(equation, *ops)

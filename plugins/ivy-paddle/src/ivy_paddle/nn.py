@@ -12,6 +12,7 @@ strided window slices, exactly.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,8 +26,8 @@ __all__ = [
     "avg_pool3d", "erf",
     # native versions of composed ops
     "relu", "leaky_relu", "gelu", "silu", "sigmoid", "softmax", "log_softmax", "softplus", "elu",
-    "selu", "hardswish", "mish", "linear", "layer_norm", "batch_norm", "adaptive_avg_pool2d",
-    "embedding", "one_hot", "mse_loss", "l1_loss", "binary_cross_entropy",
+    "selu", "hardswish", "mish", "linear", "layer_norm", "batch_norm", "group_norm", "adaptive_avg_pool2d",
+    "embedding", "one_hot", "mse_loss", "l1_loss", "huber_loss", "binary_cross_entropy",
 ]
 
 F = paddle.nn.functional
@@ -416,7 +417,9 @@ def silu(x: Tensor, /) -> Tensor:
 
 
 def selu(x: Tensor, /) -> Tensor:
-    return F.selu(x)  # paddle's default scale and alpha are the standard SELU constants
+    if x.dtype == paddle.float64:  # paddle's kernel holds scale and alpha as float32 attributes
+        return _compose("selu")(_xp(), x)
+    return F.selu(x)
 
 
 def hardswish(x: Tensor, /) -> Tensor:
@@ -448,6 +451,8 @@ def softplus(x: Tensor, /, *, beta: float = 1.0, threshold: float = 20.0) -> Ten
 
 
 def elu(x: Tensor, /, *, alpha: float = 1.0) -> Tensor:
+    if x.dtype is paddle.float64 and not _f32_exact(alpha):  # paddle's alpha is a float32 attribute
+        return _compose("elu")(_xp(), x, alpha=alpha)
     return F.elu(x, alpha)
 
 
@@ -456,7 +461,7 @@ def elu(x: Tensor, /, *, alpha: float = 1.0) -> Tensor:
 
 def linear(x: Tensor, weight: Tensor, /, bias: Tensor | None = None) -> Tensor:
     # paddle's F.linear takes weight [in, out]: the spec's is [out, in], so a transposed matmul
-    if x.dtype != weight.dtype or (bias is not None and bias.dtype != x.dtype):
+    if x.dtype is not weight.dtype or (bias is not None and bias.dtype is not x.dtype):
         return _compose("linear")(_xp(), x, weight, bias)
     y = paddle.matmul(x, weight, transpose_y=True)
     return y if bias is None else y + bias
@@ -474,11 +479,21 @@ def layer_norm(
     nd = x.ndim
     axes = sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})
     k = len(axes)
-    if axes != list(range(nd - k, nd)) or id(x.dtype) not in FLOATS:  # not the trailing axes: composed
+    # composed: axes that are not the trailing ones; eps above 1e-3 (paddle's kernel refuses it);
+    # float64 with an eps that float32 cannot hold (paddle keeps eps as a float32 attribute)
+    if (
+        axes != list(range(nd - k, nd))
+        or id(x.dtype) not in FLOATS
+        or not 0.0 <= eps <= 1e-3
+        or (x.dtype is paddle.float64 and not _f32_exact(eps))
+    ):
         return _compose("layer_norm")(_xp(), x, normalized_idxs, scale=scale, offset=offset, eps=eps)
     ns = list(x.shape[nd - k :])
     w = scale if scale is not None and list(scale.shape) == ns and scale.dtype == x.dtype else None
     b = offset if offset is not None and list(offset.shape) == ns and offset.dtype == x.dtype else None
+    if k > 1:  # paddle takes the affine parameters flattened over the normalised axes
+        w = None if w is None else w.reshape([-1])
+        b = None if b is None else b.reshape([-1])
     y = F.layer_norm(x, ns, w, b, eps)
     if scale is not None and w is None:  # another broadcastable shape or dtype: apply it after
         y = y * scale
@@ -519,6 +534,32 @@ def batch_norm(
         )
     y = F.batch_norm(x, mean, variance, weight=scale, bias=offset, training=False, epsilon=eps, data_format=fmt, use_global_stats=True)
     return y, mean, variance
+
+
+_GN_FORMAT = {(3, True): "NLC", (3, False): "NCL", (4, True): "NHWC", (4, False): "NCHW",
+              (5, True): "NDHWC", (5, False): "NCDHW"}
+
+
+def group_norm(
+    x: Tensor,
+    num_groups: int,
+    /,
+    *,
+    scale: Tensor | None = None,
+    offset: Tensor | None = None,
+    eps: float = 1e-5,
+    data_format: str = "NHWC",
+) -> Tensor:
+    cf = data_format.startswith("NC")
+    fmt = _GN_FORMAT.get((x.ndim, not cf))
+    c = x.shape[1 if cf else -1]
+    if c % num_groups:
+        raise ValueError(f"group_norm: {c} channels cannot be split into {num_groups} groups")
+    if fmt is None or id(x.dtype) not in FLOATS or any(
+        t is not None and (t.dtype is not x.dtype or list(t.shape) != [c]) for t in (scale, offset)
+    ):
+        return _compose("group_norm")(_xp(), x, num_groups, scale=scale, offset=offset, eps=eps, data_format=data_format)
+    return F.group_norm(x, num_groups, eps, scale, offset, fmt)
 
 
 def embedding(weights: Tensor, indices: Tensor, /, *, max_norm: float | None = None) -> Tensor:
@@ -565,6 +606,19 @@ def l1_loss(true: Tensor, pred: Tensor, /, *, reduction: str = "mean") -> Tensor
     if _fast_pair(true, pred) and reduction in ("mean", "sum", "none"):
         return F.l1_loss(pred, true, reduction)
     return _compose("l1_loss")(_xp(), true, pred, reduction=reduction)
+
+
+def _f32_exact(v: float) -> bool:
+    return struct.unpack("f", struct.pack("f", v))[0] == v
+
+
+def huber_loss(true: Tensor, pred: Tensor, /, *, delta: float = 1.0, reduction: str = "mean") -> Tensor:
+    if _fast_pair(true, pred) and reduction in ("mean", "sum", "none") and (
+        pred.dtype is paddle.float32 or _f32_exact(delta)
+    ):  # paddle holds delta as a float32 attribute: exact for float64 only if delta is a float32
+        # paddle's Huber form: 0.5 d^2 where d < delta, delta (d - 0.5 delta) elsewhere
+        return F.smooth_l1_loss(pred, true, reduction, delta, True)
+    return _compose("huber_loss")(_xp(), true, pred, delta=delta, reduction=reduction)
 
 
 def binary_cross_entropy(

@@ -9,12 +9,13 @@ global stream exactly where it was. Without ``seed`` a call draws from the globa
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from contextlib import contextmanager
 from typing import Any, Iterator
 
 from ._common import lift, norm_axis, place, to_device
-from ._dtypes import DEFAULT_FLOAT, FLOATS, float32, float64, int32, int64, native
+from ._dtypes import DEFAULT_FLOAT, FLOATS, float32, float64, int64, native
 from ._framework import Tensor, paddle
 
 __all__ = [
@@ -222,12 +223,18 @@ def bernoulli(
     return hit if dtype == paddle.bool else hit.astype(dtype)
 
 
+def _f32_exact(v: float) -> bool:
+    return struct.unpack("f", struct.pack("f", v))[0] == v
+
+
 def dropout(
     x: Tensor, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None
 ) -> Tensor:
     if not training or prob == 0.0:
         return x
-    if scale and seed is None and id(x.dtype) in FLOATS:  # paddle's kernel, on the global generator
+    if scale and seed is None and id(x.dtype) in FLOATS and (x.dtype is float32 or _f32_exact(prob)):
+        # paddle's kernel, on the global generator (it holds prob as a float32 attribute: for
+        # float64 only a prob that float32 holds exactly gives the exact 1 / (1 - prob) scale)
         return _F.dropout(x, prob, training=True, mode="upscale_in_train")
     keep = bernoulli(1.0 - prob, shape=x.shape, dtype=x.dtype, device=x.place, seed=seed)
     y = x * keep

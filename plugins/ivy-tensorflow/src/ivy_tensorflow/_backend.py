@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from typing import Any
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # silence TF's C++ start-up chatter unless asked
 
@@ -11,6 +12,18 @@ from ivy.plugin import BackendImpl, collect_ops  # noqa: E402
 
 from . import _dtypes as D  # noqa: E402
 from ._helpers import default_device, devices  # noqa: E402
+
+
+def _to_native_module(module: Any, /, **kwargs: Any) -> Any:
+    from .interop import to_native_module  # imports keras: only when asked for
+
+    return to_native_module(module, **kwargs)
+
+
+def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
+    from .interop import from_native_module
+
+    return from_native_module(native, **kwargs)
 
 
 def load() -> BackendImpl:
@@ -34,4 +47,5 @@ def load() -> BackendImpl:
             "max dimensions": 254,  # TF's kernels (Eigen) cap tensor rank
         },
         framework=tf,
+        extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
     )

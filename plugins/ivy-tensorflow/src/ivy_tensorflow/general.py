@@ -13,7 +13,7 @@ from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
 
 from . import _dtypes as D
-from ._helpers import norm_axis, tensor
+from ._helpers import ints, norm_axis, tensor
 from .data_type import astype
 
 __all__ = [
@@ -265,7 +265,9 @@ cast = astype
 
 
 def transpose(x: Any, /, axes: Sequence[int] | None = None) -> Any:
-    return tf.transpose(x, None if axes is None else list(axes))  # TF reverses the axes by default
+    nd = x.shape.rank
+    perm = tuple(range(nd - 1, -1, -1)) if axes is None else tuple(int(a) for a in axes)
+    return ga.transpose(x, ints(perm))  # a cached permutation constant: the fast conversion
 
 
 def flatten(x: Any, /, *, start_dim: int = 0, end_dim: int = -1) -> Any:
@@ -281,7 +283,7 @@ def flatten(x: Any, /, *, start_dim: int = 0, end_dim: int = -1) -> Any:
     mid = 1
     for d in dims[s : e + 1]:
         mid *= d
-    return tf.reshape(x, [*dims[:s], mid, *dims[e + 1 :]])
+    return ga.reshape(x, ints((*dims[:s], mid, *dims[e + 1 :])))
 
 
 def split(

@@ -17,6 +17,18 @@ def _devices() -> list[Any]:
     return out
 
 
+def _to_native_module(module: Any, /, **kwargs: Any) -> Any:
+    from .interop import to_native_module
+
+    return to_native_module(module, **kwargs)
+
+
+def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
+    from .interop import from_native_module
+
+    return from_native_module(native, **kwargs)
+
+
 def load() -> BackendImpl:
     real = torch.get_default_dtype()  # float32 unless the user changed it
     return BackendImpl(
@@ -32,4 +44,5 @@ def load() -> BackendImpl:
         devices=_devices,
         default_device=torch.get_default_device,
         framework=torch,
+        extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
     )
