@@ -57,8 +57,8 @@ def adam_update(
     ``mw`` and ``vw`` are nests like ``ws`` (zeros at the start).
     """
     ivy = _ivy()
-    bc1 = 1.0 - beta1 ** float(step)
-    bc2 = 1.0 - beta2 ** float(step)
+    bc1 = 1.0 - beta1**step  # step may be an array (a traced step count under jit)
+    bc2 = 1.0 - beta2**step
     w_l, s = nest.flatten(ws)
     g_l, m_l, v_l = nest.leaves(dcdws), nest.leaves(mw), nest.leaves(vw)
     new_w, new_m, new_v = [], [], []
@@ -100,8 +100,8 @@ def lamb_update(
     ``min(‖w‖ / ‖r‖, max_trust_ratio)`` (1 where either norm is 0): ``w -= lr · trust · r``.
     """
     ivy = _ivy()
-    bc1 = 1.0 - beta1 ** float(step)
-    bc2 = 1.0 - beta2 ** float(step)
+    bc1 = 1.0 - beta1**step  # step may be an array (a traced step count under jit)
+    bc2 = 1.0 - beta2**step
     w_l, s = nest.flatten(ws)
     g_l, m_l, v_l = nest.leaves(dcdws), nest.leaves(mw), nest.leaves(vw)
     new_w, new_m, new_v = [], [], []
