@@ -34,6 +34,12 @@ from . import container, safetensors
 from .container import Container
 from ._stateful import *  # noqa: F403 - Module, layers, optimizers, initializers
 from ._stateful import __all__ as _stateful_all
+from ._stateful.interop import (
+    InteropNotSupportedError,
+    NativeModuleWrapper,
+    from_native_module,
+    to_native_module,
+)
 from ._functional.compile import compile, compile_fn
 from ._functional.gradients import execute_with_gradients, grad, jac, value_and_grad
 from ._functional.optimizers import (
