@@ -13,7 +13,7 @@ import ivy
 from ivy._spec import SPECS
 
 HERE = pathlib.Path(__file__).parent
-REF_MODULES = sorted(HERE.glob("test_ref_*.py"))
+REF_MODULES = sorted([*HERE.glob("test_ref_*.py"), *HERE.glob("test_fn_*.py")])  # Array API + functional API
 
 
 # --------------------------------------------------------------------------- (a)
@@ -84,7 +84,9 @@ def test_every_spec_op_is_listed_in_a_table() -> None:
     listed: set[str] = set()
     for path in REF_MODULES:
         listed |= set().union(*_tested_names(ast.parse(path.read_text()))[1].values() or [set()])
-    missing = sorted(set(SPECS) - listed)
+    # The Array API ops are table-driven; Ivy's own ops (gradients, nn, ...) are named by @covers.
+    array_api = {n for n, s in SPECS.items() if s.category not in ("gradients", "random", "device", "nn", "general")}
+    missing = sorted(array_api - listed)
     assert not missing, f"spec ops missing from the reference-test tables (*_OPS): {missing}"
 
 

@@ -540,7 +540,7 @@ def test_jac(backend):
 
 
 @covers("value_and_grad_flat", "vjp", "jvp", "jacobian")
-def test_numpy_transforms_raise_no_autodiff(backend):
+def test_fn_numpy_transforms_raise_no_autodiff(backend):
     if backend != "numpy":
         pytest.skip("only NumPy has no autodiff")
     x = ivy.variable(to_native(backend, X0))

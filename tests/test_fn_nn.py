@@ -36,7 +36,7 @@ def _elu(x, alpha=1.0):
     return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0)))
 
 
-ACTIVATIONS = {
+ACTIVATION_OPS = {
     "relu": (lambda x: np.maximum(x, 0), {}),
     "leaky_relu": (lambda x: np.where(x > 0, x, 0.1 * x), {"alpha": 0.1}),
     "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), {}),
@@ -51,11 +51,11 @@ ACTIVATIONS = {
 }
 
 
-@covers(*ACTIVATIONS)
-@pytest.mark.parametrize("name", sorted(ACTIVATIONS))
+@covers(*ACTIVATION_OPS)
+@pytest.mark.parametrize("name", sorted(ACTIVATION_OPS))
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_fn_activation(backend, name, dtype):
-    ref, kw = ACTIVATIONS[name]
+    ref, kw = ACTIVATION_OPS[name]
     x = X.astype(dtype)
     out = getattr(ivy, name)(to_native(backend, x), **kw)
     got = _np(backend, out)

@@ -140,9 +140,9 @@ def test_numpy_optimizer_updates_vs_torch_optim():
     p2.grad = tt(g.copy())
     sgd.step()
     close(ivy.gradient_descent_update({"w": w}, {"w": g}, 0.5)["w"], tn(p2), 1e-14)
-    # LARS: w - lr * (|w| / |g + l w|) * (g + l w)
-    dlt = g + 0.01 * w
-    close(ivy.lars_update([w], [g], 0.1, decay_lambda=0.01)[0], w - 0.1 * np.linalg.norm(w) / np.linalg.norm(dlt) * dlt)
+    # LARS (You et al., 2017): local lr = lr * |w| / (|g| + l |w|); w - local_lr * (g + l w)
+    local = 0.1 * np.linalg.norm(w) / (np.linalg.norm(g) + 0.01 * np.linalg.norm(w))
+    close(ivy.lars_update([w], [g], 0.1, decay_lambda=0.01)[0], w - local * (g + 0.01 * w))
 
 
 # ===================================================================================== random

@@ -25,6 +25,18 @@ def _default_device() -> Any:
     return _dtypes.device(dev) if isinstance(dev, str) else dev
 
 
+def _to_native_module(module: Any, /, **kwargs: Any) -> Any:
+    from .interop import to_native_module
+
+    return to_native_module(module, **kwargs)
+
+
+def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
+    from .interop import from_native_module
+
+    return from_native_module(native, **kwargs)
+
+
 def load() -> BackendImpl:
     return BackendImpl(
         ops=collect_ops("ivy_jax"),
@@ -40,4 +52,5 @@ def load() -> BackendImpl:
         devices=_devices,
         default_device=_default_device,
         framework=jax,
+        extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
     )

@@ -26,7 +26,7 @@ def _plain(t: torch.Tensor) -> torch.Tensor:
     (``ivy.execute_with_gradients``) must not keep a wrapper of a level that has ended."""
     F = torch._C._functorch
     t = t.detach()
-    while F.is_functorch_wrapped_tensor(t):
+    while F.is_gradtrackingtensor(t):  # grad levels only: a vmap level's batch stays
         t = F.get_unwrapped(t)
     return t.detach() if t.requires_grad else t
 
