@@ -1276,3 +1276,16 @@ def test_torch_compile_inductor_default():
         pytest.skip(f"inductor cannot compile here: {type(e).__name__}: {str(e)[:200]}")
     close(got, np.maximum(np.linspace(-2, 2, 8), 0) * 3 + 1, 1e-6)
     assert time.time() - start < 300
+
+
+def test_torch_module_state_updated_inside_gradients_is_a_plain_tensor():
+    # BatchNorm's running statistics are stored while execute_with_gradients traces with
+    # torch.func: they must come out as ordinary tensors, not wrappers of a finished level.
+    m = ivy.Sequential(ivy.Linear(4, 6), ivy.BatchNorm2D(6), backend="torch")
+    x = torch.randn(8, 4)
+    ivy.execute_with_gradients(lambda v: ivy.mean(ivy.square(m(x, v=v))), m.v)
+    state = ivy.nest.leaves(m.state)
+    assert state and not any(torch._C._functorch.is_gradtrackingtensor(s) for s in state)
+    assert not any(s.requires_grad for s in state)
+    loss, grads = ivy.execute_with_gradients(lambda v: ivy.mean(ivy.square(m(x, v=v))), m.v)  # usable again
+    assert torch.isfinite(loss)

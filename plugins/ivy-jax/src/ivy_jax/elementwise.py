@@ -81,38 +81,25 @@ __all__ = [
 abs = jnp.abs
 acos = jnp.acos
 acosh = jnp.acosh
-add = jnp.add
 asin = jnp.asin
 asinh = jnp.asinh
 atan = jnp.atan
 atan2 = jnp.atan2
 atanh = jnp.atanh
-bitwise_and = jnp.bitwise_and
 bitwise_invert = jnp.bitwise_invert
-bitwise_left_shift = jnp.bitwise_left_shift
-bitwise_or = jnp.bitwise_or
-bitwise_right_shift = jnp.bitwise_right_shift
-bitwise_xor = jnp.bitwise_xor
 ceil = jnp.ceil
 conj = jnp.conj
 copysign = jnp.copysign
 cos = jnp.cos
 cosh = jnp.cosh
-divide = jnp.divide
-equal = jnp.equal
 exp = jnp.exp
 expm1 = jnp.expm1
 floor = jnp.floor
-floor_divide = jnp.floor_divide
-greater = jnp.greater
-greater_equal = jnp.greater_equal
 hypot = jnp.hypot
 imag = jnp.imag
 isfinite = jnp.isfinite
 isinf = jnp.isinf
 isnan = jnp.isnan
-less = jnp.less
-less_equal = jnp.less_equal
 log = jnp.log
 log10 = jnp.log10
 log1p = jnp.log1p
@@ -122,16 +109,11 @@ logical_and = jnp.logical_and
 logical_not = jnp.logical_not
 logical_or = jnp.logical_or
 logical_xor = jnp.logical_xor
-maximum = jnp.maximum
-minimum = jnp.minimum
-multiply = jnp.multiply
 negative = jnp.negative
 nextafter = jnp.nextafter
-not_equal = jnp.not_equal
 positive = jnp.positive
 real = jnp.real
 reciprocal = jnp.reciprocal
-remainder = jnp.remainder
 round = jnp.round
 sign = jnp.sign
 signbit = jnp.signbit
@@ -139,11 +121,55 @@ sin = jnp.sin
 sinh = jnp.sinh
 sqrt = jnp.sqrt
 square = jnp.square
-subtract = jnp.subtract
 tan = jnp.tan
 tanh = jnp.tanh
 trunc = jnp.trunc
 
+
+_Array = jax.Array
+
+
+def _wide_ints(x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Give a Python int in [2**63, 2**64) the dtype of the (uint64) array it meets."""
+    if type(x1) is int and isinstance(x2, _Array):
+        return jnp.asarray(x1, dtype=x2.dtype), x2  # OverflowError again if it does not fit
+    if type(x2) is int and isinstance(x1, _Array):
+        return x1, jnp.asarray(x2, dtype=x1.dtype)
+    raise OverflowError("Python int out of range")
+
+
+def _int_safe(f: Any, name: str) -> Any:
+    # JAX parses every Python int as int64 and overflows on uint64 & 2**63: retry with the
+    # array's dtype. The try costs nothing on the normal path.
+    def op(x1: Any, x2: Any, /) -> jax.Array:
+        try:
+            return f(x1, x2)
+        except OverflowError:
+            return f(*_wide_ints(x1, x2))
+
+    op.__name__ = op.__qualname__ = name
+    return op
+
+
+add = _int_safe(jnp.add, "add")
+subtract = _int_safe(jnp.subtract, "subtract")
+multiply = _int_safe(jnp.multiply, "multiply")
+divide = _int_safe(jnp.divide, "divide")
+floor_divide = _int_safe(jnp.floor_divide, "floor_divide")
+remainder = _int_safe(jnp.remainder, "remainder")
+bitwise_and = _int_safe(jnp.bitwise_and, "bitwise_and")
+bitwise_or = _int_safe(jnp.bitwise_or, "bitwise_or")
+bitwise_xor = _int_safe(jnp.bitwise_xor, "bitwise_xor")
+bitwise_left_shift = _int_safe(jnp.bitwise_left_shift, "bitwise_left_shift")
+bitwise_right_shift = _int_safe(jnp.bitwise_right_shift, "bitwise_right_shift")
+equal = _int_safe(jnp.equal, "equal")
+not_equal = _int_safe(jnp.not_equal, "not_equal")
+greater = _int_safe(jnp.greater, "greater")
+greater_equal = _int_safe(jnp.greater_equal, "greater_equal")
+less = _int_safe(jnp.less, "less")
+less_equal = _int_safe(jnp.less_equal, "less_equal")
+maximum = _int_safe(jnp.maximum, "maximum")
+minimum = _int_safe(jnp.minimum, "minimum")
 
 _clip = jnp.clip
 _IINFO: dict[Any, tuple[int, int]] = {}
@@ -164,10 +190,16 @@ def clip(x: jax.Array, /, min: Any = None, max: Any = None) -> jax.Array:
 
 _pow = jnp.pow
 _result_type = jnp.result_type
-_Array = jax.Array
 
 
 def pow(x1: Any, x2: Any, /) -> jax.Array:
+    try:
+        return _pow_promoted(x1, x2)
+    except OverflowError:
+        return _pow_promoted(*_wide_ints(x1, x2))
+
+
+def _pow_promoted(x1: Any, x2: Any) -> jax.Array:
     # jnp.pow treats a concrete 0-D exponent like a Python scalar and keeps the base's dtype
     # (pow(int8, int16 0-D) gave int8, pow(0, int8 0-D) gave int64): promote explicitly instead.
     if isinstance(x2, _Array):

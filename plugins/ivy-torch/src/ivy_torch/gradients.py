@@ -36,7 +36,16 @@ def is_variable(x: Any, /, *, exclusive: bool = False) -> bool:
     return x.is_leaf if exclusive else True
 
 
-stop_gradient = torch.detach
+_functorch = torch._C._functorch
+
+
+def stop_gradient(x: torch.Tensor, /) -> torch.Tensor:
+    # A stopped value is a constant at every torch.func level; unwrapping the grad levels also
+    # lets it outlive the transform (module state updated inside execute_with_gradients).
+    y = x.detach()
+    while _functorch.is_gradtrackingtensor(y):  # grad levels only: a vmap batch stays
+        y = _functorch.get_unwrapped(y)
+    return y.detach() if y.requires_grad else y
 
 
 def _scalar(y: Any) -> Tensor:
