@@ -123,17 +123,35 @@ def elements(dtype: str, domain: str = "any", specials: bool = False) -> st.Sear
         base = st.tuples(st.booleans(), mag).map(lambda t: -t[1] if t[0] else t[1])
     else:
         lo, hi = FLOAT_DOMAINS[domain]
-        base = st.floats(lo, hi, allow_nan=False, allow_infinity=False, allow_subnormal=False)
+        # float32 values drawn at 32 bits: a tiny float64 cast to float32 would be subnormal, and
+        # CPU kernels of XLA and TF flush subnormals to zero (behaviour the standard leaves open)
+        width = 32 if dtype in ("float32", "complex64") else 64
+        base = st.floats(*_bounds(lo, hi, width), width=width, allow_nan=False, allow_infinity=False,
+                         allow_subnormal=False)
     if dtype in COMPLEX:
         if domain in ("nonzero", "quarter_nz"):
             return st.complex_numbers(min_magnitude=0.25, max_magnitude=5.0, allow_nan=False,
                                       allow_infinity=False, allow_subnormal=False)
         lo, hi = FLOAT_DOMAINS.get(domain, (-5.0, 5.0))
-        part = st.floats(lo, hi, allow_nan=False, allow_infinity=False, allow_subnormal=False)
+        width = 32 if dtype == "complex64" else 64
+        part = st.floats(*_bounds(lo, hi, width), width=width, allow_nan=False, allow_infinity=False,
+                         allow_subnormal=False)
         base = st.builds(complex, part, part)
     if specials:
         base = st.one_of(base, base, base, st.sampled_from([math.nan, math.inf, -math.inf]))
     return base
+
+
+def _bounds(lo: float, hi: float, width: int) -> tuple[float, float]:
+    """``lo``, ``hi`` rounded inward to floats of ``width`` bits (hypothesis needs exact bounds)."""
+    if width == 64:
+        return lo, hi
+    l32, h32 = np.float32(lo), np.float32(hi)
+    if float(l32) < lo:
+        l32 = np.nextafter(l32, np.float32(np.inf))
+    if float(h32) > hi:
+        h32 = np.nextafter(h32, np.float32(-np.inf))
+    return float(l32), float(h32)
 
 
 def shapes(min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 4) -> st.SearchStrategy[tuple[int, ...]]:

@@ -20,8 +20,9 @@ mirror core's spec categories (``creation``, ``elementwise``, ``manipulation``, 
 from __future__ import annotations
 
 import importlib
+import operator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import pluggy
 
@@ -36,6 +37,9 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "collect_ops",
+    "channels_last",
+    "ntuple",
+    "padding_pairs",
 ]
 
 #: Version of this plugin contract. A plugin built for another version is refused with a message.
@@ -140,3 +144,82 @@ def collect_ops(package: str, categories: tuple[str, ...] | None = None) -> dict
         for name in getattr(module, "__all__", ()):
             ops[prefix + name] = getattr(module, name)
     return ops
+
+
+# --------------------------------------------------------------------------- helpers for nn plugins
+# Argument normalisation every backend's convolutions and pools need, written once here.
+
+_LAYOUTS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+
+
+def channels_last(data_format: str, n: int) -> bool:
+    """Whether ``data_format`` is the channels-last layout of ``n`` spatial dimensions.
+
+    Raises:
+        ValueError: ``data_format`` is neither layout of ``n`` dimensions.
+    """
+    last, first = _LAYOUTS[n]
+    if data_format == last:
+        return True
+    if data_format == first:
+        return False
+    raise ValueError(f"data_format must be {last!r} or {first!r} for {n}-D, got {data_format!r}")
+
+
+def ntuple(v: Any, n: int, what: str) -> tuple[int, ...]:
+    """An int or a sequence of ints (``strides``, ``dilations``, ``kernel``) as ``n`` ints.
+
+    A one-element sequence is repeated. Integer-like objects (NumPy integers) are accepted.
+    """
+    try:
+        return (operator.index(v),) * n
+    except TypeError:
+        pass
+    t = tuple(operator.index(i) for i in v)
+    if len(t) == 1 and n > 1:
+        return t * n
+    if len(t) != n:
+        raise ValueError(f"{what} must be an int or a sequence of {n} ints, got {v!r}")
+    return t
+
+
+def padding_pairs(
+    padding: Any, n: int, sizes: Sequence[int], windows: Sequence[int], strides: Sequence[int]
+) -> list[tuple[int, int]]:
+    """The spec's padding forms as one ``(lo, hi)`` pair per spatial axis.
+
+    ``"VALID"``: none; ``"SAME"``: output size ``ceil(size / stride)``, the odd extra element on
+    the high side; an int: that much on both sides of every axis; a sequence of ``(lo, hi)`` pairs
+    (or ints), one per axis. ``windows`` are the effective (dilated) window sizes.
+
+    Raises:
+        ValueError: an unknown form, the wrong number of pairs, or a negative padding.
+    """
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p == "VALID":
+            return [(0, 0)] * n
+        if p == "SAME":
+            out = []
+            for size, k, s in zip(sizes, windows, strides):
+                total = max((-(-size // s) - 1) * s + k - size, 0)
+                out.append((total // 2, total - total // 2))
+            return out
+        raise ValueError(f"padding must be 'SAME', 'VALID', an int or (lo, hi) pairs, got {padding!r}")
+    try:
+        p = operator.index(padding)
+        pads = [(p, p)] * n
+    except TypeError:
+        pads = []
+        for q in padding:
+            try:
+                i = operator.index(q)
+                pads.append((i, i))
+            except TypeError:
+                lo, hi = q
+                pads.append((operator.index(lo), operator.index(hi)))
+    if len(pads) != n:
+        raise ValueError(f"padding needs {n} (lo, hi) pairs, got {padding!r}")
+    if any(lo < 0 or hi < 0 for lo, hi in pads):
+        raise ValueError(f"padding must be non-negative, got {padding!r}")
+    return pads

@@ -22,6 +22,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ._dtypes import native
 from .random import dropout as _dropout
+from ivy.plugin import channels_last as _channel_last
+from ivy.plugin import padding_pairs as _pads
+from ivy.plugin import ntuple as _tuple
 
 __all__ = [
     # primitives
@@ -37,58 +40,6 @@ __all__ = [
 _f64 = np.dtype("float64")
 
 # ------------------------------------------------------------------------------------- layouts
-
-_FORMATS = {
-    1: ("NWC", "NCW"),
-    2: ("NHWC", "NCHW"),
-    3: ("NDHWC", "NCDHW"),
-}
-
-
-def _channel_last(data_format: str, n: int) -> bool:
-    last, first = _FORMATS[n]
-    if data_format == last:
-        return True
-    if data_format == first:
-        return False
-    raise ValueError(f"data_format must be {last!r} or {first!r} for {n}-D, got {data_format!r}")
-
-
-def _tuple(v: int | Sequence[int], n: int, what: str) -> tuple[int, ...]:
-    if isinstance(v, (int, np.integer)):
-        return (int(v),) * n
-    t = tuple(int(i) for i in v)
-    if len(t) == 1 and n > 1:
-        return t * n
-    if len(t) != n:
-        raise ValueError(f"{what} must be an int or a sequence of {n} ints, got {v!r}")
-    return t
-
-
-def _pads(
-    padding: Any, n: int, sizes: Sequence[int], windows: Sequence[int], strides: Sequence[int]
-) -> list[tuple[int, int]]:
-    """(lo, hi) per spatial axis. ``windows`` are the effective (dilated) window sizes."""
-    if isinstance(padding, str):
-        p = padding.upper()
-        if p == "VALID":
-            return [(0, 0)] * n
-        if p == "SAME":
-            out = []
-            for i, k, s in zip(sizes, windows, strides):
-                total = max((-(-i // s) - 1) * s + k - i, 0)
-                out.append((total // 2, total - total // 2))  # the odd one at the end
-            return out
-        raise ValueError(f"padding must be 'SAME', 'VALID', an int or (lo, hi) pairs, got {padding!r}")
-    if isinstance(padding, (int, np.integer)):
-        return [(int(padding), int(padding))] * n
-    pads = [(int(p), int(p)) if isinstance(p, (int, np.integer)) else (int(p[0]), int(p[1])) for p in padding]
-    if len(pads) != n:
-        raise ValueError(f"padding needs {n} (lo, hi) pairs, got {padding!r}")
-    if any(lo < 0 or hi < 0 for lo, hi in pads):
-        raise ValueError(f"padding must be non-negative, got {padding!r}")
-    return pads
-
 
 def _spatial(n: int, cl: bool) -> tuple[int, ...]:
     return tuple(range(1, n + 1)) if cl else tuple(range(2, n + 2))

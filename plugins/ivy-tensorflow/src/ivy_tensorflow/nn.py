@@ -24,6 +24,9 @@ from tensorflow.python.ops import gen_nn_ops as gn
 
 from . import _dtypes as D
 from ._helpers import ints, scalar, tensor
+from ivy.plugin import channels_last as _channel_last
+from ivy.plugin import padding_pairs as _pads
+from ivy.plugin import ntuple as _tuple
 
 __all__ = [
     # primitives
@@ -57,29 +60,8 @@ def _compose(name: str) -> Any:
 
 # ------------------------------------------------------------------------------------- layouts
 
-_FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
 _TO_LAST = {1: (0, 2, 1), 2: (0, 2, 3, 1), 3: (0, 2, 3, 4, 1)}
 _TO_FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2), 3: (0, 4, 1, 2, 3)}
-
-
-def _channel_last(data_format: str, n: int) -> bool:
-    last, first = _FORMATS[n]
-    if data_format == last:
-        return True
-    if data_format == first:
-        return False
-    raise ValueError(f"data_format must be {last!r} or {first!r} for {n}-D, got {data_format!r}")
-
-
-def _tuple(v: int | Sequence[int], n: int, what: str) -> tuple[int, ...]:
-    if isinstance(v, (int, np.integer)):
-        return (int(v),) * n
-    t = tuple(int(i) for i in v)
-    if len(t) == 1 and n > 1:
-        return t * n
-    if len(t) != n:
-        raise ValueError(f"{what} must be an int or a sequence of {n} ints, got {v!r}")
-    return t
 
 
 def _mode(padding: Any) -> str | None:
@@ -90,27 +72,6 @@ def _mode(padding: Any) -> str | None:
             raise ValueError(f"padding must be 'SAME', 'VALID', an int or (lo, hi) pairs, got {padding!r}")
         return p
     return None
-
-
-def _pads(
-    padding: Any, n: int, sizes: Sequence[int], windows: Sequence[int], strides: Sequence[int]
-) -> list[tuple[int, int]]:
-    """(lo, hi) per spatial axis. ``windows`` are the effective (dilated) window sizes."""
-    mode = _mode(padding)
-    if mode == "VALID":
-        return [(0, 0)] * n
-    if mode == "SAME":
-        out = []
-        for i, k, s in zip(sizes, windows, strides):
-            total = max((-(-i // s) - 1) * s + k - i, 0)
-            out.append((total // 2, total - total // 2))  # the odd one at the end
-        return out
-    if isinstance(padding, (int, np.integer)):
-        return [(int(padding), int(padding))] * n
-    pads = [(int(p), int(p)) if isinstance(p, (int, np.integer)) else (int(p[0]), int(p[1])) for p in padding]
-    if len(pads) != n:
-        raise ValueError(f"padding needs {n} (lo, hi) pairs, got {padding!r}")
-    return pads
 
 
 def _pad_spatial(x: Any, pads: Sequence[tuple[int, int]], value: Any = 0) -> Any:
