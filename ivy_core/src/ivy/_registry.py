@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 __all__ = ["Backend", "backends", "get_backend", "backend_for_type", "default_backend", "ENTRY_POINT_GROUP"]
 
 ENTRY_POINT_GROUP = "ivy.backends"
+#: Entry-point group of plugins that provide no backend (only hooks such as ivy_register_devices).
+PLUGIN_GROUP = "ivy.plugins"
 
 #: The order in which installed backends are tried when nothing else decides.
 PREFERENCE = ("numpy", "torch", "jax", "tensorflow", "paddle")
@@ -61,6 +63,9 @@ _loaded: dict[str, "Backend"] = {}
 _load_errors: dict[str, BaseException] = {}
 _type_backend: dict[type, "Backend | None"] = {}
 _pm: Any = None
+_extra_plugins: dict[str, Any] | None = None  # "ivy.plugins" entry-point name -> loaded module
+#: "ivy.plugins" entry-point name -> the error its import or registration raised
+_extra_errors: dict[str, BaseException] = {}
 _default: "Backend | None" = None
 
 
@@ -158,6 +163,9 @@ def refresh() -> None:
         for name in [n for n in _specs if n not in _loaded]:
             del _specs[name]
         _plugin_errors.clear()
+        global _extra_plugins
+        _extra_plugins = None
+        _extra_errors.clear()
 
 
 def _plugin_manager() -> Any:
@@ -180,7 +188,39 @@ def plugin_manager() -> Any:
             _spec_for(name)
         except Exception:  # reported when that backend is used
             pass
+    _load_extra_plugins()
     return _plugin_manager()
+
+
+def _load_extra_plugins() -> None:
+    """Import and register the modules of the ``ivy.plugins`` group (plugins with no backend).
+
+    A plugin that fails to import is left out, its error kept in ``_extra_errors`` and reported
+    once as a warning naming its distribution; the other plugins are unaffected.
+    """
+    global _extra_plugins
+    if _extra_plugins is not None:
+        return
+    with _lock:
+        if _extra_plugins is not None:
+            return
+        from importlib.metadata import entry_points
+
+        pm = _plugin_manager()
+        found: dict[str, Any] = {}
+        for ep in entry_points(group=PLUGIN_GROUP):
+            label = _dist_label(ep)
+            try:
+                module = ep.load()
+                if pm.get_plugin(label) is None and not pm.is_registered(module):
+                    pm.register(module, name=label)
+                found[ep.name] = module
+            except Exception as e:
+                err = BackendLoadError(f"the Ivy plugin {label} (entry point {ep.name!r} in group {PLUGIN_GROUP!r}) failed to load: {e}")
+                err.__cause__ = e
+                _extra_errors[ep.name] = err
+                warnings.warn(str(err), stacklevel=3)
+        _extra_plugins = found
 
 
 def _spec_for(name: str) -> tuple["BackendSpec", str]:

@@ -27,6 +27,7 @@ from typing import Any, Callable, Mapping, Sequence
 import pluggy
 
 from ._spec._base import EXTENSIONS
+from .errors import PluginValidationError
 
 __all__ = [
     "PLUGIN_API",
@@ -37,6 +38,9 @@ __all__ = [
     "hookimpl",
     "hookspec",
     "collect_ops",
+    "DeviceKind",
+    "device_kinds",
+    "refresh_device_kinds",
     "channels_last",
     "ntuple",
     "padding_pairs",
@@ -102,6 +106,25 @@ class BackendImpl:
     framework: Any = None
 
 
+@dataclass(frozen=True)
+class DeviceKind:
+    """A device kind a third party adds to a backend (through ``ivy_register_devices``).
+
+    Device strings keep the one format of every backend: ``"<kind>:<index>"``.
+    """
+
+    #: the backend that gains the kind (``"torch"``)
+    backend: str
+    #: the kind (``"npu"``): devices are named ``"npu:0"``, ``"npu:1"``...
+    kind: str
+    #: lists the devices of this kind present now, as device strings
+    list_devices: Callable[[], list[str]]
+    #: ``"npu:0"`` -> the framework's device object
+    to_native: Callable[[str], Any]
+    #: the framework's device object -> ``"npu:0"``, or None if it is not of this kind
+    from_native: Callable[[Any], "str | None"] = lambda native: None
+
+
 class IvyHookSpecs:
     """The hooks a plugin may implement (pluggy hook specifications)."""
 
@@ -113,9 +136,12 @@ class IvyHookSpecs:
         """
 
     @hookspec
-    def ivy_register_devices(self, register: Callable[[str, Callable[[], list[str]]], None]) -> None:
-        """Add a device kind: ``register(kind, list_devices)``; ``list_devices()`` returns device
-        strings such as ``"npu:0"``."""
+    def ivy_register_devices(self, register: Callable[["DeviceKind"], None]) -> None:
+        """Add a device kind to a backend: ``register(DeviceKind(backend="torch", kind="npu", ...))``.
+
+        The backend then lists those devices in ``devices()``, accepts ``"npu:0"`` wherever a
+        device is accepted and reports it from ``dev(x)``. Must not import the framework.
+        """
 
     @hookspec(firstresult=True)
     def ivy_compile(
@@ -144,6 +170,39 @@ def collect_ops(package: str, categories: tuple[str, ...] | None = None) -> dict
         for name in getattr(module, "__all__", ()):
             ops[prefix + name] = getattr(module, name)
     return ops
+
+
+# --------------------------------------------------------------------------- device kinds
+
+_device_kinds: dict[str, dict[str, DeviceKind]] | None = None
+
+
+def device_kinds(backend: str) -> dict[str, DeviceKind]:
+    """The device kinds third-party plugins added to ``backend`` (kind -> :class:`DeviceKind`).
+
+    Collected once through the ``ivy_register_devices`` hook of every installed plugin; a
+    backend's device functions consult it for kinds they do not know themselves.
+    """
+    global _device_kinds
+    if _device_kinds is None:
+        from . import _registry
+
+        found: dict[str, dict[str, DeviceKind]] = {}
+
+        def register(dk: DeviceKind) -> None:
+            if not isinstance(dk, DeviceKind):
+                raise PluginValidationError(f"ivy_register_devices must register DeviceKind objects, got {dk!r}")
+            found.setdefault(dk.backend, {})[dk.kind] = dk
+
+        _registry.plugin_manager().hook.ivy_register_devices(register=register)
+        _device_kinds = found
+    return _device_kinds.get(backend, {})
+
+
+def refresh_device_kinds() -> None:
+    """Forget collected device kinds (after installing a plugin in a running process)."""
+    global _device_kinds
+    _device_kinds = None
 
 
 # --------------------------------------------------------------------------- helpers for nn plugins

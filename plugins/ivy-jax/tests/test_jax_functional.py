@@ -1440,3 +1440,23 @@ print("ok")
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0 and "ok" in out.stdout, out.stderr[-3000:]
+
+
+def test_jax_registered_device_kind(monkeypatch):
+    """A third-party device kind registered for jax (ivy_register_devices) is listed, accepted by
+    to_device and creation and mapped to its native device; unregistered kinds still raise."""
+    from ivy.plugin import DeviceKind
+
+    cpu = jax.devices("cpu")[0]
+    dk = DeviceKind(backend="jax", kind="vdev", list_devices=lambda: ["vdev:0"], to_native=lambda s: cpu,
+                    from_native=lambda n: None)
+    monkeypatch.setattr(ivy.plugin, "_device_kinds", {"jax": {"vdev": dk}})  # restored afterwards
+    assert "vdev:0" in xp.devices() and "vdev:0" in ivy.devices(backend="jax")
+    assert xp.devices()[0] == "cpu"
+    x = jnp.ones(3)
+    y = ivy.to_device(x, "vdev:0")
+    assert ivy.dev(y) == "cpu"
+    assert y.devices() == {cpu}
+    assert xp.asarray([1.0, 2.0], device="vdev:0").devices() == {cpu}
+    with pytest.raises(ValueError):
+        ivy.to_device(x, "foo:0")

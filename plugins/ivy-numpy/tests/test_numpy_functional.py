@@ -1196,3 +1196,22 @@ def test_numpy_compile_hook_only_for_numpy_and_identity():
     assert ivy_compile(backend="numpy", fn=_f, options={"mode": "max-autotune"}) is _f
     hook = ivy._registry.plugin_manager().hook.ivy_compile
     assert hook(backend="numpy", fn=_f, options={}) is _f
+
+
+def test_numpy_registered_device_kind(monkeypatch):
+    """A third-party device kind registered for numpy (ivy_register_devices) is listed, accepted by
+    to_device and mapped to its native device; unregistered kinds still raise."""
+    from ivy.plugin import DeviceKind
+
+    cpu = "cpu"
+    dk = DeviceKind(backend="numpy", kind="vdev", list_devices=lambda: ["vdev:0"], to_native=lambda s: cpu,
+                    from_native=lambda n: None)
+    monkeypatch.setattr(ivy.plugin, "_device_kinds", {"numpy": {"vdev": dk}})  # restored afterwards
+    assert "vdev:0" in xp.devices() and "vdev:0" in ivy.devices(backend="numpy")
+    assert xp.devices()[0] == "cpu"
+    x = np.ones(3)
+    y = ivy.to_device(x, "vdev:0")
+    assert ivy.dev(y) == "cpu"
+    assert y is x
+    with pytest.raises(ValueError):
+        ivy.to_device(x, "foo:0")

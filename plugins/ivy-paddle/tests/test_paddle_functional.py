@@ -1372,3 +1372,23 @@ def test_paddle_compile_hook_only_for_paddle_and_options_pass_through():
         z = np.linspace(0, 1, n)
         close(fn(t(z)), 2 * np.cos(z), 1e-12)
     assert ivy._registry.plugin_manager().hook.ivy_compile(backend="paddle", fn=_f, options={}) is not None
+
+
+def test_paddle_registered_device_kind(monkeypatch):
+    """A third-party device kind registered for paddle (ivy_register_devices) is listed, accepted by
+    to_device and creation and mapped to its native device; unregistered kinds still raise."""
+    from ivy.plugin import DeviceKind
+
+    cpu = paddle.CPUPlace()
+    dk = DeviceKind(backend="paddle", kind="vdev", list_devices=lambda: ["vdev:0"], to_native=lambda s: cpu,
+                    from_native=lambda n: None)
+    monkeypatch.setattr(ivy.plugin, "_device_kinds", {"paddle": {"vdev": dk}})  # restored afterwards
+    assert "vdev:0" in xp.devices() and "vdev:0" in ivy.devices(backend="paddle")
+    assert xp.devices()[0] == "cpu"
+    x = paddle.ones([3])
+    y = ivy.to_device(x, "vdev:0")
+    assert ivy.dev(y) == "cpu"
+    assert y.place.is_cpu_place()
+    assert xp.asarray([1.0, 2.0], device="vdev:0").place.is_cpu_place()
+    with pytest.raises(ValueError):
+        ivy.to_device(x, "foo:0")

@@ -1346,3 +1346,23 @@ def test_tensorflow_compile_gradients_random_and_nn_inside_tf_function():
     first = npa(draw())
     ivy.seed(4, backend="tensorflow")  # re-seeding reaches the generator a traced function holds
     close(draw(), first, 0)
+
+
+def test_tensorflow_registered_device_kind(monkeypatch):
+    """A third-party device kind registered for tensorflow (ivy_register_devices) is listed, accepted by
+    to_device and creation and mapped to its native device; unregistered kinds still raise."""
+    from ivy.plugin import DeviceKind
+
+    cpu = "/device:CPU:0"
+    dk = DeviceKind(backend="tensorflow", kind="vdev", list_devices=lambda: ["vdev:0"], to_native=lambda s: cpu,
+                    from_native=lambda n: None)
+    monkeypatch.setattr(ivy.plugin, "_device_kinds", {"tensorflow": {"vdev": dk}})  # restored afterwards
+    assert "vdev:0" in xp.devices() and "vdev:0" in ivy.devices(backend="tensorflow")
+    assert xp.devices()[0] == "cpu"
+    x = tf.ones(3)
+    y = ivy.to_device(x, "vdev:0")
+    assert ivy.dev(y) == "cpu"
+    assert "CPU" in y.device
+    assert "CPU" in xp.asarray([1.0, 2.0], device="vdev:0").device
+    with pytest.raises(ValueError):
+        ivy.to_device(x, "foo:0")

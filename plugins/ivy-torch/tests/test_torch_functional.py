@@ -1289,3 +1289,23 @@ def test_torch_module_state_updated_inside_gradients_is_a_plain_tensor():
     assert not any(s.requires_grad for s in state)
     loss, grads = ivy.execute_with_gradients(lambda v: ivy.mean(ivy.square(m(x, v=v))), m.v)  # usable again
     assert torch.isfinite(loss)
+
+
+def test_torch_registered_device_kind(monkeypatch):
+    """A third-party device kind registered for torch (ivy_register_devices) is listed, accepted by
+    to_device and creation and mapped to its native device; unregistered kinds still raise."""
+    from ivy.plugin import DeviceKind
+
+    cpu = torch.device("cpu")
+    dk = DeviceKind(backend="torch", kind="vdev", list_devices=lambda: ["vdev:0"], to_native=lambda s: cpu,
+                    from_native=lambda n: None)
+    monkeypatch.setattr(ivy.plugin, "_device_kinds", {"torch": {"vdev": dk}})  # restored afterwards
+    assert "vdev:0" in xp.devices() and "vdev:0" in ivy.devices(backend="torch")
+    assert xp.devices()[0] == "cpu"
+    x = torch.ones(3)
+    y = ivy.to_device(x, "vdev:0")
+    assert ivy.dev(y) == "cpu"
+    assert y.device.type == "cpu"
+    assert xp.asarray([1.0, 2.0], device="vdev:0").device.type == "cpu"
+    with pytest.raises(ValueError):
+        ivy.to_device(x, "foo:0")

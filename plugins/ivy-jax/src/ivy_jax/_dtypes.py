@@ -12,6 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from ivy.errors import UnsupportedDTypeError
+from ivy.plugin import device_kinds
 
 ALL_NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -115,6 +116,9 @@ def device(dev: Any) -> Any:
     try:
         devs = jax.devices(kind)
     except RuntimeError as e:
+        dk = device_kinds("jax").get(kind)  # not a JAX platform: maybe a registered kind (not cached)
+        if dk is not None:
+            return dk.to_native(dev)
         raise ValueError(f"the 'jax' backend has no {kind} device ({dev!r}): {e}") from None
     if not 0 <= i < len(devs):
         raise ValueError(f"the 'jax' backend has {len(devs)} {kind} device(s); {dev!r} does not exist")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import jax
+from ivy.plugin import device_kinds
 
 from ._backend import _default_device, _devices
 from ._dtypes import device as _native_device
@@ -28,6 +29,11 @@ def _ivy_str(d: Any) -> str:
     if s is not None:
         return s
     kind = _KINDS.get(d.platform, d.platform)
+    if kind not in ("cpu", "gpu", "tpu"):  # maybe a registered third-party kind (not cached)
+        for dk in device_kinds("jax").values():
+            s = dk.from_native(d)
+            if s is not None:
+                return s
     try:
         idx = list(jax.devices(d.platform)).index(d)
     except (RuntimeError, ValueError):
@@ -88,7 +94,10 @@ def default_device(*, as_native: bool = False) -> str | Any:
 def devices() -> list[str]:
     out = [_ivy_str(d) for d in _devices()]
     cpus = [s for s in out if s == "cpu" or s.startswith("cpu:")]
-    return cpus + [s for s in out if s not in cpus]
+    out = cpus + [s for s in out if s not in cpus]
+    for dk in device_kinds("jax").values():
+        out += [s for s in dk.list_devices() if s not in out]
+    return out
 
 
 def num_gpus() -> int:

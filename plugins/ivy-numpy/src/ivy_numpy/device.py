@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ivy.plugin import device_kinds
+
 __all__ = ["dev", "to_device", "default_device", "devices", "num_gpus", "gpu_is_available"]
 
 _CPU_NAMES = frozenset({"cpu", "cpu:0"})
@@ -18,6 +20,13 @@ def check_device(device: Any) -> None:
     name = device if isinstance(device, str) else str(device)
     if name.strip().lower() in _CPU_NAMES:
         return
+    if isinstance(device, str):  # a third-party kind ("vdev:0") registered for numpy
+        dk = device_kinds("numpy").get(name.strip().partition(":")[0].lower())
+        if dk is not None:
+            native = dk.to_native(device)
+            if str(native).strip().lower() in _CPU_NAMES:
+                return
+            raise ValueError(f"device {device!r} maps to {native!r}, not a numpy device; NumPy is CPU-only")
     raise ValueError(
         f"device {device!r} is not available to the numpy backend: NumPy is CPU-only (devices: ['cpu']); "
         "use a backend with accelerator support (torch, jax, tensorflow, paddle) for other devices"
@@ -38,7 +47,10 @@ def default_device(*, as_native: bool = False) -> str:
 
 
 def devices() -> list[str]:
-    return ["cpu"]
+    out = ["cpu"]
+    for dk in device_kinds("numpy").values():
+        out += dk.list_devices()
+    return out
 
 
 def num_gpus() -> int:

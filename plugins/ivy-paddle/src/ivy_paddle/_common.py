@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ivy.plugin import device_kinds
+
 from ._dtypes import (
     NAME, PROMOTE, bool_, native, scalar_default, scalar_dtype, unsupported, int32, int64, float32,
     float64, uint8, int8, int16, idset, COMPLEX,
@@ -86,6 +88,9 @@ def place(device: Any) -> Any:
         return paddle.CUDAPlace(int(idx or 0))
     if kind == "gpu_pinned":
         return paddle.CUDAPinnedPlace()
+    dk = device_kinds("paddle").get(kind)  # a registered third-party kind
+    if dk is not None:
+        return dk.to_native(device if isinstance(device, str) else s)
     raise ValueError(f"unknown paddle device {device!r}; use 'cpu', 'gpu:N' or a paddle Place")
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ivy.plugin import device_kinds
+
 from ._common import PLACE_TYPES, default_place, place, same_place
 from ._framework import Tensor, paddle
 
@@ -29,6 +31,10 @@ def _ivy_str(p: Any) -> str:
     elif p.is_cuda_pinned_place():
         s = "cpu"  # pinned host memory
     else:  # custom devices (npu, xpu...): "kind:index" from paddle's own spelling
+        for dk in device_kinds("paddle").values():  # registered third-party kinds first (not cached)
+            got = dk.from_native(p)
+            if got is not None:
+                return got
         inner = key[6:-1] if key.startswith("Place(") else key
         kind, _, idx = inner.partition(":")
         s = f"{kind}:{idx or 0}"
@@ -55,7 +61,10 @@ def gpu_is_available() -> bool:
 
 
 def devices() -> list[str]:
-    return ["cpu"] + [f"gpu:{i}" for i in range(num_gpus())]
+    out = ["cpu"] + [f"gpu:{i}" for i in range(num_gpus())]
+    for dk in device_kinds("paddle").values():
+        out += dk.list_devices()
+    return out
 
 
 def _gpu_index(p: Any) -> int | None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
+from ivy.plugin import device_kinds
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
@@ -117,6 +118,9 @@ def device_name(device: Any) -> str:
         kind = "gpu"
     if kind in ("cpu", "gpu") and (idx == "" or idx.isdigit()):
         return f"/device:{kind.upper()}:{idx or 0}"
+    dk = device_kinds("tensorflow").get(kind)  # a registered third-party kind: its TF device string
+    if dk is not None:
+        return dk.to_native(s)
     raise ValueError(f"unknown device {device!r} for the 'tensorflow' backend; use 'cpu', 'gpu:N' or a TF device string")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import tensorflow as tf
+from ivy.plugin import device_kinds
 from tensorflow.python.ops import gen_array_ops as ga
 
 from ._helpers import device_name
@@ -26,6 +27,11 @@ def _parse(full: str) -> tuple[str, str]:
     kind = (spec.device_type or "CPU").upper()
     idx = spec.device_index or 0
     nat = f"/device:{kind}:{idx}"
+    if kind not in ("CPU", "GPU", "TPU"):  # maybe a registered third-party kind (not cached)
+        for dk in device_kinds("tensorflow").values():
+            s = dk.from_native(nat)
+            if s is not None:
+                return s, nat
     got = ("cpu" if kind == "CPU" else f"{kind.lower()}:{idx}", nat)
     _PARSED[full] = got
     return got
@@ -70,7 +76,10 @@ def default_device(*, as_native: bool = False) -> str:
 
 
 def devices() -> list[str]:
-    return ["cpu"] + [f"gpu:{i}" for i in range(num_gpus())]
+    out = ["cpu"] + [f"gpu:{i}" for i in range(num_gpus())]
+    for dk in device_kinds("tensorflow").values():
+        out += dk.list_devices()
+    return out
 
 
 def num_gpus() -> int:

@@ -6,6 +6,7 @@ from typing import Any
 
 import torch
 from ivy.errors import UnsupportedDTypeError
+from ivy.plugin import device_kinds
 
 Tensor = torch.Tensor
 
@@ -135,7 +136,13 @@ def device(d: Any) -> torch.device:
         kind, _, idx = d.strip().lower().partition(":")
         if kind == "gpu":
             kind = "cuda"
-        out = torch.device(kind, int(idx)) if idx else torch.device(kind if kind != "cuda" else "cuda:0")
+        try:
+            out = torch.device(kind, int(idx)) if idx else torch.device(kind if kind != "cuda" else "cuda:0")
+        except (RuntimeError, ValueError):  # not a torch kind: maybe a registered third-party one
+            dk = device_kinds("torch").get(kind)
+            if dk is None:
+                raise
+            return dk.to_native(d)  # not cached: the registered kinds may change
     elif isinstance(d, int):
         out = torch.device("cuda", d)
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import torch
+from ivy.plugin import device_kinds
 
 from ._dtypes import device as _native_device
 from ._helpers import Tensor
@@ -13,6 +14,7 @@ __all__ = ["dev", "to_device", "default_device", "devices", "num_gpus", "gpu_is_
 
 #: torch.device -> Ivy device string (torch devices are hashable and few).
 _STR: dict[torch.device, str] = {}
+_BUILTIN = frozenset({"cpu", "cuda", "mps", "meta"})
 
 
 def _ivy_str(d: torch.device) -> str:
@@ -20,6 +22,11 @@ def _ivy_str(d: torch.device) -> str:
     if s is not None:
         return s
     kind, idx = d.type, d.index
+    if kind not in _BUILTIN:  # maybe a registered third-party kind (not cached: they may change)
+        for dk in device_kinds("torch").values():
+            s = dk.from_native(d)
+            if s is not None:
+                return s
     if kind == "cpu":
         s = "cpu"
     else:
@@ -70,6 +77,8 @@ def devices() -> list[str]:
     out = ["cpu"] + [f"gpu:{i}" for i in range(torch.cuda.device_count())]
     if torch.backends.mps.is_available():
         out.append("mps:0")
+    for dk in device_kinds("torch").values():
+        out += dk.list_devices()
     return out
 
 
