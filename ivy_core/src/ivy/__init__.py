@@ -30,16 +30,7 @@ from ._aliases import (
     unset_framework,
 )
 from . import nest
-from . import container, safetensors
-from .container import Container
-from ._stateful import *  # noqa: F403 - Module, layers, optimizers, initializers
-from ._stateful import __all__ as _stateful_all
-from ._stateful.interop import (
-    InteropNotSupportedError,
-    NativeModuleWrapper,
-    from_native_module,
-    to_native_module,
-)
+from ._stateful_names import NAMES as _STATEFUL_NAMES
 from ._functional.compile import compile, compile_fn
 from ._functional.gradients import execute_with_gradients, grad, jac, value_and_grad
 from ._functional.optimizers import (
@@ -72,21 +63,28 @@ from .errors import (
 
 __version__ = "0.1.0"
 
-_public = _dispatch.build_public_functions()
-linalg = _types.ModuleType("ivy.linalg", "The Array API linalg extension, dispatched like ``ivy.*``.")
-fft = _types.ModuleType("ivy.fft", "The Array API fft extension, dispatched like ``ivy.*``.")
-_sys.modules["ivy.linalg"] = linalg
-_sys.modules["ivy.fft"] = fft
-for _qual, _fn in _public.items():
-    _ns, _, _short = _qual.rpartition(".")
-    if _ns == "linalg":
-        setattr(linalg, _short, _fn)
-    elif _ns == "fft":
-        setattr(fft, _short, _fn)
-    else:
-        globals()[_short] = _fn
-linalg.__all__ = sorted(q.partition(".")[2] for q in _public if q.startswith("linalg."))  # type: ignore[attr-defined]
-fft.__all__ = sorted(q.partition(".")[2] for q in _public if q.startswith("fft."))  # type: ignore[attr-defined]
+def _submodule(name: str, doc: str) -> _types.ModuleType:
+    mod = _types.ModuleType(f"ivy.{name}", doc)
+    names = sorted(q.partition(".")[2] for q in _SPECS if q.startswith(name + "."))
+    mod.__all__ = names  # type: ignore[attr-defined]
+
+    def __getattr__(attr: str) -> _Any:  # the ops are generated on first access
+        if attr in names:
+            fn = _dispatch.public_function(f"{name}.{attr}")
+            setattr(mod, attr, fn)
+            return fn
+        raise AttributeError(f"module 'ivy.{name}' has no attribute {attr!r}")
+
+    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
+    mod.__dir__ = lambda: names  # type: ignore[attr-defined]
+    _sys.modules[f"ivy.{name}"] = mod
+    return mod
+
+
+linalg = _submodule("linalg", "The Array API linalg extension, dispatched like ``ivy.*``.")
+fft = _submodule("fft", "The Array API fft extension, dispatched like ``ivy.*``.")
+#: main-namespace op names, generated on first access by ``__getattr__`` below
+_OPS = frozenset(q for q in _SPECS if "." not in q)
 
 
 def backends() -> list[str]:
@@ -121,7 +119,30 @@ def __array_namespace_info__() -> _Info:
     return _Info(current_backend_object(), native=False)
 
 
+#: names whose modules load on first access: the stateful API is not needed by every program
+_LAZY: dict[str, tuple[str, str | None]] = {
+    **{n: ("ivy._stateful", n) for n in _STATEFUL_NAMES},
+    "Container": ("ivy.container", "Container"),
+    "container": ("ivy.container", None),
+    "safetensors": ("ivy.safetensors", None),
+    **{n: ("ivy._stateful.interop", n) for n in (
+        "InteropNotSupportedError", "NativeModuleWrapper", "from_native_module", "to_native_module")},
+}
+
+
 def __getattr__(name: str) -> _Any:
+    if name in _OPS:  # a public op: generated once, on first access
+        fn = _dispatch.public_function(name)
+        globals()[name] = fn
+        return fn
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        mod = importlib.import_module(module)
+        value = mod if attr is None else getattr(mod, attr)
+        globals()[name] = value
+        return value
     # ivy.torch, ivy.jax, ...: loaded on first access (that is when the framework is imported).
     if not name.startswith("_") and name in _registry.backends():
         ns = backend_namespace(name)
@@ -131,7 +152,7 @@ def __getattr__(name: str) -> _Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_registry.backends()))
+    return sorted(set(globals()) | _OPS | set(_LAZY) | set(_registry.backends()))
 
 
 globals().update(_CONSTANTS)
@@ -139,4 +160,4 @@ globals().update(_CONSTANTS)
 for _n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
            "float32", "float64", "complex64", "complex128"):
     globals()[_n] = DType(_n)
-del _n, _qual, _fn, _ns, _short
+del _n

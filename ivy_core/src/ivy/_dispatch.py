@@ -21,7 +21,7 @@ from ._spec import SPECS, Spec
 from ._spec._base import _Annotation
 from .errors import MixedBackendsError
 
-__all__ = ["build_public_functions", "TABLES"]
+__all__ = ["build_public_functions", "public_function", "TABLES"]
 
 #: Types that never decide the backend (Python scalars, None, dtype names).
 _NEUTRAL = frozenset({bool, int, float, complex, type(None), str})
@@ -186,27 +186,41 @@ def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+_GLOBALS: dict[str, Any] = {
+    "_infer": _infer,
+    "_resolve": _context.resolve,
+    "_stack": _context.stack_get,
+    "_default": _registry.default_backend,
+    "_NEUTRAL": _NEUTRAL,
+    "_SEQ": (list, tuple),
+}
+_PUBLIC: dict[str, Callable[..., Any]] = {}
+_INDEX = {name: i for i, name in enumerate(SPECS)}
+
+
+def public_function(name: str) -> Callable[..., Any]:
+    """The public ``ivy.<op>`` of spec ``name``, generated on first request.
+
+    Generating all of them at ``import ivy`` would cost tens of milliseconds; ``ivy`` and its
+    ``linalg``/``fft`` submodules ask for each one on first attribute access (PEP 562).
+    """
+    fn = _PUBLIC.get(name)
+    if fn is not None:
+        return fn
+    s = SPECS[name]
+    i = _INDEX[name]
+    exec(compile(_source(s, i, _GLOBALS), f"<ivy generated {name}>", "exec"), _GLOBALS)
+    fn = _GLOBALS[f"_o{i}_fn"]
+    params = list(s.signature.parameters.values())
+    fn.__signature__ = s.signature.replace(parameters=[*params, _BACKEND_PARAM])
+    fn.__doc__ = s.doc
+    fn.__module__ = "ivy" if "." not in s.name else "ivy." + s.name.partition(".")[0]
+    fn.__qualname__ = s.short_name
+    fn.__ivy_spec__ = s
+    _PUBLIC[name] = fn
+    return fn
+
+
 def build_public_functions() -> dict[str, Callable[..., Any]]:
-    """Generate ``ivy.<op>`` for every spec; returns qualified name -> function."""
-    glb: dict[str, Any] = {
-        "_infer": _infer,
-        "_resolve": _context.resolve,
-        "_stack": _context.stack_get,
-        "_default": _registry.default_backend,
-        "_NEUTRAL": _NEUTRAL,
-        "_SEQ": (list, tuple),
-    }
-    specs = list(SPECS.values())
-    src = "\n\n".join(_source(s, i, glb) for i, s in enumerate(specs))
-    exec(compile(src, "<ivy generated ops>", "exec"), glb)
-    out: dict[str, Callable[..., Any]] = {}
-    for i, s in enumerate(specs):
-        fn = glb[f"_o{i}_fn"]
-        params = list(s.signature.parameters.values())
-        fn.__signature__ = s.signature.replace(parameters=[*params, _BACKEND_PARAM])
-        fn.__doc__ = s.doc
-        fn.__module__ = "ivy" if "." not in s.name else "ivy." + s.name.partition(".")[0]
-        fn.__qualname__ = s.short_name
-        fn.__ivy_spec__ = s
-        out[s.name] = fn
-    return out
+    """Every public op (qualified name -> function), generating the missing ones."""
+    return {name: public_function(name) for name in SPECS}

@@ -12,7 +12,6 @@ inference; ``Sequence[Array]`` / ``*arrays: Array`` mark a sequence of arrays.
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Protocol, Sequence, Union
 
 __all__ = [
@@ -42,16 +41,39 @@ EXTENSIONS = ("linalg", "fft")
 Role = Literal["array", "arrays", "varargs"]
 
 
-@dataclass(frozen=True)
 class Spec:
-    """One op of the contract."""
+    """One op of the contract. Its signature and inference roles are read from the spec function
+    on first use (reading all of them at ``import ivy`` would cost tens of milliseconds)."""
 
-    name: str  #: qualified name: ``"add"``, ``"linalg.inv"``, ``"fft.fft"``
-    category: str  #: spec module it lives in: ``"elementwise"``, ``"linalg"``, ...
-    fn: Callable[..., Any] = field(repr=False)
-    signature: inspect.Signature = field(repr=False)
-    roles: tuple[tuple[str, Role], ...]  #: (parameter, role) for inference, in order
-    infer: bool  #: False: the backend comes from context only (e.g. ``from_dlpack``)
+    __slots__ = ("name", "category", "fn", "_infer", "_signature", "_roles")
+
+    def __init__(self, name: str, category: str, fn: Callable[..., Any], infer: bool = True):
+        self.name = name  #: qualified name: ``"add"``, ``"linalg.inv"``, ``"fft.fft"``
+        self.category = category  #: spec module it lives in: ``"elementwise"``, ``"linalg"``, ...
+        self.fn = fn
+        self._infer = infer
+        self._signature: inspect.Signature | None = None
+        self._roles: tuple[tuple[str, Role], ...] | None = None
+
+    @property
+    def signature(self) -> inspect.Signature:
+        if self._signature is None:
+            self._signature = _bare(inspect.signature(self.fn))
+        return self._signature
+
+    @property
+    def roles(self) -> tuple[tuple[str, Role], ...]:
+        """(parameter, role) for inference, in order."""
+        if self._roles is None:
+            self._roles = tuple(
+                (p.name, r) for p in self.signature.parameters.values() if (r := _role(p)) is not None
+            )
+        return self._roles
+
+    @property
+    def infer(self) -> bool:
+        """False: the backend comes from context only (no array argument, or ``from_dlpack``)."""
+        return self._infer and bool(self.roles)
 
     @property
     def short_name(self) -> str:
@@ -60,6 +82,9 @@ class Spec:
     @property
     def doc(self) -> str:
         return self.fn.__doc__ or ""
+
+    def __repr__(self) -> str:
+        return f"Spec(name={self.name!r}, category={self.category!r})"
 
 
 SPECS: dict[str, Spec] = {}
@@ -100,11 +125,7 @@ def spec(fn: Callable[..., Any] | None = None, *, infer: bool = True) -> Any:
         name = f"{category}.{f.__name__}" if category in EXTENSIONS else f.__name__
         if name in SPECS:
             raise RuntimeError(f"duplicate spec for {name!r}")
-        sig = _bare(inspect.signature(f))
-        roles = tuple(
-            (p.name, r) for p in sig.parameters.values() if (r := _role(p)) is not None
-        )
-        SPECS[name] = Spec(name, category, f, sig, roles, infer and bool(roles))
+        SPECS[name] = Spec(name, category, f, infer)
         return f
 
     return register(fn) if fn is not None else register
