@@ -110,17 +110,19 @@ def make_fake_dist(
     entry_points: dict[str, str],
     modules: dict[str, str],
     version: str = "0.1",
+    group: str = "ivy.backends",
 ) -> Path:
     """Write an installed distribution ``dist`` into ``root`` (a folder for ``sys.path``).
 
-    ``entry_points`` maps ``ivy.backends`` entry-point names to their values (``"module"``);
+    ``entry_points`` maps entry-point names of ``group`` (``ivy.backends``, or ``ivy.plugins`` for a
+    plugin without a backend) to their values (``"module"``);
     ``modules`` maps top-level module names to their (dedented) source.
     """
     root.mkdir(parents=True, exist_ok=True)
     info = root / f"{dist.replace('-', '_')}-{version}.dist-info"
     info.mkdir()
     (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: {version}\n")
-    eps = "[ivy.backends]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points.items())
+    eps = f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points.items())
     (info / "entry_points.txt").write_text(eps)
     files = []
     for mod, src in modules.items():
