@@ -55,7 +55,7 @@ OPS: list[tuple[str, str, dict[str, str]]] = [
     ("max", "u", {"numpy": "np.max", "torch": "torch.amax", "jax": "jnp.max", "tensorflow": "tf.math.reduce_max", "paddle": "paddle.max"}),
     ("argmax", "u", {"numpy": "np.argmax", "torch": "torch.argmax", "jax": "jnp.argmax", "tensorflow": "tf.math.argmax", "paddle": "paddle.argmax"}),
     ("matmul", "m", {"numpy": "np.matmul", "torch": "torch.matmul", "jax": "jnp.matmul", "tensorflow": "tf.linalg.matmul", "paddle": "paddle.matmul"}),
-    ("concat", "c", {"numpy": "np.concatenate", "torch": "torch.cat", "jax": "jnp.concatenate", "tensorflow": "tf.concat", "paddle": "paddle.concat"}),
+    ("concat", "c", {"numpy": "np.concatenate", "torch": "torch.cat", "jax": "jnp.concatenate", "tensorflow": "lambda xs: tf.concat(xs, 0)", "paddle": "paddle.concat"}),
     ("reshape", "r", {"numpy": "np.reshape", "torch": "torch.reshape", "jax": "jnp.reshape", "tensorflow": "tf.reshape", "paddle": "paddle.reshape"}),
     ("permute_dims", "t", {"numpy": "np.transpose", "torch": "torch.permute", "jax": "jnp.transpose", "tensorflow": "tf.transpose", "paddle": "paddle.transpose"}),
     ("zeros", "z", {"numpy": "np.zeros", "torch": "torch.zeros", "jax": "jnp.zeros", "tensorflow": "tf.zeros", "paddle": "paddle.zeros"}),

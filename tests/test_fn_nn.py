@@ -271,3 +271,18 @@ def test_fn_losses(backend, reduction):
     _close(_np(backend, ivy.huber_loss(n(Q), n(3 * P), delta=0.5, reduction=reduction)), red(hub), rtol=1e-10)
     kl = np.sum(P * np.log(P / Q), axis=-1)
     _close(_np(backend, ivy.kl_div(n(P), n(Q), reduction=reduction)), red(kl), rtol=1e-10)
+
+
+@covers("multi_head_attention")
+def test_fn_multi_head_attention_required_arguments_only(backend):
+    # the dispatcher leaves out keywords at their defaults: required keyword-only ones must stay
+    e, heads = 4, 2
+    x = RNG.standard_normal((1, 3, e))
+    ws = [RNG.standard_normal((e, e)) * 0.3 for _ in range(4)]
+    n = lambda a: to_native(backend, a)  # noqa: E731
+    got = ivy.multi_head_attention(n(x), num_heads=heads, q_weight=n(ws[0]), k_weight=n(ws[1]),
+                                   v_weight=n(ws[2]), out_weight=n(ws[3]))
+    q, k, v = (x @ w for w in ws[:3])
+    split = lambda a: a.reshape(1, 3, heads, e // heads).transpose(0, 2, 1, 3)  # noqa: E731
+    o = _sdpa_ref(split(q), split(k), split(v)).transpose(0, 2, 1, 3).reshape(1, 3, e)
+    _close(_np(backend, got), o @ ws[3], rtol=1e-10, atol=1e-10)

@@ -126,11 +126,27 @@ def _param_source(
     return ", ".join(parts)
 
 
+def _short_call(sig: inspect.Signature, prefix: str) -> tuple[str, str]:
+    """(condition, call) for calling with the keyword-only arguments left out when every one of
+    them is its default: the implementation's defaults equal the spec's (checked when the backend
+    loads), and many frameworks' Python-level functions are much slower with keywords passed."""
+    kw = [
+        (i, p) for i, p in enumerate(sig.parameters.values())
+        if p.kind is p.KEYWORD_ONLY and p.default is not p.empty
+    ]
+    if not kw:
+        return "", ""
+    cond = " and ".join(f"{p.name} is {prefix}d{i}" for i, p in kw)
+    params = [p for p in sig.parameters.values() if not (p.kind is p.KEYWORD_ONLY and p.default is not p.empty)]
+    return cond, _call_args(sig.replace(parameters=params))
+
+
 def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
     sig = spec.signature
     prefix = f"_o{idx}_"
     params = _param_source(sig, glb, prefix)
     call = _call_args(sig)
+    short_cond, short = _short_call(sig, prefix)
     q = repr(spec.name)
     fname = spec.short_name
     lines = [f"def {fname}({params}):"]
@@ -151,8 +167,10 @@ def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
                 f"        _t = type({first})",
                 f"        _f = {get}(_t)",
                 f"        if _f is not None{checks}:",
-                f"            return _f({call})",
             ]
+            if short_cond:
+                lines += [f"            if {short_cond}:", f"                return _f({short})"]
+            lines += [f"            return _f({call})"]
         else:  # a sequence (or *varargs) of arrays comes first
             lines += [
                 f"        if type({first}) in _SEQ and {first}:",
@@ -163,8 +181,10 @@ def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
                 f"                    if (_u := type(_a)) is not _t and {get}(_u) is not _f:",
                 "                        break",
                 "                else:",
-                f"                    return _f({call})",
             ]
+            if short_cond:
+                lines += [f"                    if {short_cond}:", f"                        return _f({short})"]
+            lines += [f"                    return _f({call})"]
         cands = ", ".join(p for p, r in spec.roles if r == "array")
         seqs = ", ".join(p for p, r in spec.roles if r != "array")
         lines += [
@@ -180,8 +200,10 @@ def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
             "        _b = _s[-1] if _s else _default()",
             "    else:",
             "        _b = _resolve(backend)",
-            f"    return _b.calls[{q}]({call})",
         ]
+        if short_cond:
+            lines += [f"    if {short_cond}:", f"        return _b.calls[{q}]({short})"]
+        lines += [f"    return _b.calls[{q}]({call})"]
     lines.append(f"{prefix}fn = {fname}")
     return "\n".join(lines)
 
