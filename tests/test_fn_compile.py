@@ -248,3 +248,17 @@ def test_torch_default_compile(backend):
     c = ivy.compile(f)
     x, y = _args(backend, X, Y)
     np.testing.assert_allclose(_np(backend, c(x, y)), np_f(X, Y), rtol=1e-10, atol=1e-10)
+
+
+def test_fn_compile_nn_composition_matches_eager(backend):
+    # nn ops inside a traced function: compilers may hand dispatch tracer types (paddle's SOT, jax
+    # tracers), which must be recognised without the entry-point machinery
+    rng = np.random.default_rng(3)
+    x, w, b = (to_native(backend, a) for a in (rng.standard_normal((4, 8)), rng.standard_normal((6, 8)), rng.standard_normal(6)))
+
+    def f(x, w, b):
+        return ivy.softmax(ivy.gelu(ivy.linear(x, w, b)))
+
+    eager = native_to_numpy(backend, f(x, w, b))
+    got = native_to_numpy(backend, _compiled(backend, f)(x, w, b))
+    np.testing.assert_allclose(got, eager, rtol=1e-6, atol=1e-7)

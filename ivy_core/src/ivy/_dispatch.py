@@ -38,6 +38,16 @@ def _describe(t: type) -> str:
     return f"{t.__module__}.{t.__qualname__}"
 
 
+def _loaded_owner(x: Any) -> _registry.Backend | None:
+    """The loaded backend whose array types ``x`` is an instance of, if any. Checked before any
+    discovery: it also recognises compiler tracers and array subclasses, and keeps tracing
+    compilers (paddle's SOT, dynamo) away from the entry-point machinery."""
+    for b in _registry._loaded.values():
+        if isinstance(x, b.array_types):
+            return b
+    return None
+
+
 def _infer(name: str, table: dict[type, Any], cands: tuple[Any, ...], seqs: tuple[Any, ...]) -> _registry.Backend:
     """Slow path: the backend of a call from all its array arguments (or from context)."""
     found: _registry.Backend | None = None
@@ -53,7 +63,9 @@ def _infer(name: str, table: dict[type, Any], cands: tuple[Any, ...], seqs: tupl
         t = type(x)
         if t in _NEUTRAL:
             continue
-        b = _registry.backend_for_type(t)
+        b = _loaded_owner(x)
+        if b is None:
+            b = _registry.backend_for_type(t)
         if b is None:
             continue
         seen.append(t)
