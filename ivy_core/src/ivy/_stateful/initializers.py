@@ -68,7 +68,7 @@ class Initializer:
             device: default: the backend's default device.
             backend: the Ivy backend; default: the current backend.
         """
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement create()")
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())

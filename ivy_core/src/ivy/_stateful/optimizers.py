@@ -71,7 +71,7 @@ class Optimizer:
         return self._step(v, grads, self.current_lr())
 
     def _step(self, v: Any, grads: Any, lr: float) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _step(v, grads, lr)")
 
     def _moments(self, v: Any) -> tuple[Any, Any]:
         if "mw" not in self._state:
