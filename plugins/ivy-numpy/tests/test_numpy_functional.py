@@ -19,6 +19,21 @@ if "gradients" not in getattr(__import__("ivy._spec", fromlist=["CATEGORIES"]), 
 
 from ivy.errors import NoAutodiffError  # noqa: E402
 from scipy import signal, special, stats  # noqa: E402
+import pathlib as _pathlib
+import sys as _sys
+
+# the repository's shared test helpers (tests/_helpers), also when this folder runs alone
+_sys.path.insert(0, str(_pathlib.Path(__file__).resolve().parents[3] / "tests"))
+from _helpers.nn_reference import (  # noqa: E402
+    CONV,
+    FMT,
+    _norm,
+    same_pads,
+    _pads_of,
+    np_pool,
+    _np_layer_norm,
+    _np_attention,
+)
 
 xp = ivy.backend_namespace("numpy")
 B = ivy._registry.get_backend("numpy")
@@ -296,16 +311,6 @@ def test_numpy_to_device_errors():
 # =============================================================================== nn references
 
 
-def same_pads(sizes, windows, strides):
-    """TensorFlow's SAME padding: output ceil(in / stride), the odd element at the end."""
-    out = []
-    for i, k, s in zip(sizes, windows, strides):
-        o = -(-i // s)
-        total = max((o - 1) * s + k - i, 0)
-        out.append((total // 2, total - total // 2))
-    return out
-
-
 def np_conv(x, w, strides, pads, dil):
     """Channel-last N-d cross-correlation by explicit loops over the taps: x [N, *S, Ci], w [*K, Ci, Co]."""
     n = x.ndim - 2
@@ -319,41 +324,9 @@ def np_conv(x, w, strides, pads, dil):
     return out
 
 
-def np_pool(x, k, s, pads, kind, count_include_pad=False):
-    n = x.ndim - 2
-    fill = -np.inf if kind == "max" else 0.0
-    xp_ = np.pad(x, [(0, 0), *pads, (0, 0)], constant_values=fill)
-    ones = np.pad(np.ones(x.shape[1:-1]), pads)
-    outs = [(xp_.shape[1 + i] - k[i]) // s[i] + 1 for i in range(n)]
-    acc = np.full((x.shape[0], *outs, x.shape[-1]), fill)
-    cnt = np.zeros(outs)
-    for kk in np.ndindex(*k):
-        sl = tuple(slice(kk[i], kk[i] + s[i] * (outs[i] - 1) + 1, s[i]) for i in range(n))
-        patch = xp_[(slice(None), *sl, slice(None))]
-        acc = np.maximum(acc, patch) if kind == "max" else acc + patch
-        cnt += ones[sl]
-    if kind == "max":
-        return acc
-    return acc / (np.prod(k) if count_include_pad else cnt[None, ..., None])
-
-
 def cf(a):
     """channel-last -> channel-first."""
     return np.moveaxis(a, -1, 1)
-
-
-def _norm(v, n):
-    return (v,) * n if isinstance(v, int) else tuple(v)
-
-
-def _pads_of(padding, n, sizes, windows, strides):
-    if padding == "VALID":
-        return [(0, 0)] * n
-    if padding == "SAME":
-        return same_pads(sizes, windows, strides)
-    if isinstance(padding, int):
-        return [(padding, padding)] * n
-    return [tuple(p) for p in padding]
 
 
 def torch_conv(x_cl, w, strides, pads, dil):
@@ -367,9 +340,6 @@ def torch_conv(x_cl, w, strides, pads, dil):
     y = getattr(F, f"conv{n}d")(xt, wt, None, _norm(strides, n), 0, _norm(dil, n))
     return np.moveaxis(tn(y), 1, -1)
 
-
-CONV = {1: "conv1d", 2: "conv2d", 3: "conv3d"}
-FMT = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
 
 CONV_CASES = [
     # n, spatial, kernel, strides, padding, dilations
@@ -741,13 +711,6 @@ def test_numpy_linear_embedding_one_hot():
     close(oh2, np.moveaxis(np.eye(3, dtype=np.int64)[[[1, 0]]], -1, 0), 0)
 
 
-def _np_layer_norm(x, axes, scale=None, offset=None, eps=1e-5):
-    m = x.mean(axis=axes, keepdims=True)
-    v = x.var(axis=axes, keepdims=True)
-    y = (x - m) / np.sqrt(v + eps)
-    return y * (1 if scale is None else scale) + (0 if offset is None else offset)
-
-
 def test_numpy_layer_norm_vs_numpy_and_torch():
     torch = _torch()
     r = rng(20)
@@ -760,23 +723,6 @@ def test_numpy_layer_norm_vs_numpy_and_torch():
     close(ivy.layer_norm(x, 1, scale=s1, eps=1e-3), _np_layer_norm(x, (1,), s1, eps=1e-3))
     close(ivy.layer_norm(x, (0, 2), offset=o), _np_layer_norm(x, (0, 2), None, o))
     assert ivy.layer_norm(x.astype(np.float32), -1).dtype == np.float32
-
-
-def _np_attention(q, k, v, mask=None, scale=None, causal=False):
-    s = q @ np.swapaxes(k, -1, -2) * (1 / np.sqrt(q.shape[-1]) if scale is None else scale)
-    allowed = np.ones(s.shape, dtype=bool)
-    if causal:
-        allowed &= np.tril(np.ones(s.shape[-2:], dtype=bool))  # key j <= query i
-    if mask is not None:
-        if mask.dtype == bool:
-            allowed &= mask
-        else:
-            s = s + mask
-    s = np.where(allowed, s, -np.inf)
-    with np.errstate(invalid="ignore"):
-        w = np.exp(s - s.max(-1, keepdims=True))
-        w = w / w.sum(-1, keepdims=True)
-    return w @ v
 
 
 def test_numpy_scaled_dot_product_attention_vs_numpy_and_torch():
