@@ -5,7 +5,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${IVY_VENV:-$ROOT/.venv}"
 PY="$VENV/bin/python"
 STAMP="$VENV/.ivy-env-stamp"
-want="$(cat "$ROOT/constraints.txt" "$ROOT"/ivy_core/pyproject.toml "$ROOT"/plugins/*/pyproject.toml | cksum)"
+# The C dispatcher is built in place by the editable install: its source is part of the stamp.
+want="$(cat "$ROOT/constraints.txt" "$ROOT"/ivy_core/pyproject.toml "$ROOT"/ivy_core/setup.py \
+  "$ROOT"/ivy_core/src/ivy/_cdispatch.c "$ROOT"/plugins/*/pyproject.toml | cksum)"
 if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
   echo "== setting up $VENV (first run takes a few minutes: frameworks are large)"
   [ -x "$PY" ] || python3 -m venv "$VENV"

@@ -532,8 +532,9 @@ def test_public_function_carries_the_spec(name: str) -> None:
     assert (last.name, last.kind, last.default) == ("backend", _BACKEND.kind, None)
     assert sig.return_annotation == spec.signature.return_annotation
     # The generated code really has that signature (not only the __signature__ it advertises).
-    raw = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
-    raw.__kwdefaults__ = fn.__kwdefaults__
+    py = getattr(fn, "__ivy_python__", fn)  # the C dispatcher wraps the generated Python function
+    raw = types.FunctionType(py.__code__, py.__globals__, py.__name__, py.__defaults__, py.__closure__)
+    raw.__kwdefaults__ = py.__kwdefaults__
     real = [(p.name, p.kind, p.default) for p in inspect.signature(raw).parameters.values()]
     want = [(p.name, p.kind, p.default) for p in (*params, _BACKEND)]
     assert real == want

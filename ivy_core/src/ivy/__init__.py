@@ -147,6 +147,7 @@ def __getattr__(name: str) -> _Any:
     if not name.startswith("_") and name in _registry.backends():
         ns = backend_namespace(name)
         _sys.modules.setdefault(f"ivy.{name}", ns)
+        globals()[name] = ns  # a loaded backend stays loaded: later lookups are plain attribute reads
         return ns
     raise AttributeError(f"module 'ivy' has no attribute {name!r}")
 

@@ -464,6 +464,7 @@ def signature_mismatch(name: str, fn: Callable[..., Any]) -> str | None:
     too, and add parameters of its own as long as they have defaults; defaults of spec parameters
     must be equal.
     """
+    fn = getattr(fn, "__ivy_python__", fn)  # a fastpath: its full Python function has the signature
     if not isinstance(fn, types.FunctionType):
         return None
     spec = SPECS[name]

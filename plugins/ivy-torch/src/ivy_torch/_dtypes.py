@@ -28,6 +28,8 @@ INTS = SIGNED + UNSIGNED
 FLOATS = (f32, f64)
 COMPLEX = (c64, c128)
 INEXACT = FLOATS + COMPLEX
+#: every dtype torch kernels may meet (the standard's and torch's half-precision floats)
+ALL = frozenset(DTYPES.values()) | {torch.float16, torch.bfloat16}
 #: unsigned dtypes torch 2.x supports only for a few ops (creation, casting, bitwise, eq...)
 PARTIAL = (u16, u32, u64)
 #: same-width signed dtype: a bit-exact view for ops that only move data

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import torch
+from ivy.plugin import fastpath
 
 from ._dtypes import PARTIAL, SIGNED_VIEW, WIDE, i64, promote, scalar_dtype, u64, unsupported
 
@@ -102,7 +103,9 @@ def binop(fn: Callable[..., Any], name: str, mode: str = VALUE, scal: bool = Fal
         return slow2(fn, name, mode, x1, x2, scal)
 
     op.__name__ = op.__qualname__ = name
-    return op
+    op.__module__ = "ivy_torch.elementwise"
+    # Plain calls (two tensors of one dtype) skip the frame above: torch's own call, from C.
+    return fastpath(fn, op, nargs=2, same=(0, 1), retry=NotImplementedError)
 
 
 def unop(fn: Callable[..., Any], name: str, mode: str = VALUE) -> Callable[..., Any]:
@@ -115,7 +118,8 @@ def unop(fn: Callable[..., Any], name: str, mode: str = VALUE) -> Callable[..., 
             return uint_call(fn, name, mode, x)
 
     op.__name__ = op.__qualname__ = name
-    return op
+    op.__module__ = "ivy_torch.elementwise"
+    return fastpath(fn, op, nargs=1, retry=NotImplementedError)
 
 
 def viewcall(fn: Callable[..., Any], x: Tensor, *args: Any, **kw: Any) -> Tensor:

@@ -11,6 +11,8 @@ from typing import Any
 
 import torch
 
+from ivy.plugin import fastpath
+
 from ._dtypes import COMPLEX, FLOATS, PARTIAL, UNSIGNED, u64
 from ._helpers import LOGIC, ORDER, VALUE, WRAP, Tensor, binop, prep2, scalar, u64_divmod, u64_shr, uint_call, unop
 
@@ -63,6 +65,7 @@ square = unop(torch.square, "square", WRAP)
 bitwise_invert = unop(torch.bitwise_not, "bitwise_invert", WRAP)
 
 
+@fastpath(torch.abs, nargs=1, retry=NotImplementedError)
 def abs(x: Tensor, /) -> Tensor:
     try:
         return torch.abs(x)

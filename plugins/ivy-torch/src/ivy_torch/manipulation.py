@@ -6,6 +6,8 @@ from typing import Any
 
 import torch
 
+from ivy.plugin import fastpath
+
 from ._dtypes import promote
 from ._helpers import Tensor, norm_axis, viewcall
 
@@ -40,6 +42,7 @@ def _common(arrays: Any) -> list[Tensor]:
     return [a if a.dtype is dt else a.to(dt) for a in arrays]
 
 
+@fastpath(torch.cat, nargs=1, retry=RuntimeError)  # axis 0; torch.cat promotes like the standard
 def concat(arrays: tuple[Tensor, ...] | list[Tensor], /, *, axis: int | None = 0) -> Tensor:
     if axis is None:
         arrays = [a.reshape(-1) for a in arrays]
@@ -72,6 +75,7 @@ def flip(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None) -> Tensor:
         return viewcall(torch.flip, x, dims)
 
 
+@fastpath(torch.permute, nargs=2)
 def permute_dims(x: Tensor, /, axes: tuple[int, ...]) -> Tensor:
     return torch.permute(x, axes)
 
@@ -85,6 +89,7 @@ def repeat(x: Tensor, repeats: int | Tensor, /, *, axis: int | None = None) -> T
         return viewcall(torch.repeat_interleave, x, repeats, dim=axis)
 
 
+@fastpath(torch.reshape, nargs=2)
 def reshape(x: Tensor, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Tensor:
     if copy is None:
         return torch.reshape(x, shape)

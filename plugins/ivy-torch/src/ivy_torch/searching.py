@@ -6,7 +6,9 @@ from typing import Any
 
 import torch
 
-from ._dtypes import FLOATS, PARTIAL, u64
+from ivy.plugin import fastpath
+
+from ._dtypes import ALL, FLOATS, PARTIAL, u64
 from ._helpers import Tensor, prep2, to_u64_order
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -23,6 +25,7 @@ def _orderable(x: Tensor) -> Tensor:
     return x.to(_WIDEN[d])
 
 
+@fastpath(torch.argmax, nargs=1, dtypes=ALL - set(_SLOW))
 def argmax(x: Tensor, /, *, axis: int | None = None, keepdims: bool = False) -> Tensor:
     if axis is None and not keepdims and x.dtype not in _SLOW:
         return torch.argmax(x)  # fast path
@@ -33,6 +36,7 @@ def argmax(x: Tensor, /, *, axis: int | None = None, keepdims: bool = False) -> 
     return torch.argmax(x, dim=axis, keepdim=keepdims)
 
 
+@fastpath(torch.argmin, nargs=1, dtypes=ALL - set(_SLOW))
 def argmin(x: Tensor, /, *, axis: int | None = None, keepdims: bool = False) -> Tensor:
     if axis is None and not keepdims and x.dtype not in _SLOW:
         return torch.argmin(x)  # fast path
@@ -89,6 +93,7 @@ def searchsorted(
     return torch.searchsorted(x1, x2, side=side, sorter=sorter)
 
 
+@fastpath(torch.where, nargs=3, dtypes={torch.bool}, same=(1, 2), retry=NotImplementedError)
 def where(condition: Tensor, x1: Any, x2: Any, /) -> Tensor:
     if condition.dtype is not torch.bool:
         condition = condition != 0  # torch.where wants a bool condition

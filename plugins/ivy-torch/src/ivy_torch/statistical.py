@@ -8,7 +8,9 @@ from typing import Any
 
 import torch
 
-from ._dtypes import PARTIAL, SUM_DTYPE, UNSIGNED, i64, native, u64
+from ivy.plugin import fastpath
+
+from ._dtypes import ALL, PARTIAL, SUM_DTYPE, UNSIGNED, i64, native, u64
 from ._helpers import Tensor, axes_tuple, from_u64_order, norm_axis, to_u64_order
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
@@ -22,6 +24,7 @@ def _unsigned_acc(fn: Any, x: Tensor, dtype: torch.dtype, **kw: Any) -> Tensor:
     return r.view(u64) if dtype is u64 else r.to(dtype)
 
 
+@fastpath(torch.sum, nargs=1, dtypes=ALL - set(UNSIGNED))  # torch's defaults are the standard's here
 def sum(
     x: Tensor,
     /,
@@ -43,6 +46,7 @@ def sum(
         raise
 
 
+@fastpath(torch.prod, nargs=1, dtypes=ALL - set(UNSIGNED))
 def prod(
     x: Tensor,
     /,
@@ -85,18 +89,21 @@ def _minmax(fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
     return fn(x, dim=axis, keepdim=keepdims)
 
 
+@fastpath(torch.max, nargs=1, dtypes=ALL - set(PARTIAL))  # all of x; propagates NaN
 def max(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
     if axis is None and not keepdims and x.dtype not in PARTIAL:
         return torch.max(x)  # fast path (propagates NaN)
     return _minmax(torch.amax, x, axis, keepdims)
 
 
+@fastpath(torch.min, nargs=1, dtypes=ALL - set(PARTIAL))
 def min(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
     if axis is None and not keepdims and x.dtype not in PARTIAL:
         return torch.min(x)
     return _minmax(torch.amin, x, axis, keepdims)
 
 
+@fastpath(torch.mean, nargs=1)
 def mean(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
     if axis is None and not keepdims:
         return torch.mean(x)

@@ -1,0 +1,278 @@
+"""The C hot path (``ivy._cdispatch``): the same behaviour as the generated Python functions.
+
+Every public op object wraps its complete Python function (``__ivy_python__``); the C code only
+decides whether a call is the plain case. These tests compare the two on plain calls and on every
+kind of call the C code must hand over (keywords, ``backend=``, scalars first, mixed frameworks,
+wrong argument counts), check that the objects behave like functions, and test
+``ivy.plugin.fastpath`` on its own.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import pickle
+import pydoc
+import weakref
+from typing import Any, Callable
+
+import numpy as np
+import pytest
+
+import ivy
+from ivy import _dispatch
+from ivy.plugin import fastpath
+
+pytestmark = pytest.mark.usefixtures("toy")
+needs_c = pytest.mark.skipif(not _dispatch.C_DISPATCH, reason="ivy._cdispatch is not built")
+
+
+def test_c_extension_is_built_where_required() -> None:
+    # scripts/test sets IVY_REQUIRE_CDISPATCH=1: CI fails if the extension silently did not build.
+    if os.environ.get("IVY_REQUIRE_CDISPATCH") == "1" and not os.environ.get("IVY_PURE_PYTHON"):
+        assert _dispatch.C_DISPATCH, "ivy._cdispatch did not build (is a C compiler installed?)"
+    assert _dispatch.C_DISPATCH == (type(ivy.add).__module__ == "ivy._cdispatch")
+
+
+class T:
+    """A toy array, made when the test runs (the toy plugin is installed by a fixture)."""
+
+    def __init__(self, *values: float) -> None:
+        self.values = list(values)
+
+    @staticmethod
+    def make(x: Any) -> Any:
+        from ivy_toy import ToyArray
+
+        if isinstance(x, T):
+            return ToyArray(x.values, (len(x.values),))
+        if isinstance(x, (list, tuple)):
+            return type(x)(T.make(v) for v in x)
+        return x
+
+
+def _outcome(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[str, Any]:
+    try:
+        r = fn(*args, **kwargs)
+    except Exception as e:  # noqa: BLE001 - the exception is the outcome compared
+        return "raise", (type(e), str(e))
+    if isinstance(r, np.ndarray):
+        return "numpy", (r.dtype, r.shape, r.tolist())
+    if type(r).__name__ == "ToyArray":
+        return "toy", (r.shape, r.data)
+    return "other", (type(r), r)
+
+
+a = np.arange(4.0, dtype=np.float32)
+b = np.ones(4, dtype=np.float32)
+m = np.arange(6.0).reshape(2, 3)
+CALLS: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
+    "plain binary": ("add", (a, b), {}),
+    "scalar second": ("add", (a, 2.0), {}),
+    "scalar first": ("add", (2, a), {}),
+    "two scalars": ("add", (1.0, 2.0), {}),
+    "numpy scalar": ("multiply", (np.float32(2.0), a), {}),
+    "toy arrays": ("add", (T(1.0, 2.0), T(3.0, 4.0)), {}),
+    "toy with scalar": ("multiply", (T(1.0, 2.0), 3.0), {}),
+    "mixed frameworks": ("add", (a, T(1.0)), {}),
+    "mixed, toy first": ("add", (T(1.0), a), {}),
+    "missing argument": ("add", (a,), {}),
+    "extra positional": ("sum", (m, 0), {}),
+    "option keyword": ("sum", (m,), {"axis": 0}),
+    "all options": ("sum", (m,), {"axis": 1, "keepdims": True, "dtype": "float32"}),
+    "unknown keyword": ("sum", (m,), {"axes": 0}),
+    "positional by keyword": ("reshape", (a,), {"shape": (2, 2)}),
+    "positional by keyword, plain": ("reshape", (a, (2, 2)), {}),
+    "array by keyword": ("clip", (a,), {"min": 1.0, "max": b}),
+    "array positional after scalar": ("clip", (a, 1.0, b), {}),
+    "explicit backend": ("add", (a, b), {"backend": "numpy"}),
+    "explicit backend namespace": ("add", (1.0, 2.0), {"backend": "numpy"}),
+    "sequence first": ("concat", ([a, b],), {}),
+    "sequence tuple": ("concat", ((a, b),), {"axis": 0}),
+    "sequence with toy": ("concat", ([a, T(1.0)],), {}),
+    "empty sequence": ("concat", ([],), {}),
+    "not a sequence": ("concat", (a,), {}),
+    "varargs": ("broadcast_arrays", (a, b), {}),
+    "varargs mixed": ("meshgrid", (a, T(1.0)), {}),
+    "where scalars": ("where", (a > 1, 1.0, b), {}),
+    "no array argument": ("asarray", ([1.0, 2.0],), {}),
+    "list where an array goes": ("add", ([1.0, 2.0], a), {}),
+}
+
+
+@needs_c
+@pytest.mark.parametrize("case", sorted(CALLS))
+def test_c_and_python_paths_agree(case: str) -> None:
+    name, args, kwargs = CALLS[case]
+    args = T.make(args)
+    fn = getattr(ivy, name)
+    assert type(fn).__module__ == "ivy._cdispatch", case
+    with ivy.use_backend("numpy"):
+        got = _outcome(fn, args, kwargs)
+        want = _outcome(fn.__ivy_python__, args, kwargs)
+    assert got == want
+
+
+@needs_c
+def test_plain_calls_take_the_table() -> None:
+    # After one call, the C path calls the backend's implementation straight from the table.
+    ivy.subtract(a, b)
+    table = _dispatch.TABLES["subtract"]
+    seen = []
+    orig = table[np.ndarray]
+    table[np.ndarray] = lambda *xs: seen.append(len(xs)) or orig(*xs)
+    try:
+        ivy.subtract(a, b)
+        ivy.subtract(a, 1.0)
+    finally:
+        table[np.ndarray] = orig
+    assert seen == [2, 2]
+
+
+@needs_c
+def test_context_dispatch_follows_the_stack() -> None:
+    # ivy.zeros has no array argument: the backend on top of the context stack, cached per backend
+    with ivy.use_backend("numpy"):
+        assert isinstance(ivy.zeros((2,)), np.ndarray)
+        with ivy.use_backend("toy"):
+            z = ivy.zeros((2,))
+            assert type(z).__name__ == "ToyArray" and z.data == [0.0, 0.0]
+        assert isinstance(ivy.zeros((2,), dtype="float32"), np.ndarray)
+        assert ivy.zeros((2,), dtype="float32").dtype == np.float32
+        assert type(ivy.zeros((2,), backend="toy")).__name__ == "ToyArray"
+    with pytest.raises(TypeError, match="zeros"):
+        ivy.zeros((2,), dtpye="float32", backend="numpy")
+
+
+@needs_c
+def test_ops_behave_like_functions() -> None:
+    fn = ivy.add
+    assert repr(fn) == "<ivy function ivy.add>"
+    assert pickle.loads(pickle.dumps(fn)) is fn
+    assert pickle.loads(pickle.dumps(ivy.linalg.inv)) is ivy.linalg.inv
+    assert weakref.ref(fn)() is fn
+    assert inspect.isroutine(fn) and callable(fn)
+    assert "x1" in str(inspect.signature(fn)) and "backend" in str(inspect.signature(fn))
+    doc = pydoc.render_doc(fn, renderer=pydoc.plaintext)
+    assert "add(x1: Array | complex, x2: Array | complex, /, *, backend" in doc and "element-wise" in doc
+
+    class Holder:  # like a builtin, it does not bind as a method
+        op = ivy.add
+
+    np.testing.assert_array_equal(Holder().op(a, b), a + b)
+
+
+def test_pure_python_mode(run_py_json: Any) -> None:
+    out = run_py_json(
+        "import ivy, ivy.plugin, types\n"
+        "f = lambda *a: 0\n"
+        "emit([ivy._dispatch.C_DISPATCH, isinstance(ivy.add, types.FunctionType),\n"
+        "      ivy.plugin.fastpath(f, f, nargs=1) is f])",
+        env={"IVY_PURE_PYTHON": "1"},
+    )
+    assert out == [False, True, True]
+
+
+# --------------------------------------------------------------------------- fastpath
+
+
+class Arr:
+    """A stand-in array: fastpath reads only ``.dtype``."""
+
+    def __init__(self, dtype: Any) -> None:
+        self.dtype = dtype
+
+
+class DType:
+    """Equal by name but not identical (like paddle's dtypes)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DType) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+
+def _recorder() -> tuple[list[Any], Callable[..., Any], Callable[..., Any]]:
+    log: list[Any] = []
+
+    def native(*args: Any) -> str:
+        log.append(("native", len(args)))
+        return "native"
+
+    def full(*args: Any, **kwargs: Any) -> str:
+        log.append(("full", len(args), tuple(kwargs)))
+        return "full"
+
+    return log, native, full
+
+
+@needs_c
+def test_fastpath_routes_plain_calls_to_native() -> None:
+    log, native, full = _recorder()
+    f = fastpath(native, full, nargs=(1, 2))
+    assert f(1) == "native" and f(1, 2) == "native"
+    assert f() == "full" and f(1, 2, 3) == "full" and f(1, k=2) == "full"
+    assert log == [("native", 1), ("native", 2), ("full", 0, ()), ("full", 3, ()), ("full", 1, ("k",))]
+
+
+@needs_c
+def test_fastpath_dtype_guards() -> None:
+    log, native, full = _recorder()
+    f = fastpath(native, full, nargs=2, dtypes={"f4", "f8"}, same=(0, 1))
+    assert f(Arr("f4"), Arr("f4")) == "native"
+    assert f(Arr("i4"), Arr("i4")) == "full"  # dtype not allowed
+    assert f(Arr("f4"), Arr("f8")) == "full"  # dtypes differ
+    assert f(Arr("f4"), 1.0) == "full"  # a scalar has no dtype
+    assert f(1.0, Arr("f4")) == "full"
+    g = fastpath(native, full, nargs=2, same=(0, 1))
+    assert g(Arr(DType("x")), Arr(DType("x"))) == "native"  # equal, not identical
+    assert g(Arr(DType("x")), Arr(DType("y"))) == "full"
+    assert [e[0] for e in log] == ["native", "full", "full", "full", "full", "native", "full"]
+
+
+@needs_c
+def test_fastpath_retry_and_errors() -> None:
+    def native(x: Any) -> Any:
+        if x == "unsupported":
+            raise NotImplementedError("no kernel")
+        if x == "bad":
+            raise ValueError("bad input")
+        return ("native", x)
+
+    def full(x: Any) -> Any:
+        return ("full", x)
+
+    f = fastpath(native, full, nargs=1, retry=NotImplementedError)
+    assert f(1) == ("native", 1)
+    assert f("unsupported") == ("full", "unsupported")
+    with pytest.raises(ValueError, match="bad input"):  # not a retry exception: it propagates
+        f("bad")
+    g = fastpath(native, full, nargs=1)
+    with pytest.raises(NotImplementedError):
+        g("unsupported")
+
+
+@needs_c
+def test_fastpath_metadata_and_decorator() -> None:
+    @fastpath(len, nargs=1)
+    def size(x: Any, /, *, exact: bool = True) -> int:
+        """The size."""
+        return len(x)
+
+    assert size.__name__ == "size" and size.__doc__ == "The size."
+    assert str(inspect.signature(size)) == "(x: 'Any', /, *, exact: 'bool' = True) -> 'int'"
+    assert size.__ivy_native__ is len and size([1, 2]) == 2 and size([1], exact=False) == 1
+
+
+@needs_c
+def test_fastpath_rejects_bad_configuration() -> None:
+    with pytest.raises(ValueError, match="npos_min"):
+        fastpath(len, len, nargs=(0, 1), dtypes={"f4"})
+    with pytest.raises(ValueError, match="npos_min"):
+        fastpath(len, len, nargs=1, same=(0, 1))
+    with pytest.raises(TypeError, match="callable"):
+        fastpath(1, len, nargs=1)  # type: ignore[arg-type]

@@ -1,0 +1,107 @@
+"""The torch ops that call torch from C for plain calls (``ivy.plugin.fastpath``) give exactly what
+their full Python function gives, for every dtype (the guards send the dtypes torch lacks kernels
+for to the full function), and torch.compile still traces through them in one graph.
+
+    python -m pytest plugins/ivy-torch/tests/test_torch_fastpath.py -q
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+ivy = pytest.importorskip("ivy")
+from ivy import _dispatch  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not _dispatch.C_DISPATCH, reason="ivy._cdispatch is not built")
+
+DTYPES = [
+    torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
+    torch.uint32, torch.uint64, torch.float16, torch.float32, torch.float64, torch.complex64,
+]
+
+
+def _fast_ops() -> list[str]:
+    from ivy import _registry
+
+    ops = _registry.get_backend("torch").ops
+    return sorted(n for n, f in ops.items() if type(f).__name__ == "FastPath")
+
+
+def _array(dtype: torch.dtype, shape: tuple[int, ...], seed: int) -> torch.Tensor:
+    rng = np.random.default_rng(seed)
+    v = rng.integers(0, 5, size=shape)
+    if dtype is torch.bool:
+        return torch.from_numpy(v > 2)
+    return torch.from_numpy(v.astype(np.int64)).to(dtype)
+
+
+def _plain_args(name: str, dtype: torch.dtype) -> tuple[Any, ...]:
+    a, b = _array(dtype, (2, 3), 0), _array(dtype, (2, 3), 1)
+    one = {"sum", "prod", "max", "min", "mean", "argmax", "argmin", "abs", "negative", "square",
+           "bitwise_invert", "logical_not"}
+    if name in one:
+        return (a,)
+    if name == "concat":
+        return ([a, b],)
+    if name == "reshape":
+        return (a, (3, 2))
+    if name == "permute_dims":
+        return (a, (1, 0))
+    if name == "where":
+        return (_array(torch.int64, (2, 3), 2) > 1, a, b)
+    return (a, b)  # binary element-wise
+
+
+def _outcome(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    try:
+        r = fn(*args)
+    except Exception as e:  # noqa: BLE001 - the error is the outcome compared
+        return ("raise", type(e))
+    if isinstance(r, tuple):
+        r = r[0]
+    return ("ok", r.dtype, tuple(r.shape), r.to(torch.complex128 if r.is_complex() else torch.float64).tolist())
+
+
+def test_the_common_ops_are_fast_paths() -> None:
+    assert {"add", "subtract", "multiply", "divide", "sum", "max", "mean", "where", "reshape",
+            "permute_dims", "concat", "abs"} <= set(_fast_ops())
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=str)
+@pytest.mark.parametrize("name", _fast_ops())
+def test_fast_path_equals_full_function(name: str, dtype: torch.dtype) -> None:
+    fn = getattr(ivy.backend_namespace("torch"), name)
+    args = _plain_args(name, dtype)
+    got = _outcome(fn, args)
+    want = _outcome(fn.__ivy_python__, args)
+    if want[0] == "ok" and got[0] == "ok":
+        assert got[:3] == want[:3]
+        np.testing.assert_array_equal(np.asarray(got[3]), np.asarray(want[3]))
+    else:
+        assert got == want
+
+
+def test_promotion_still_follows_the_standard() -> None:
+    # torch would keep float32 for a 0-d float64 operand; the guard sends it to the full function
+    x, y = torch.ones(3), torch.tensor(2.0, dtype=torch.float64)
+    assert ivy.add(x, y).dtype == torch.float64 and ivy.torch.add(x, y).dtype == torch.float64
+    assert ivy.add(x, 2.0).dtype == torch.float32
+    assert ivy.sum(torch.ones(3, dtype=torch.uint16)).dtype == torch.uint64
+    # a non-bool condition (the guard admits bool only) is read as "!= 0"
+    c = torch.tensor([2, 0, -1])
+    np.testing.assert_array_equal(ivy.where(c, torch.ones(3), torch.zeros(3)).numpy(), [1.0, 0.0, 1.0])
+
+
+def test_torch_compile_traces_through_one_graph() -> None:
+    def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+        z = ivy.where(x > 0, ivy.add(x, y), ivy.multiply(x, y))
+        return ivy.sum(ivy.reshape(ivy.abs(z), (-1,)))
+
+    x, y = torch.randn(4, 3), torch.randn(4, 3)
+    f(x, y)  # fills the dispatch tables (the first call takes the slow path)
+    compiled = torch.compile(f, fullgraph=True, backend="eager")  # fullgraph: a break would raise
+    torch.testing.assert_close(compiled(x, y), torch.where(x > 0, x + y, x * y).abs().sum())
