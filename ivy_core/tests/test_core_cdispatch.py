@@ -257,6 +257,23 @@ def test_fastpath_retry_and_errors() -> None:
 
 
 @needs_c
+def test_fastpath_fills_omitted_positionals_from_defaults() -> None:
+    calls: list[tuple[Any, ...]] = []
+
+    def native(*args: Any) -> tuple[Any, ...]:
+        calls.append(args)
+        return args
+
+    f = fastpath(native, lambda *a, **k: ("full", a, k), nargs=(1, 3), defaults=(10, 20))
+    assert f(1) == (1, 10, 20) and f(1, 2) == (1, 2, 20) and f(1, 2, 3) == (1, 2, 3)
+    assert f(1, k=0) == ("full", (1,), {"k": 0})
+    g = fastpath(native, native, nargs=1, defaults=(-1,))  # an option the spec keeps keyword-only
+    assert g(5) == (5, -1) and g(5, 6) == (5, 6)  # two positionals: not plain, the full function
+    with pytest.raises(ValueError, match="defaults"):
+        fastpath(native, native, nargs=(0, 3), defaults=(1,))  # position 2 would have no value
+
+
+@needs_c
 def test_fastpath_metadata_and_decorator() -> None:
     @fastpath(len, nargs=1)
     def size(x: Any, /, *, exact: bool = True) -> int:

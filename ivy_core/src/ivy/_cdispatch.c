@@ -11,7 +11,7 @@
  *     ops whose backend is inferred from array arguments: table is {type: implementation}
  * ContextDispatcher(fallback, name, stack_var, kwonly, npos_min, npos_max)
  *     ops without array arguments (creation): the backend on top of the context stack
- * FastPath(native, full, npos_min, npos_max, dtypes, same, retry)
+ * FastPath(native, full, npos_min, npos_max, dtypes, same, retry, defaults)
  *     for plugins (see ivy.plugin.fastpath): call `native` when the call is positional and the
  *     dtype guards hold, else (or when `native` raises one of `retry`) `full`, the plugin's
  *     Python function with the standard's semantics
@@ -368,6 +368,7 @@ typedef struct {
     PyObject *full;
     PyObject *dtypes; /* frozenset that args[0].dtype must be in, or None */
     PyObject *retry;  /* tuple of exception types: on those, `full` gets the call; or None */
+    PyObject *defaults; /* appended to the call's arguments from position nargs - npos_min; or None */
     Py_ssize_t npos_min, npos_max;
     Py_ssize_t same_a, same_b; /* args[same_a].dtype == args[same_b].dtype, or -1 */
 } FastPath;
@@ -428,7 +429,17 @@ fast_call(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwname
     if ((kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) || nargs < self->npos_min ||
         nargs > self->npos_max || !fast_guards(self, args))
         goto slow;
-    PyObject *res = PyObject_Vectorcall(self->native, args, nargsf, NULL);
+    PyObject *res;
+    Py_ssize_t total = self->defaults == Py_None ? nargs : self->npos_min + PyTuple_GET_SIZE(self->defaults);
+    if (total > nargs) {
+        /* The native function lacks our default there (torch.cumsum needs its dim): pass it. */
+        PyObject *stack[MAX_ARRAYS];
+        for (Py_ssize_t i = 0; i < total; i++)
+            stack[i] = i < nargs ? args[i] : PyTuple_GET_ITEM(self->defaults, i - self->npos_min);
+        res = PyObject_Vectorcall(self->native, stack, total, NULL);
+    }
+    else
+        res = PyObject_Vectorcall(self->native, args, nargsf, NULL);
     if (res != NULL || self->retry == Py_None || !PyErr_ExceptionMatches(self->retry))
         return res;
     PyErr_Clear(); /* e.g. a dtype the native kernel lacks: the full function handles it */
@@ -439,11 +450,12 @@ slow:
 static PyObject *
 fast_new(PyTypeObject *type, PyObject *a, PyObject *kw)
 {
-    static char *kwlist[] = {"native", "full", "npos_min", "npos_max", "dtypes", "same", "retry", NULL};
-    PyObject *native, *full, *dtypes = Py_None, *same = Py_None, *retry = Py_None;
+    static char *kwlist[] = {"native", "full", "npos_min", "npos_max", "dtypes", "same", "retry",
+                             "defaults", NULL};
+    PyObject *native, *full, *dtypes = Py_None, *same = Py_None, *retry = Py_None, *defaults = Py_None;
     Py_ssize_t npos_min, npos_max, same_a = -1, same_b = -1;
-    if (!PyArg_ParseTupleAndKeywords(a, kw, "OOnn|OOO", kwlist, &native, &full, &npos_min, &npos_max,
-                                     &dtypes, &same, &retry))
+    if (!PyArg_ParseTupleAndKeywords(a, kw, "OOnn|OOOO", kwlist, &native, &full, &npos_min, &npos_max,
+                                     &dtypes, &same, &retry, &defaults))
         return NULL;
     if (!PyCallable_Check(native) || !PyCallable_Check(full)) {
         PyErr_SetString(PyExc_TypeError, "FastPath: native and full must be callable");
@@ -455,6 +467,13 @@ fast_new(PyTypeObject *type, PyObject *a, PyObject *kw)
     }
     if (retry != Py_None && !PyTuple_CheckExact(retry)) {
         PyErr_SetString(PyExc_TypeError, "FastPath: retry must be a tuple of exception types or None");
+        return NULL;
+    }
+    if (defaults != Py_None &&
+        (!PyTuple_CheckExact(defaults) || npos_min + PyTuple_GET_SIZE(defaults) > MAX_ARRAYS ||
+         npos_min + PyTuple_GET_SIZE(defaults) < npos_max)) {
+        PyErr_Format(PyExc_ValueError, "FastPath: defaults must be a tuple with a value for every "
+                                       "optional positional argument (at most %d in all)", MAX_ARRAYS);
         return NULL;
     }
     if (same != Py_None && !PyArg_ParseTuple(same, "nn;FastPath: same must be a pair of positions",
@@ -481,6 +500,7 @@ fast_new(PyTypeObject *type, PyObject *a, PyObject *kw)
     self->full = Py_NewRef(full);
     self->dtypes = Py_NewRef(dtypes);
     self->retry = Py_NewRef(retry);
+    self->defaults = Py_NewRef(defaults);
     self->npos_min = npos_min;
     self->npos_max = npos_max;
     self->same_a = same_a;
@@ -497,6 +517,7 @@ fast_traverse(FastPath *self, visitproc visit, void *arg)
     Py_VISIT(self->full);
     Py_VISIT(self->dtypes);
     Py_VISIT(self->retry);
+    Py_VISIT(self->defaults);
     return 0;
 }
 
@@ -508,6 +529,7 @@ fast_clear(FastPath *self)
     Py_CLEAR(self->full);
     Py_CLEAR(self->dtypes);
     Py_CLEAR(self->retry);
+    Py_CLEAR(self->defaults);
     return 0;
 }
 

@@ -42,7 +42,8 @@ def _array(dtype: torch.dtype, shape: tuple[int, ...], seed: int) -> torch.Tenso
 def _plain_args(name: str, dtype: torch.dtype) -> tuple[Any, ...]:
     a, b = _array(dtype, (2, 3), 0), _array(dtype, (2, 3), 1)
     one = {"sum", "prod", "max", "min", "mean", "argmax", "argmin", "abs", "negative", "square",
-           "bitwise_invert", "logical_not"}
+           "bitwise_invert", "logical_not", "cumsum", "cumprod", "gelu", "softmax", "log_softmax",
+           "leaky_relu"}
     if name in one:
         return (a,)
     if name == "concat":
@@ -83,6 +84,19 @@ def test_fast_path_equals_full_function(name: str, dtype: torch.dtype) -> None:
         np.testing.assert_array_equal(np.asarray(got[3]), np.asarray(want[3]))
     else:
         assert got == want
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1, 2])
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+def test_cumulative_default_axis_and_errors(name: str, axis: int) -> None:
+    fn = getattr(ivy.backend_namespace("torch"), name)
+    for dtype in (torch.float32, torch.int32, torch.uint8, torch.bool):
+        a = _array(dtype, (2, 3), 3)
+        assert _outcome(fn, (a, axis)) == _outcome(fn.__ivy_python__, (a, axis))
+    ref = np.cumsum if name == "cumsum" else np.cumprod
+    np.testing.assert_array_equal(fn(torch.arange(1.0, 5.0)).numpy(), ref(np.arange(1.0, 5.0)))
+    with pytest.raises(IndexError, match="out of bounds"):
+        fn(torch.ones(3), 4)
 
 
 def test_promotion_still_follows_the_standard() -> None:

@@ -9,7 +9,9 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ._dtypes import PARTIAL, SUM_DTYPE, i64, native, promote, scalar_dtype
+from ivy.plugin import fastpath
+
+from ._dtypes import COMPLEX, FLOATS, PARTIAL, SIGNED, SUM_DTYPE, i64, native, promote, scalar_dtype
 from ._helpers import Tensor, norm_axis, viewcall
 from .data_type import astype
 
@@ -292,6 +294,9 @@ def pad(
 # --------------------------------------------------------------------------------- cumulatives
 
 
+_CUM_NATIVE = frozenset({*FLOATS, *COMPLEX, *SIGNED, torch.bool, torch.float16, torch.bfloat16})
+
+
 def _cumulative(fn: Any, name: str, one: int, x: Tensor, axis: int, exclusive: bool, reverse: bool, dtype: Any) -> Tensor:
     dt = SUM_DTYPE.get(x.dtype, x.dtype) if dtype is None else native(dtype)
     if dt in PARTIAL or x.dtype in PARTIAL:
@@ -310,12 +315,15 @@ def _cumulative(fn: Any, name: str, one: int, x: Tensor, axis: int, exclusive: b
     return out.flip(a) if reverse else out
 
 
+# Plain calls of float, complex, signed int and bool arrays: torch's accumulation dtype is the standard's.
+@fastpath(torch.cumsum, nargs=(1, 2), defaults=(0,), dtypes=_CUM_NATIVE, retry=IndexError)
 def cumsum(
     x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: bool = False, dtype: Any = None
 ) -> Tensor:
     return _cumulative(torch.cumsum, "cumsum", 0, x, axis, exclusive, reverse, dtype)
 
 
+@fastpath(torch.cumprod, nargs=(1, 2), defaults=(0,), dtypes=_CUM_NATIVE, retry=IndexError)
 def cumprod(
     x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: bool = False, dtype: Any = None
 ) -> Tensor:

@@ -20,6 +20,7 @@ import torch.nn.functional as F
 from ._dtypes import FLOATS, PARTIAL, native
 from ._helpers import ORDER, Tensor, uint_call
 from ivy.plugin import channels_last as _channel_last
+from ivy.plugin import fastpath
 from ivy.plugin import padding_pairs as _pads
 from ivy.plugin import ntuple as _tuple
 
@@ -323,18 +324,22 @@ hardswish = F.hardswish
 mish = F.mish
 
 
+@fastpath(F.leaky_relu, nargs=1, defaults=(0.2,))
 def leaky_relu(x: Tensor, /, *, alpha: float = 0.2) -> Tensor:
     return F.leaky_relu(x, alpha)
 
 
+@fastpath(F.gelu, nargs=1)  # torch's default is the exact gelu
 def gelu(x: Tensor, /, *, approximate: bool = False) -> Tensor:
     return F.gelu(x, approximate="tanh" if approximate else "none")
 
 
+@fastpath(torch.softmax, nargs=1, defaults=(-1,))
 def softmax(x: Tensor, /, *, axis: int = -1) -> Tensor:
     return torch.softmax(x, axis)
 
 
+@fastpath(torch.log_softmax, nargs=1, defaults=(-1,))
 def log_softmax(x: Tensor, /, *, axis: int = -1) -> Tensor:
     return torch.log_softmax(x, axis)
 
