@@ -67,14 +67,14 @@ def _outcome(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
     return ("ok", r.dtype, tuple(r.shape), r.to(torch.complex128 if r.is_complex() else torch.float64).tolist())
 
 
-def test_the_common_ops_are_fast_paths() -> None:
+def test_torch_common_ops_are_fast_paths() -> None:
     assert {"add", "subtract", "multiply", "divide", "sum", "max", "mean", "where", "reshape",
             "permute_dims", "concat", "abs"} <= set(_fast_ops())
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("name", _fast_ops())
-def test_fast_path_equals_full_function(name: str, dtype: torch.dtype) -> None:
+def test_torch_fast_path_equals_full_function(name: str, dtype: torch.dtype) -> None:
     fn = getattr(ivy.backend_namespace("torch"), name)
     args = _plain_args(name, dtype)
     got = _outcome(fn, args)
@@ -88,7 +88,7 @@ def test_fast_path_equals_full_function(name: str, dtype: torch.dtype) -> None:
 
 @pytest.mark.parametrize("axis", [0, 1, -1, 2])
 @pytest.mark.parametrize("name", ["cumsum", "cumprod"])
-def test_cumulative_default_axis_and_errors(name: str, axis: int) -> None:
+def test_torch_cumulative_default_axis_and_errors(name: str, axis: int) -> None:
     fn = getattr(ivy.backend_namespace("torch"), name)
     for dtype in (torch.float32, torch.int32, torch.uint8, torch.bool):
         a = _array(dtype, (2, 3), 3)
@@ -99,7 +99,7 @@ def test_cumulative_default_axis_and_errors(name: str, axis: int) -> None:
         fn(torch.ones(3), 4)
 
 
-def test_promotion_still_follows_the_standard() -> None:
+def test_torch_fast_paths_keep_standard_promotion() -> None:
     # torch would keep float32 for a 0-d float64 operand; the guard sends it to the full function
     x, y = torch.ones(3), torch.tensor(2.0, dtype=torch.float64)
     assert ivy.add(x, y).dtype == torch.float64 and ivy.torch.add(x, y).dtype == torch.float64
@@ -110,7 +110,7 @@ def test_promotion_still_follows_the_standard() -> None:
     np.testing.assert_array_equal(ivy.where(c, torch.ones(3), torch.zeros(3)).numpy(), [1.0, 0.0, 1.0])
 
 
-def test_torch_compile_traces_through_one_graph() -> None:
+def test_torch_compile_traces_ivy_ops_in_one_graph() -> None:
     def f(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
         z = ivy.where(x > 0, ivy.add(x, y), ivy.multiply(x, y))
         return ivy.sum(ivy.reshape(ivy.abs(z), (-1,)))

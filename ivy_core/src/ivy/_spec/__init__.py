@@ -29,6 +29,7 @@ from . import (  # isort: skip
     random,
     device,
     nn,
+    nn_blocks,
     general,
 )
 from ._base import SPECS, Spec

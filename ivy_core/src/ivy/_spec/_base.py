@@ -12,6 +12,7 @@ inference; ``Sequence[Array]`` / ``*arrays: Array`` mark a sequence of arrays.
 from __future__ import annotations
 
 import inspect
+import sys
 from typing import Any, Callable, Literal, Protocol, Sequence, Union
 
 __all__ = [
@@ -121,7 +122,9 @@ def spec(fn: Callable[..., Any] | None = None, *, infer: bool = True) -> Any:
     """Register ``fn`` as the spec of the op named after it (prefixed for extensions)."""
 
     def register(f: Callable[..., Any]) -> Callable[..., Any]:
-        category = f.__module__.rpartition(".")[2]
+        # A category split over two files says so with a module-level CATEGORY (nn_blocks -> nn).
+        module = sys.modules.get(f.__module__)
+        category = getattr(module, "CATEGORY", None) or f.__module__.rpartition(".")[2]
         name = f"{category}.{f.__name__}" if category in EXTENSIONS else f.__name__
         if name in SPECS:
             raise RuntimeError(f"duplicate spec for {name!r}")
