@@ -112,21 +112,12 @@ dispatcher_call(Dispatcher *self, PyObject *const *args, size_t nargsf, PyObject
     }
     if (self->seq >= 0 && self->seq < nargs) {
         PyObject *s = args[self->seq];
-        PyObject **items;
-        Py_ssize_t n;
-        if (PyList_CheckExact(s)) {
-            items = ((PyListObject *)s)->ob_item;
-            n = PyList_GET_SIZE(s);
-        }
-        else if (PyTuple_CheckExact(s)) {
-            items = ((PyTupleObject *)s)->ob_item;
-            n = PyTuple_GET_SIZE(s);
-        }
-        else
+        if (!PyList_CheckExact(s) && !PyTuple_CheckExact(s))
             goto slow;
-        /* No Python code runs in fold (type hashes are identity hashes): the list cannot change. */
-        for (Py_ssize_t i = 0; i < n; i++)
-            if ((r = fold(self->table, items[i], &t, &f)) != 0)
+        /* PySequence_Fast_ITEMS is re-read each time: fold cannot resize the list, but stays safe
+         * even if a type's __eq__ (a dict key comparison) were to run Python code. */
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(s); i++)
+            if ((r = fold(self->table, PySequence_Fast_GET_ITEM(s, i), &t, &f)) != 0)
                 goto done;
     }
     if (self->var_from >= 0)
