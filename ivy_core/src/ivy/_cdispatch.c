@@ -358,6 +358,7 @@ typedef struct {
     PyObject *native;
     PyObject *full;
     PyObject *dtypes; /* frozenset that args[0].dtype must be in, or None */
+    PyObject *dtypes_seq; /* the same dtypes as a tuple, scanned by identity first */
     PyObject *retry;  /* tuple of exception types: on those, `full` gets the call; or None */
     PyObject *defaults; /* appended to the call's arguments from position nargs - npos_min; or None */
     Py_ssize_t npos_min, npos_max;
@@ -385,7 +386,16 @@ fast_guards(FastPath *self, PyObject *const *args)
         PyObject *d = dtype_of(args[0]);
         if (d == NULL)
             return 0;
-        ok = PySet_Contains(self->dtypes, d);
+        /* Identity first: dtypes are mostly singletons, and hashing one can be slow (paddle's
+         * hash goes through a Python-level binding, ~1 us). */
+        ok = 0;
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(self->dtypes_seq); i++)
+            if (PyTuple_GET_ITEM(self->dtypes_seq, i) == d) {
+                ok = 1;
+                break;
+            }
+        if (!ok)
+            ok = PySet_Contains(self->dtypes, d);
         Py_DECREF(d);
         if (ok < 0) {
             PyErr_Clear();
@@ -490,6 +500,11 @@ fast_new(PyTypeObject *type, PyObject *a, PyObject *kw)
     self->native = Py_NewRef(native);
     self->full = Py_NewRef(full);
     self->dtypes = Py_NewRef(dtypes);
+    self->dtypes_seq = dtypes == Py_None ? PyTuple_New(0) : PySequence_Tuple(dtypes);
+    if (self->dtypes_seq == NULL) {
+        Py_DECREF(self);
+        return NULL;
+    }
     self->retry = Py_NewRef(retry);
     self->defaults = Py_NewRef(defaults);
     self->npos_min = npos_min;
@@ -507,6 +522,7 @@ fast_traverse(FastPath *self, visitproc visit, void *arg)
     Py_VISIT(self->native);
     Py_VISIT(self->full);
     Py_VISIT(self->dtypes);
+    Py_VISIT(self->dtypes_seq);
     Py_VISIT(self->retry);
     Py_VISIT(self->defaults);
     return 0;
@@ -519,6 +535,7 @@ fast_clear(FastPath *self)
     Py_CLEAR(self->native);
     Py_CLEAR(self->full);
     Py_CLEAR(self->dtypes);
+    Py_CLEAR(self->dtypes_seq);
     Py_CLEAR(self->retry);
     Py_CLEAR(self->defaults);
     return 0;
