@@ -378,3 +378,88 @@ def test_stop_gradients_option(backend, stop):
         # stop_gradients: the new values are cut from the graph of the old ones (framework flags).
         tracks = bool(new["w"].requires_grad) if backend == "torch" else not new["w"].stop_gradient
         assert tracks is (not stop)
+
+
+# ---------------------------------------------------------------------------- Adam: every path
+#
+# ivy.adam_update hands Python-number learning rates and steps to a backend's fused kernel where
+# it has one (torch, paddle) and runs the generic formula otherwise (array lr or step, arrays
+# that track gradients, mixed dtypes, backends without a kernel). Every path must give the paper's
+# values: each test below steers the update onto one of them and compares with ref_adam.
+
+
+def test_adam_array_learning_rate_and_step(backend):
+    # arrays for lr and step (as a compiled training loop passes them): the generic formula
+    ws, gs = _native(backend, W_INIT), _native(backend, GRADS[0])
+    m0, v0 = _native(backend, _map(lambda a: 0.1 * a, GRADS[1])), _native(backend, _map(lambda a: a * a, GRADS[2]))
+    lr, step = to_native(backend, np.asarray(0.02)), to_native(backend, np.asarray(4.0))
+    got = ivy.adam_update(ws, gs, lr, m0, v0, step)
+    want = _ref_tuple_map(lambda w, g, m, v: ref_adam(w, g, m, v, 4, 0.02, 0.9, 0.999, 1e-7),
+                          W_INIT, GRADS[0], _map(lambda a: 0.1 * a, GRADS[1]), _map(lambda a: a * a, GRADS[2]))
+    for g, r in zip(got, want):
+        _close_nest(backend, g, r)
+
+
+def test_adam_mixed_dtypes_per_leaf(backend):
+    # float32 variables with float64 gradients and moments: no fused kernel takes such a leaf;
+    # the result follows the backend's type promotion, the values the paper's formula
+    if backend == "tensorflow":
+        pytest.skip("TensorFlow does not promote between float dtypes (its arithmetic raises)")
+    w = {"a": W_INIT["w"].astype("float32"), "b": W_INIT["b"]}
+    ws = {"a": to_native(backend, w["a"]), "b": to_native(backend, w["b"])}
+    g = {"a": GRADS[0]["w"], "b": GRADS[0]["b"]}
+    z = _zeros(g)
+    got = ivy.adam_update(ws, _native(backend, g), 0.05, _native(backend, z), _native(backend, z), 2)
+    want = _ref_tuple_map(lambda w_, g_, m, v: ref_adam(w_, g_, m, v, 2, 0.05, 0.9, 0.999, 1e-7),
+                          _map(lambda a: a.astype("float64"), w), g, z, z)
+    for gn, r in zip(got, want):
+        _close_nest(backend, gn, r, rtol=1e-6, atol=1e-7)
+
+
+def test_adam_moments_that_track_gradients(backend):
+    # Gradients that are variables themselves (a meta-learning loop): the new moments keep their
+    # link to them (the fused kernels must not cut it), the values are the paper's.
+    if backend not in ("torch", "paddle"):
+        pytest.skip("observable where arrays carry a gradient-tracking flag (torch, paddle)")
+    ws = _native(backend, {"w": W_INIT["w"]})
+    gs = _map(ivy.variable, _native(backend, {"w": GRADS[0]["w"]}))
+    z = _native(backend, _zeros({"w": W_INIT["w"]}))
+    new_w, new_m, new_v = ivy.adam_update(ws, gs, 0.1, z, z, 1)
+    tracks = bool(new_m["w"].requires_grad) if backend == "torch" else not new_m["w"].stop_gradient
+    assert tracks
+    want = ref_adam(W_INIT["w"], GRADS[0]["w"], 0.0, 0.0, 1, 0.1, 0.9, 0.999, 1e-7)
+    for got, r in zip((new_w, new_m, new_v), want):
+        np.testing.assert_allclose(native_to_numpy(backend, got["w"]), r, rtol=1e-10, atol=1e-12)
+
+
+def test_adam_inside_a_gradient_transform(backend):
+    # The update differentiated (stop_gradients=False): d new_w / d lr, against finite differences
+    # of the NumPy reference. Inside a transform no fused kernel may run.
+    if backend == "numpy":
+        pytest.skip("numpy has no autodiff")
+    w, g = W_INIT["w"], GRADS[0]["w"]
+    m0, v0 = 0.1 * GRADS[1]["w"], GRADS[2]["w"] ** 2
+
+    def f(ls):
+        new = ivy.adam_update(to_native(backend, w), to_native(backend, g), ls[0], to_native(backend, m0),
+                              to_native(backend, v0), 3, stop_gradients=False)[0]
+        return ivy.sum(new)
+
+    lr0 = 0.02
+    value, (dlr,), _ = ivy.value_and_grad_flat(f, [ivy.variable(to_native(backend, np.asarray(lr0)))])
+    ref = lambda lr: np.sum(ref_adam(w, g, m0, v0, 3, lr, 0.9, 0.999, 1e-7)[0])  # noqa: E731
+    np.testing.assert_allclose(native_to_numpy(backend, value), ref(lr0), rtol=1e-10)
+    h = 1e-6
+    np.testing.assert_allclose(native_to_numpy(backend, dlr), (ref(lr0 + h) - ref(lr0 - h)) / (2 * h), rtol=1e-6)
+
+
+def test_adam_rejects_bad_input(backend):
+    ws, gs = _native(backend, W_INIT), _native(backend, GRADS[0])
+    z = _native(backend, _zeros(W_INIT))
+    with pytest.raises(ValueError, match="step counts from 1"):
+        ivy.adam_update(ws, gs, 0.1, z, z, 0)
+    short = {"w": gs["w"]}  # zip would silently drop the other leaves
+    with pytest.raises(ValueError, match="the gradients has 1 leaves but the variables have 5"):
+        ivy.adam_update(ws, short, 0.1, z, z, 1)
+    with pytest.raises(ValueError, match="mw has 1 leaves"):
+        ivy.adam_update(ws, gs, 0.1, short, z, 1)

@@ -412,3 +412,93 @@ def test_fn_stateful_container_passes_through_jax_jit_and_grad(backend):
     assert type(g) is Container and g.key_chains() == ["w", "b"]
     _close(_np(backend, g.b), [4.0, 4.0, 4.0])
     _close(_np(backend, g.w), np.full((3, 2), 4.0))
+
+
+# ----------------------------------------------------------------------- optimizer state, submodules
+
+
+def _np_adam(w, g, m, v, t, lr, b1=0.9, b2=0.999, eps=1e-7):
+    """Kingma & Ba, Algorithm 1 (NumPy)."""
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * g * g
+    return w - lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps), m, v
+
+
+@pytest.mark.parametrize("weight_decay", [0.0, 0.1])
+def test_fn_stateful_adam_state_is_a_nest_like_v(backend, weight_decay):
+    # ivy.Adam keeps its moments as lists of leaves between steps; opt.state shows them as nests
+    # of v's structure, with the paper's values (L2 decay: g + wd w, as torch.optim.Adam).
+    w0 = {"a": RNG.standard_normal((3, 2)), "b": {"c": RNG.standard_normal(4)}}
+    grads = [{"a": RNG.standard_normal((3, 2)), "b": {"c": RNG.standard_normal(4)}} for _ in range(3)]
+    opt = ivy.Adam(0.05, weight_decay=weight_decay)
+    assert dict(opt.state) == {}
+    v = ivy.Container(w0).map(lambda a, _: to_native(backend, a))
+    ref = {k: (w0[k] if k == "a" else w0["b"]["c"], 0.0, 0.0) for k in ("a", "c")}
+    for t, g in enumerate(grads, start=1):
+        v = opt.step(v, ivy.Container(g).map(lambda a, _: to_native(backend, a)))
+        for k, gk in (("a", g["a"]), ("c", g["b"]["c"])):
+            w, m, vv = ref[k]
+            ref[k] = _np_adam(w, gk + weight_decay * w, m, vv, t, 0.05)
+    st = opt.state
+    assert sorted(st) == ["mw", "vw"]
+    for name, i in (("mw", 1), ("vw", 2)):
+        assert type(st[name]) is ivy.Container and st[name].key_chains() == ["a", "b/c"]
+        _close(_np(backend, st[name].a), ref["a"][i], rtol=1e-10, atol=1e-12)
+        _close(_np(backend, st[name].b.c), ref["c"][i], rtol=1e-10, atol=1e-12)
+    _close(_np(backend, v.a), ref["a"][0], rtol=1e-10, atol=1e-12)
+    _close(_np(backend, v.b.c), ref["c"][0], rtol=1e-10, atol=1e-12)
+
+
+def test_fn_stateful_adam_refuses_variables_of_another_structure(backend):
+    opt = ivy.Adam(0.1)
+    v = ivy.Container(a=to_native(backend, np.ones(2)))
+    v = opt.step(v, ivy.Container(a=to_native(backend, np.ones(2))))
+    other = ivy.Container(a=to_native(backend, np.ones(2)), b=to_native(backend, np.ones(3)))
+    with pytest.raises(ValueError, match="differ in structure from those of the first step"):
+        opt.step(other, other)
+    with pytest.raises(ValueError, match="only in the first"):  # the gradients' key chains named
+        opt.step(other, ivy.Container(a=to_native(backend, np.ones(2))))
+
+
+def test_fn_stateful_adam_subclass_with_its_own_rule(backend):
+    # a subclass overriding _step (the nest-level hook) is still called
+    class HalfAdam(ivy.Adam):
+        def _step(self, v, grads, lr):
+            return super()._step(v, grads, lr / 2)
+
+    w0, g0 = RNG.standard_normal(3), RNG.standard_normal(3)
+    v = HalfAdam(0.2).step({"w": to_native(backend, w0)}, {"w": to_native(backend, g0)})
+    _close(_np(backend, v["w"]), _np_adam(w0, g0, 0.0, 0.0, 1, 0.1)[0], rtol=1e-10, atol=1e-12)
+
+
+def test_fn_stateful_submodules_follow_attribute_changes(backend):
+    # Module caches which attributes can hold submodules: assigning, deleting and changing a
+    # list in place must all show in v (as they did when every access scanned the attributes).
+    class Net(ivy.Module):
+        def __init__(self):
+            self.first = ivy.Linear(2, 3, backend=backend)
+            self.blocks = [ivy.Linear(3, 3, backend=backend)]
+            ivy.Module.__init__(self, backend=backend)
+
+        def _forward(self, x):
+            for b in self.blocks:
+                x = b(x)
+            return x
+
+    net = Net()
+    assert net.v.key_chains() == ["first/w", "first/b", "blocks/0/w", "blocks/0/b"]
+    net.blocks.append(ivy.Linear(3, 1, with_bias=False, backend=backend))  # in place
+    assert net.v.key_chains()[-1] == "blocks/1/w"
+    net.first = ivy.Linear(2, 5, with_bias=False, backend=backend)  # replaced
+    assert net.v.key_chains()[:1] == ["first/w"] and tuple(net.v.first.w.shape) == (5, 2)
+    net.extra = ivy.Linear(1, 1, backend=backend)  # added
+    assert net.v.key_chains()[-2:] == ["extra/w", "extra/b"]
+    del net.first  # removed
+    assert not any(k.startswith("first") for k in net.v.key_chains())
+    net.__dict__["late"] = ivy.Linear(1, 2, backend=backend)  # written past __setattr__
+    assert net.v.key_chains()[-2:] == ["late/w", "late/b"]
+    x = to_native(backend, np.ones((4, 3), dtype="float32"))
+    v = net.v
+    w0 = _np(backend, v.blocks["0"].w)
+    w1 = _np(backend, v.blocks["1"].w)
+    _close(_np(backend, net(x)), np.ones((4, 3)) @ w0.T @ w1.T + _np(backend, v.blocks["0"].b) @ w1.T)

@@ -110,7 +110,7 @@ def _infer(name: str, table: dict[type, Any], cands: tuple[Any, ...], seqs: tupl
         stack = _context.stack_get()
         return stack[-1] if stack else _registry.default_backend()
     impl = found.ops.get(name)
-    if impl is not None:
+    if impl is not None and not found.tracing():  # a cache write would be replayed per call
         for t in seen:
             table[t] = impl
     return found

@@ -81,6 +81,10 @@ def _missing_op(backend: str, name: str) -> Callable[..., Any]:
     return missing
 
 
+def _never() -> bool:
+    return False
+
+
 class Backend:
     """A loaded backend: its op table, its namespace and what its plugin declared."""
 
@@ -95,6 +99,8 @@ class Backend:
         #: ops the plugin implements itself
         self.native_ops = frozenset(impl.ops)
         self.array_types = tuple(impl.array_types)
+        #: whether the framework's tracing compiler is recording (see BackendImpl.tracing)
+        self.tracing: Callable[[], bool] = impl.tracing or _never
         from . import _compose
         from ._namespace import BackendNamespace
 

@@ -103,8 +103,16 @@ class BackendImpl:
     )
     #: Further public names of the backend namespace that are not spec ops.
     extras: Mapping[str, Any] = field(default_factory=dict)
+    #: Optional fused kernels that core's functional API uses where a backend has them (not ops:
+    #: no spec, not in the namespace). Known names: ``"adam_update_flat"`` (see
+    #: docs/plugin-contract.md).
+    kernels: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     #: The framework's root module (shown in messages and reprs).
     framework: Any = None
+    #: True while the framework's tracing compiler records a program (``torch.compiler.is_compiling``).
+    #: Dispatch then leaves its caches alone: torch.compile would replay each write to Python
+    #: state on every call of the compiled program.
+    tracing: Callable[[], bool] | None = None
 
 
 @dataclass(frozen=True)

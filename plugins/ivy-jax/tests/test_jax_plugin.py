@@ -112,3 +112,28 @@ def test_jax_without_x64_refuses_64bit_dtypes():
     env["JAX_ENABLE_X64"] = "0"
     res = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert res.returncode == 0 and "OK" in res.stdout, res.stdout + res.stderr
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_jax_nextafter_steps_into_subnormals(dt):
+    # XLA on CPU flushes subnormals in float arithmetic; the plugin steps on the bit patterns
+    import jax
+    import jax.numpy as jnp
+
+    import ivy
+
+    if dt == "float64" and not jax.config.jax_enable_x64:
+        pytest.skip("float64 needs JAX_ENABLE_X64=1")
+    d = np.dtype(dt)
+    tiny = np.finfo(d).smallest_subnormal
+    vals = np.array([0.0, -0.0, tiny, -tiny, 3 * tiny, np.finfo(d).tiny, 1.0, -2.5, np.finfo(d).max, np.inf,
+                     -np.inf, np.nan], dtype=d)
+    a, b = np.repeat(vals, len(vals)), np.tile(vals, len(vals))
+    with np.errstate(over="ignore"):
+        want = np.nextafter(a, b)
+    for fn in (ivy.nextafter, jax.jit(ivy.backend_namespace("jax").nextafter)):
+        got = np.asarray(fn(jnp.asarray(a), jnp.asarray(b)))
+        same = (got.view(f"i{d.itemsize}") == want.view(f"i{d.itemsize}")) | (np.isnan(got) & np.isnan(want))
+        assert same.all(), list(zip(a[~same], b[~same], got[~same], want[~same]))[:5]
+    # a subnormal Python scalar, as the reference suite draws it
+    assert np.asarray(ivy.nextafter(jnp.asarray(0.0, d), float(20 * tiny))) == tiny

@@ -78,3 +78,37 @@ def test_tensorflow_inside_tf_function(xp):
 
     r = f(tf.constant([[1.0, 2.0]]), tf.constant([3.0, 4.0], tf.float32))
     assert r.numpy().tolist() == [4.0, 6.0]
+
+
+def test_tensorflow_backend_first_loaded_inside_a_trace_stays_usable_eagerly(tmp_path):
+    # The plugin builds constants when it loads: loaded inside a tf.function trace, they must not
+    # belong to that graph (an eager call afterwards would raise "out of scope").
+    import subprocess
+    import sys
+
+    script = tmp_path / "first_load_in_trace.py"
+    script.write_text(
+        "import numpy as np, tensorflow as tf, ivy\n"
+        "@tf.function\n"
+        "def f(x):\n"
+        "    return ivy.nextafter(x, x + 1.0) + ivy.sign(x) * ivy.sum(x, axis=0)\n"
+        "x = tf.constant([1.0, -2.0])\n"
+        "np.testing.assert_allclose(f(x).numpy(), np.nextafter(np.float32([1, -2]), np.float32([2, -1]))\n"
+        "                           + np.sign([1.0, -2.0]) * -1.0, rtol=1e-6)\n"
+        "eager = ivy.nextafter(x, x + 1.0)\n"
+        "np.testing.assert_array_equal(eager.numpy(), np.nextafter(np.float32([1, -2]), np.float32([2, -1])))\n"
+        "np.testing.assert_array_equal(ivy.sign(x).numpy(), [1.0, -1.0])\n"
+        "print('ok')\n"
+    )
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and p.stdout.strip().endswith("ok"), p.stderr[-3000:]
+
+
+def test_tensorflow_traced_scalars_are_graph_constants():
+    # captured eager tensors would be inputs of the graph (they block grappler's fusions)
+    import tensorflow as tf
+
+    f = tf.function(lambda x: ivy.multiply(ivy.add(x, 2.5), 3.0) - ivy.sum(x, axis=(0,)))
+    cf = f.get_concrete_function(tf.TensorSpec([2], tf.float32))
+    assert len(cf.captured_inputs) == 0
+    np.testing.assert_allclose(cf(tf.constant([1.0, 2.0])).numpy(), (np.float32([1, 2]) + 2.5) * 3 - 3.0)

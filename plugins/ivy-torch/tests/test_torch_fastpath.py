@@ -119,3 +119,27 @@ def test_torch_compile_traces_ivy_ops_in_one_graph() -> None:
     f(x, y)  # fills the dispatch tables (the first call takes the slow path)
     compiled = torch.compile(f, fullgraph=True, backend="eager")  # fullgraph: a break would raise
     torch.testing.assert_close(compiled(x, y), torch.where(x > 0, x + y, x * y).abs().sum())
+
+
+def test_torch_compile_first_call_leaves_dispatch_caches_alone(tmp_path):
+    # Ivy code whose first call is under torch.compile: dispatch must not fill its tables while
+    # dynamo traces (torch would replay that write after every call of the compiled program).
+    import subprocess
+    import sys
+
+    script = tmp_path / "first_call_compiled.py"
+    script.write_text(
+        "import torch, ivy\n"
+        "from ivy import _dispatch\n"
+        "ivy.backend_namespace('torch')  # loaded, but no op called yet\n"
+        "f = torch.compile(lambda x: ivy.sin(ivy.add(x, x)), backend='eager', fullgraph=True)\n"
+        "x = torch.randn(5)\n"
+        "for _ in range(3):\n"
+        "    torch.testing.assert_close(f(x), torch.sin(2 * x))\n"
+        "assert torch.Tensor not in _dispatch.TABLES.get('sin', {}), 'table written by the trace'\n"
+        "ivy.sin(x)\n"
+        "assert torch.Tensor in _dispatch.TABLES['sin']  # eager calls do fill it\n"
+        "print('ok')\n"
+    )
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and p.stdout.strip().endswith("ok"), p.stderr[-3000:]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import nest
+from .._dispatch import _infer
 
 __all__ = ["gradient_descent_update", "adam_update", "lamb_update", "lars_update"]
 
@@ -36,6 +37,44 @@ def _adam_moments(g: Any, m: Any, v: Any, beta1: float, beta2: float) -> tuple[A
     return beta1 * m + (1.0 - beta1) * g, beta2 * v + (1.0 - beta2) * (g * g)
 
 
+def _leaf_lists(ws: Any, *others: tuple[str, Any]) -> tuple[list[Any], Any, list[list[Any]]]:
+    w_l, s = nest.flatten(ws)
+    out = []
+    for what, tree in others:
+        leaves = nest.leaves(tree)
+        if len(leaves) != len(w_l):  # zip would silently drop the extra leaves
+            raise ValueError(f"{what} has {len(leaves)} leaves but the variables have {len(w_l)}")
+        out.append(leaves)
+    return w_l, s, out
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _adam_kernel(b: Any) -> Any:
+    """A backend's fused Adam kernel, if its plugin hands one to core (``BackendImpl.kernels``)."""
+    return b.impl.kernels.get("adam_update_flat")
+
+
+def _fused_adam(w_l: list[Any], g_l: list[Any], m_l: list[Any], v_l: list[Any], lr: Any, step: Any,
+                beta1: float, beta2: float, epsilon: float) -> list[Any] | None:
+    """The backend's fused Adam kernel, where it has one (see :func:`_adam_kernel`). It is handed
+    only Python-number ``lr`` and ``step``, stops the gradients of the new variables, and returns
+    per leaf ``(new_w, new_m, new_v)``, or ``None`` for the leaves it does not fuse (another
+    dtype, arrays tracking gradients...): those go through the generic formula."""
+    if not (w_l and _is_number(lr) and _is_number(step)):
+        return None
+    try:
+        b = _infer("adam_update", {}, (w_l[0],), ())
+    except Exception:  # not an array of a loaded backend: the generic formula says what is wrong
+        return None
+    kernel = _adam_kernel(b)
+    if kernel is None:
+        return None
+    return kernel(w_l, g_l, m_l, v_l, float(lr), float(step), beta1=beta1, beta2=beta2, epsilon=epsilon)
+
+
 def adam_update(
     ws: Any,
     dcdws: Any,
@@ -55,19 +94,47 @@ def adam_update(
     ``m = β1 m + (1-β1) g``, ``v = β2 v + (1-β2) g²``,
     ``w -= lr · (m / (1-β1^step)) / (sqrt(v / (1-β2^step)) + ε)``. ``step`` counts from 1.
     ``mw`` and ``vw`` are nests like ``ws`` (zeros at the start).
+
+    Raises:
+        ValueError: ``dcdws``, ``mw`` or ``vw`` has another number of leaves than ``ws``.
     """
+    # Where the backend has a fused Adam kernel (torch, paddle) and lr and step are Python
+    # numbers, the leaves it can take go through it (same values); the others, and every leaf
+    # under stop_gradients=False, through the formula written with ivy ops. A numeric step
+    # below 1 raises ValueError (the bias corrections would divide by zero).
+    w_l, s, (g_l, m_l, v_l) = _leaf_lists(ws, ("the gradients", dcdws), ("mw", mw), ("vw", vw))
+    new_w, new_m, new_v = _adam_leaves(w_l, g_l, m_l, v_l, lr, step, beta1, beta2, epsilon, stop_gradients)
+    return nest.unflatten(s, new_w), nest.unflatten(s, new_m), nest.unflatten(s, new_v)
+
+
+def _adam_leaves(
+    w_l: list[Any], g_l: list[Any], m_l: list[Any], v_l: list[Any], lr: Any, step: Any, beta1: float,
+    beta2: float, epsilon: float, stop_gradients: bool,
+) -> tuple[list[Any], list[Any], list[Any]]:
+    """:func:`adam_update` on lists of leaves (also what ``ivy.Adam`` calls)."""
     ivy = _ivy()
-    bc1 = 1.0 - beta1**step  # step may be an array (a traced step count under jit)
+    if _is_number(step) and step < 1:  # the bias corrections would divide by zero
+        raise ValueError(f"adam_update: step counts from 1, got {step}")
+    fused = _fused_adam(w_l, g_l, m_l, v_l, lr, step, beta1, beta2, epsilon) if stop_gradients else None
+    # The bias corrections folded into two scalars (as torch.optim.Adam does): one pass over
+    # each leaf fewer than dividing m and v elementwise, and one elementwise division, not three.
+    # step may be an array (a traced step count under jit): these stay scalar arrays then.
+    bc1 = 1.0 - beta1**step
     bc2 = 1.0 - beta2**step
-    w_l, s = nest.flatten(ws)
-    g_l, m_l, v_l = nest.leaves(dcdws), nest.leaves(mw), nest.leaves(vw)
+    step_size = lr / bc1
+    inv_sqrt_bc2 = bc2**-0.5
     new_w, new_m, new_v = [], [], []
-    for w, g, m, v in zip(w_l, g_l, m_l, v_l):
-        m, v = _adam_moments(g, m, v, beta1, beta2)
-        new_w.append(_finish(w - lr * (m / bc1) / (ivy.sqrt(v / bc2) + epsilon), stop_gradients))
+    for i, (w, g, m, v) in enumerate(zip(w_l, g_l, m_l, v_l)):
+        done = fused[i] if fused is not None else None
+        if done is None:
+            m, v = _adam_moments(g, m, v, beta1, beta2)
+            w = _finish(w - step_size * m / (ivy.sqrt(v) * inv_sqrt_bc2 + epsilon), stop_gradients)
+        else:
+            w, m, v = done
+        new_w.append(w)
         new_m.append(m)
         new_v.append(v)
-    return nest.unflatten(s, new_w), nest.unflatten(s, new_m), nest.unflatten(s, new_v)
+    return new_w, new_m, new_v
 
 
 def _trust(w: Any, r: Any, max_trust_ratio: float) -> Any:
@@ -102,8 +169,7 @@ def lamb_update(
     ivy = _ivy()
     bc1 = 1.0 - beta1**step  # step may be an array (a traced step count under jit)
     bc2 = 1.0 - beta2**step
-    w_l, s = nest.flatten(ws)
-    g_l, m_l, v_l = nest.leaves(dcdws), nest.leaves(mw), nest.leaves(vw)
+    w_l, s, (g_l, m_l, v_l) = _leaf_lists(ws, ("the gradients", dcdws), ("mw", mw), ("vw", vw))
     new_w, new_m, new_v = [], [], []
     for w, g, m, v in zip(w_l, g_l, m_l, v_l):
         m, v = _adam_moments(g, m, v, beta1, beta2)

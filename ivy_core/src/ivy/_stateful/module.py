@@ -119,17 +119,45 @@ class Module:
 
     # ------------------------------------------------------------------ submodules
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        # a public attribute may now hold (or no longer hold) a submodule; properties (`v`,
+        # `state`, set every training step) keep nothing in the instance dict and change none
+        if not name.startswith("_") and name in self.__dict__:
+            self.__dict__["_sub_attrs"] = None
+
+    def __delattr__(self, name: str) -> None:
+        object.__delattr__(self, name)
+        self.__dict__["_sub_attrs"] = None
+
+    def _submodule_attrs(self) -> list[str]:
+        """Names of the public attributes that hold a module or a list, tuple or dict (which may
+        hold modules). Worked out once, again after an attribute is set or deleted: a training
+        step asks for the submodules some thirty times, and the attributes rarely change."""
+        d = vars(self)
+        cached = d.get("_sub_attrs")
+        if cached is not None and cached[0] == len(d):  # the length: writes that bypass setattr
+            return cached[1]
+        names = [
+            name for name, value in d.items()
+            if not name.startswith("_")
+            and (isinstance(value, (Module, list, tuple))
+                 or (isinstance(value, dict) and not isinstance(value, Container)))
+        ]
+        d["_sub_attrs"] = (len(d) + (0 if "_sub_attrs" in d else 1), names)
+        return names
+
     def _submodules(self) -> list[tuple[str, "Module"]]:
         """``(key chain, module)`` of every direct submodule, in attribute order."""
         out: list[tuple[str, Module]] = []
-        for name, value in vars(self).items():
-            if name.startswith("_"):
-                continue
+        d = vars(self)
+        for name in self._submodule_attrs():
+            value = d[name]  # lists and dicts are read every time: they may change in place
             if isinstance(value, Module):
                 out.append((name, value))
             elif isinstance(value, (list, tuple)):
                 out.extend((f"{name}{SEPARATOR}{i}", m) for i, m in enumerate(value) if isinstance(m, Module))
-            elif isinstance(value, dict) and not isinstance(value, Container):
+            else:
                 out.extend((f"{name}{SEPARATOR}{k}", m) for k, m in value.items() if isinstance(m, Module))
         return out
 
@@ -231,7 +259,9 @@ class Module:
             except ModuleNotBuiltError:
                 pass  # sizes come from an input: adopt the variables as they are
         if all(m.built for _, m in self.modules()):
-            Container.assert_identical_structure(new, self.v, "the new v and the module's v")
+            cur = self.v
+            if new.key_chains() != cur.key_chains():  # (the same key chains in another order pass)
+                Container.assert_identical_structure(new, cur, "the new v and the module's v")
         self._assign_v(new)
 
     def _assign_v(self, new: Container) -> None:
@@ -241,7 +271,10 @@ class Module:
         if self._own_state is None:
             self._own_state = Container()
         for chain, m in subs:
-            m._assign_v(new.at_key_chain(chain) if new.has_key_chain(chain) else Container())
+            sub: Any = new
+            for key in chain.split(SEPARATOR):  # new.at_key_chain(chain), or nothing there
+                sub = dict.get(sub, key) if isinstance(sub, dict) else None
+            m._assign_v(sub if isinstance(sub, Container) else Container())
 
     def _own_v_or_none(self) -> list[tuple["Module", Container | None]]:
         return [(m, m._own_v) for _, m in self.modules()]

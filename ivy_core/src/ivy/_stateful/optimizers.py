@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .. import nest
+from .._functional.optimizers import _adam_leaves
 from ..container import Container
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "LAMB", "LARS"]
@@ -43,11 +44,17 @@ class Optimizer:
         self.stop_gradients = stop_gradients
         self.step_count = 0
         self._state: dict[str, Any] = {}
+        #: state kept as leaves: (structure of v, {name: list of leaves}); None until used
+        self._flat: tuple[Any, dict[str, list[Any]]] | None = None
 
     @property
     def state(self) -> Container:
         """The optimizer's state: ``{name: nest like v}`` (empty before the first step)."""
-        return Container(self._state)
+        out = dict(self._state)
+        if self._flat is not None:  # kept as lists of leaves between steps (see Adam)
+            structure, named = self._flat
+            out.update({k: nest.unflatten(structure, leaves) for k, leaves in named.items()})
+        return Container(out)
 
     def current_lr(self) -> float:
         """The learning rate of the current step (``lr(step_count)`` for a schedule)."""
@@ -59,16 +66,39 @@ class Optimizer:
         Raises:
             ValueError: ``v`` and ``grads`` differ in structure (the key chains are named).
         """
-        if isinstance(v, dict) and isinstance(grads, dict):
-            Container.assert_identical_structure(v, grads, "the variables and the gradients")
-            if isinstance(v, Container) and not isinstance(grads, Container):
-                grads = Container(grads)  # nests compare their dict classes too
-            elif type(v) is dict and isinstance(grads, Container):
-                grads = grads.to_dict()
-        elif nest.flatten(v)[1] != nest.flatten(grads)[1]:
-            raise ValueError("the variables and the gradients differ in structure")
+        leaves, structure = nest.flatten(v)
+        g_leaves, g_structure = nest.flatten(grads)
+        if g_structure != structure:  # (a training step takes the fast path above: same structure)
+            if isinstance(v, dict) and isinstance(grads, dict):
+                Container.assert_identical_structure(v, grads, "the variables and the gradients")
+                if isinstance(v, Container) and not isinstance(grads, Container):
+                    grads = Container(grads)  # nests compare their dict classes too
+                elif type(v) is dict and isinstance(grads, Container):
+                    grads = grads.to_dict()
+                g_leaves, g_structure = nest.flatten(grads)
+            if g_structure != structure:
+                raise ValueError("the variables and the gradients differ in structure")
         self.step_count += 1
-        return self._step(v, grads, self.current_lr())
+        lr = self.current_lr()
+        new = self._step_leaves(leaves, g_leaves, structure, lr)
+        if new is NotImplemented:
+            return self._step(v, grads, lr)
+        return nest.unflatten(structure, new)
+
+    def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
+        """:meth:`_step` on the leaves of ``v`` and of the gradients (saves rebuilding nests);
+        returns the new leaves, or ``NotImplemented`` to have :meth:`_step` called instead."""
+        return NotImplemented
+
+    def _flat_state(self, leaves: list[Any], structure: Any, *names: str) -> list[list[Any]]:
+        """The state ``names`` as lists of leaves (zeros on the first step)."""
+        if self._flat is None:
+            ivy = _ivy()
+            self._flat = (structure, {n: [ivy.zeros_like(ivy.stop_gradient(x)) for x in leaves] for n in names})
+        elif self._flat[0] != structure:
+            raise ValueError(f"{type(self).__name__}: the variables differ in structure from those of the first "
+                             "step, which the optimizer state was made for")
+        return [self._flat[1][n] for n in names]
 
     def _step(self, v: Any, grads: Any, lr: float) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must implement _step(v, grads, lr)")
@@ -134,20 +164,27 @@ class Adam(Optimizer):
         super().__init__(lr, stop_gradients=stop_gradients)
         self.beta1, self.beta2, self.epsilon, self.weight_decay = beta1, beta2, epsilon, weight_decay
 
-    def _decay(self, v: Any, grads: Any, lr: float) -> tuple[Any, Any]:
+    def _decay(self, w: list[Any], g: list[Any], lr: float) -> tuple[list[Any], list[Any]]:
         if self.weight_decay:
-            grads = nest.map(lambda g, w: g + self.weight_decay * w, grads, v)
-        return v, grads
+            g = [gi + self.weight_decay * wi for gi, wi in zip(g, w)]
+        return w, g
+
+    def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
+        if type(self)._step is not Adam._step:  # a subclass with its own nest-level rule
+            return NotImplemented
+        return self._adam_leaves(leaves, grads, structure, lr)
+
+    def _adam_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> list[Any]:
+        w, g = self._decay(leaves, grads, lr)
+        m, v = self._flat_state(w, structure, "mw", "vw")
+        new, m, v = _adam_leaves(w, g, m, v, lr, self.step_count, self.beta1, self.beta2, self.epsilon,
+                                 self.stop_gradients)
+        self._flat = (structure, {"mw": m, "vw": v})
+        return new
 
     def _step(self, v: Any, grads: Any, lr: float) -> Any:
-        ivy = _ivy()
-        v, grads = self._decay(v, grads, lr)
-        mw, vw = self._moments(v)
-        new, self._state["mw"], self._state["vw"] = ivy.adam_update(
-            v, grads, lr, mw, vw, self.step_count, beta1=self.beta1, beta2=self.beta2, epsilon=self.epsilon,
-            stop_gradients=self.stop_gradients,
-        )
-        return new
+        leaves, structure = nest.flatten(v)
+        return nest.unflatten(structure, self._adam_leaves(leaves, nest.leaves(grads), structure, lr))
 
 
 class AdamW(Adam):
@@ -160,10 +197,10 @@ class AdamW(Adam):
         super().__init__(lr, beta1=beta1, beta2=beta2, epsilon=epsilon, weight_decay=weight_decay,
                          stop_gradients=stop_gradients)
 
-    def _decay(self, v: Any, grads: Any, lr: float) -> tuple[Any, Any]:
+    def _decay(self, w: list[Any], g: list[Any], lr: float) -> tuple[list[Any], list[Any]]:
         if self.weight_decay:
-            v = nest.map(lambda w: w * (1.0 - lr * self.weight_decay), v)
-        return v, grads
+            w = [wi * (1.0 - lr * self.weight_decay) for wi in w]
+        return w, g
 
 
 class LAMB(Optimizer):

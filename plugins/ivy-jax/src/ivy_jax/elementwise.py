@@ -110,7 +110,6 @@ logical_not = jnp.logical_not
 logical_or = jnp.logical_or
 logical_xor = jnp.logical_xor
 negative = jnp.negative
-nextafter = jnp.nextafter
 positive = jnp.positive
 real = jnp.real
 reciprocal = jnp.reciprocal
@@ -211,3 +210,30 @@ def _pow_promoted(x1: Any, x2: Any) -> jax.Array:
         dt = _result_type(x1, x2)
         return _pow(jnp.asarray(x1, dtype=dt), x2 if x2.dtype == dt else x2.astype(dt))
     return _pow(x1, x2)  # Python scalar exponent: x1's dtype, as the standard wants
+
+
+def nextafter(x1: Any, x2: Any, /) -> Any:
+    # On CPU, XLA flushes subnormals to zero in float arithmetic and comparisons, so
+    # jnp.nextafter(0, 1e-40) returns 1e-40 instead of the smallest subnormal. The step is taken
+    # on the bit patterns instead (integer ops and selects, which never flush).
+    dt = jnp.result_type(x1, x2)  # the standard's promotion, Python scalars weak
+    if not jnp.issubdtype(dt, jnp.floating):
+        return jnp.nextafter(x1, x2)  # jnp's error for integer input
+    a, b = jnp.asarray(x1, dt), jnp.asarray(x2, dt)
+    it = {2: jnp.int16, 4: jnp.int32, 8: jnp.int64}[jnp.dtype(dt).itemsize]
+    info = np.iinfo(it)
+    sign = info.min  # the sign bit
+    ia, ib = jax.lax.bitcast_convert_type(a, it), jax.lax.bitcast_convert_type(b, it)
+    mag_a, mag_b = ia & info.max, ib & info.max
+    inf = np.asarray(jnp.finfo(dt).max, dt).view(it) + 1  # bits of +inf
+    nan = (mag_a > inf) | (mag_b > inf)
+    # an ordered key: -magnitude for negative numbers; +0 and -0 both map to 0
+    ka = jnp.where(ia < 0, -mag_a, mag_a)
+    kb = jnp.where(ib < 0, -mag_b, mag_b)
+    k = ka + jnp.where(kb > ka, 1, -1).astype(it)
+    # back to bits; a step onto zero keeps x1's sign (nextafter(-tiny, 1) is -0.0)
+    neg = (k < 0) | ((k == 0) & (ia < 0))
+    bits = jnp.where(neg, jnp.abs(k) | sign, jnp.abs(k)).astype(it)
+    out = jax.lax.bitcast_convert_type(bits, dt)
+    out = jnp.where(ka == kb, b, out)  # equal (±0 included): x2, as IEEE says
+    return jnp.where(nan, jnp.asarray(np.nan, dt), out)

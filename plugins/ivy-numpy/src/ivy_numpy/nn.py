@@ -488,9 +488,21 @@ def leaky_relu(x: np.ndarray, /, *, alpha: float = 0.2) -> np.ndarray:
 
 def sigmoid(x: np.ndarray, /) -> np.ndarray:
     # exp(-|x|) never overflows; 1 / (1 + e) for x >= 0 and e / (1 + e) below keep full relative
-    # accuracy at both tails (0.5 (1 + tanh(x / 2)) loses it for x << 0)
-    e = np.exp(-np.abs(x))
-    num = np.where(x >= 0, 1.0, e)
+    # accuracy at both tails (0.5 (1 + tanh(x / 2)) loses it for x << 0, and 1 / (1 + exp(-x))
+    # overflows, with a warning, and flushes the subnormal results to 0)
+    if x.ndim == 0 or x.dtype.kind != "f":  # scalars and integers: no in-place steps
+        e = np.exp(-np.abs(x))
+        num = np.where(x >= 0, 1.0, e)
+        e += 1.0
+        num /= e
+        return num
+    e = np.abs(x)
+    np.negative(e, out=e)
+    np.exp(e, out=e)  # e = exp(-|x|), in (0, 1]
+    # The numerator, 1 for x >= 0 and e below, as max(step(x), e) (NaN stays NaN): np.where
+    # costs as much as the exp here, a compare, a cast and a maximum a third of it.
+    num = (x >= 0).astype(x.dtype)
+    np.maximum(num, e, out=num)
     e += 1.0
     num /= e
     return num

@@ -24,6 +24,8 @@ def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
 
 
 def load() -> BackendImpl:
+    from .gradients import adam_update_flat  # imported by collect_ops anyway
+
     return BackendImpl(
         ops=collect_ops("ivy_paddle"),
         array_types=(Tensor,),
@@ -41,4 +43,5 @@ def load() -> BackendImpl:
         default_device=default_place,
         framework=paddle,
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
+        kernels={"adam_update_flat": adam_update_flat},  # a fused Adam step (ivy.adam_update uses it)
     )

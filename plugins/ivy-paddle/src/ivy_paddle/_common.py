@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ivy.plugin import device_kinds
+from ivy.plugin import device_kinds, fastpath
 
 from ._dtypes import (
     NAME, PROMOTE, bool_, native, scalar_default, scalar_dtype, unsupported, int32, int64, float32,
@@ -13,6 +13,7 @@ from ._dtypes import (
 from ._framework import Tensor, paddle
 
 _NARROW = idset(int8, int16, uint8, bool_)
+_C_ops = paddle._C_ops
 _full = paddle.full
 _cast = paddle.cast
 _CPU = paddle.CPUPlace()
@@ -67,6 +68,45 @@ def promote_many(xs: Sequence[Any], op: str) -> list[Any]:
             except KeyError:
                 raise TypeError(f"ivy.{op}: cannot promote paddle dtypes {dt} and {x.dtype}") from None
     return list(xs) if same else [cast(x, dt) for x in xs]
+
+
+# ------------------------------------------------------------------------------- fast paths
+
+
+def c_op(fn: Any) -> Any:
+    """The C function behind ``fn`` when ``fn`` is one of paddle's generated forwarders
+    (``def _sin(*args, **kwargs): return _C_ops.sin(*args, **kwargs)``), else ``fn`` itself.
+
+    Calling the C function directly is the same call minus one Python frame, by construction;
+    the check reads the forwarder's code, so a paddle release that puts logic there gets ``fn``.
+    """
+    code = getattr(fn, "__code__", None)
+    if code is None or not getattr(fn, "__module__", "").endswith("generated_tensor_methods_patch"):
+        return fn
+    names = code.co_names
+    if len(names) == 2 and names[0] == "_C_ops" and fn.__name__ == "_" + names[1]:
+        return getattr(_C_ops, names[1], fn)
+    return fn
+
+
+def unary(fn: Any) -> Any:
+    """A unary op that is paddle's ``fn`` itself, called as its C function when ``fn`` only
+    forwards to one: the same call for every argument, so no guard is needed."""
+    native = c_op(fn)
+    return fn if native is fn else fastpath(native, fn, nargs=1)
+
+
+# The guards of ivy.plugin.fastpath: the ops here use ``same`` (an identity test of two dtypes)
+# and ``retry``: every dtype their Python function treats apart is one paddle's kernel rejects.
+# (A ``dtypes`` guard is cheap for the dtypes it admits, which it finds by identity, but a dtype
+# it does not admit is hashed, and a paddle dtype's hash is a pybind method of about 1 µs.) Ops
+# whose special dtypes paddle does compute (differently) stay plain Python functions that call
+# paddle's C function directly.
+
+#: What to retry in the Python function after the C function failed: paddle raises RuntimeError
+#: for a dtype without a kernel, ValueError (or TypeError) for arguments it rejects (a foreign
+#: array, mismatched shapes). The Python function then computes the result or raises its own error.
+RETRY = (RuntimeError, ValueError, TypeError)
 
 
 # ------------------------------------------------------------------------------------ devices

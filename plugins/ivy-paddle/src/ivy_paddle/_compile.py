@@ -5,11 +5,50 @@ Kept framework-free at import: paddle is imported only when a function is compil
 
 from __future__ import annotations
 
+import functools
+import inspect
 from typing import Any, Callable, Mapping
 
 from ivy.plugin import hookimpl
 
 __all__ = ["ivy_compile"]
+
+
+def _var_positional(fn: Callable[..., Any]) -> bool:
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):  # no signature to read: to_static cannot read one either
+        return True
+    return any(p.kind is p.VAR_POSITIONAL for p in params)
+
+
+def _named(fn: Callable[..., Any], n: int) -> Callable[..., Any]:
+    """``fn`` behind a function with ``n`` named positional parameters (and ``**kwargs``)."""
+    names = ", ".join(f"a{i}" for i in range(n))
+    ns: dict[str, Any] = {"fn": fn}
+    exec(f"def call({names}{', ' if n else ''}**kwargs):\n    return fn({names}{', ' if n else ''}**kwargs)\n", ns)  # noqa: S102 - a fixed template
+    return functools.wraps(fn)(ns["call"])
+
+
+class _PerArity:
+    """``paddle.jit.to_static`` matches the call's arguments against the parameter names of the
+    function it converts, so it rejects every call of a function taking ``*args`` (what
+    ``ivy.value_and_grad`` and most decorators return). Such a function is converted once per
+    number of positional arguments it is called with, behind a function naming them."""
+
+    def __init__(self, fn: Callable[..., Any], options: dict[str, Any]):
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._options = options
+        self._static: dict[int, Callable[..., Any]] = {}
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        f = self._static.get(len(args))
+        if f is None:
+            from ._framework import paddle
+
+            f = self._static[len(args)] = paddle.jit.to_static(_named(self._fn, len(args)), **self._options)
+        return f(*args, **kwargs)
 
 
 @hookimpl
@@ -18,4 +57,6 @@ def ivy_compile(backend: str, fn: Callable[..., Any], options: Mapping[str, Any]
         return None
     from ._framework import paddle
 
+    if _var_positional(fn):
+        return _PerArity(fn, dict(options))
     return paddle.jit.to_static(fn, **dict(options))

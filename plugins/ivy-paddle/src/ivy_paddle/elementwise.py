@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ._common import cast, promote2, scalar, where3
+from ivy.plugin import fastpath
+
+from ._common import RETRY, c_op, cast, promote2, scalar, unary, where3
 from ._dtypes import (
     COMPLEX, FLOATS, INTS, bool_, complex128, float64, idset, float32, int8, int16, int32, uint8, unsupported,
 )
@@ -28,6 +30,9 @@ __all__ = [
 ]
 
 _SMALL = idset(int8, int16, uint8)  # int dtypes many paddle kernels lack
+_C_ops = paddle._C_ops
+_exp = c_op(paddle.exp)
+_sqrt = c_op(paddle.sqrt)
 _INEXACT = FLOATS | COMPLEX
 _where = paddle.where
 _INF = math.inf
@@ -35,11 +40,12 @@ _EXACT = 2**53  # Python ints beyond this are not exact as the double paddle's s
 
 
 def _binary(fn: Callable[..., Any], name: str, small: bool = False, sop: Any = None,
-            rsop: Any = None) -> Callable[..., Any]:
+            rsop: Any = None, native: Any = None) -> Callable[..., Any]:
     """A binary op: same-dtype tensors go straight to ``fn``; others are promoted first. With
     ``small``, int8/int16/uint8 (missing kernels) are computed in int32 and cast back. ``sop`` /
     ``rsop``: the Tensor operator used for a Python int/float operand (paddle's scalar kernels
-    keep the tensor's dtype, and int tensor with float scalar gives float32: the rules here)."""
+    keep the tensor's dtype, and int tensor with float scalar gives float32: the rules here).
+    ``native``: the C function that ``fn(x1, x2)`` is (default: found by ``c_op``)."""
 
     def op(x1: Any, x2: Any, /) -> Any:
         t1, t2 = type(x1), type(x2)
@@ -61,7 +67,10 @@ def _binary(fn: Callable[..., Any], name: str, small: bool = False, sop: Any = N
         return fn(x1, x2)
 
     op.__name__ = op.__qualname__ = name
-    return op
+    op.__module__ = __name__
+    # Two tensors of one dtype are fn(x1, x2) above, called from C. The narrow ints of ``small``
+    # have no kernel (RuntimeError, or ValueError for pow): then the Python function runs.
+    return fastpath(native or c_op(fn), op, nargs=2, same=(0, 1), retry=RETRY)
 
 
 def _logical(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
@@ -78,54 +87,58 @@ def _logical(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 
 # ------------------------------------------------------------------ unary, aliased (float math)
 
-acos = paddle.acos
-acosh = paddle.acosh
-asin = paddle.asin
-asinh = paddle.asinh
-atan = paddle.atan
-atanh = paddle.atanh
-bitwise_invert = paddle.bitwise_not
-ceil = paddle.ceil
-cos = paddle.cos
-cosh = paddle.cosh
-expm1 = paddle.expm1
-floor = paddle.floor
-log = paddle.log
-log10 = paddle.log10
-log1p = paddle.log1p
-log2 = paddle.log2
-reciprocal = paddle.reciprocal
-sin = paddle.sin
-sinh = paddle.sinh
-tan = paddle.tan
-tanh = paddle.tanh
+# paddle's own functions; those that only forward to a C function are called as that function
+acos = unary(paddle.acos)
+acosh = unary(paddle.acosh)
+asin = unary(paddle.asin)
+asinh = unary(paddle.asinh)
+atan = unary(paddle.atan)
+atanh = unary(paddle.atanh)
+bitwise_invert = unary(paddle.bitwise_not)
+ceil = unary(paddle.ceil)
+cos = unary(paddle.cos)
+cosh = unary(paddle.cosh)
+expm1 = unary(paddle.expm1)
+floor = unary(paddle.floor)
+log = unary(paddle.log)
+log10 = unary(paddle.log10)
+log1p = unary(paddle.log1p)
+log2 = unary(paddle.log2)
+reciprocal = unary(paddle.reciprocal)
+sin = unary(paddle.sin)
+sinh = unary(paddle.sinh)
+tan = unary(paddle.tan)
+tanh = unary(paddle.tanh)
 
 
 # ------------------------------------------------------------------ unary with dtype holes
 
 
+# The narrow ints these functions treat apart have no paddle kernel (RuntimeError): retried.
+@fastpath(c_op(paddle.abs), nargs=1, retry=RETRY)
 def abs(x: Any, /) -> Any:
     if id(x.dtype) in _SMALL:  # no int8/int16/uint8 kernel
         return paddle.cast(paddle.abs(paddle.cast(x, int32)), x.dtype)
     return paddle.abs(x)
 
 
+# (no fastpath: a dtype guard costs more than this function does; see _common)
 def exp(x: Any, /) -> Any:
     if x.dtype is complex128:  # paddle's complex128 exp is only single-precision accurate
         re, im = paddle.real(x), paddle.imag(x)
         m = paddle.exp(re)
         return paddle.complex(m * paddle.cos(im), m * paddle.sin(im))
-    return paddle.exp(x)
+    return _exp(x)
 
 
 def sqrt(x: Any, /) -> Any:
-    out = paddle.sqrt(x)
-    if id(x.dtype) in FLOATS:  # paddle's vectorised CPU kernel gives NaN for +inf
-        return _where(x > _BIG[id(x.dtype)], x, out)
-    return out
-
-
-_BIG = {id(float32): 3.4028234663852886e38, id(float64): 1.7976931348623157e308}
+    if x.dtype is float32:
+        # paddle's vectorised float32 CPU kernel is an approximation: NaN for +inf, +0 for -0,
+        # 0 for subnormals, and about a third of other results 1 ulp off. Its float64 kernel is
+        # exact, and the float64 root rounded to float32 is the correctly rounded float32 root
+        # (53 >= 2 * 24 + 2 bits: no double rounding), so three cheap kernels give the exact result.
+        return _C_ops.cast(_sqrt(_C_ops.cast(x, float64)), float32)
+    return _sqrt(x)
 
 
 def conj(x: Any, /) -> Any:
@@ -146,18 +159,21 @@ def real(x: Any, /) -> Any:
     return x.clone()
 
 
+@fastpath(c_op(paddle.isfinite), nargs=1, retry=RETRY)
 def isfinite(x: Any, /) -> Any:
     if id(x.dtype) in _SMALL or x.dtype is bool_:  # integers are always finite; no kernel for these
         return paddle.ones(x.shape, dtype=bool_)
     return paddle.isfinite(x)
 
 
+@fastpath(c_op(paddle.isinf), nargs=1, retry=RETRY)
 def isinf(x: Any, /) -> Any:
     if x.dtype is bool_:
         return paddle.zeros(x.shape, dtype=bool_)
     return paddle.isinf(x)
 
 
+@fastpath(c_op(paddle.isnan), nargs=1, retry=RETRY)
 def isnan(x: Any, /) -> Any:
     if id(x.dtype) in _SMALL or x.dtype is bool_:
         return paddle.zeros(x.shape, dtype=bool_)
@@ -171,41 +187,46 @@ def logical_not(x: Any, /) -> Any:
 
 
 def negative(x: Any, /) -> Any:
-    if x.dtype is bool_:
+    if x.dtype is bool_:  # (paddle would compute it: no fastpath without a dtype guard)
         raise TypeError("ivy.negative: bool input is not allowed (use logical_not)")
-    return paddle.neg(x)
+    return _C_ops.scale(x, -1.0, 0.0, True)  # what paddle.neg(x) calls, under three Python layers
 
 
 def positive(x: Any, /) -> Any:
     return x.clone()  # the spec asks for a copy
 
 
+@fastpath(c_op(paddle.round), nargs=1, retry=RETRY)
 def round(x: Any, /) -> Any:
     if id(x.dtype) in _SMALL:  # integer input is already integral (no kernel for narrow ints)
         return x.clone()
     return paddle.round(x)  # halves to even, like the standard
 
 
+@fastpath(c_op(paddle.sign), nargs=1, retry=RETRY)  # bool: no kernel
 def sign(x: Any, /) -> Any:
     if x.dtype is bool_:
         return x.clone()
     return paddle.sign(x)
 
 
+@fastpath(c_op(paddle.signbit), nargs=1, retry=RETRY)
 def signbit(x: Any, /) -> Any:
     if x.dtype is bool_:
         return paddle.zeros(x.shape, dtype=bool_)
     return paddle.signbit(x)
 
 
+@fastpath(c_op(paddle.square), nargs=1, retry=RETRY)
 def square(x: Any, /) -> Any:
     if id(x.dtype) in _SMALL:
         return paddle.cast(paddle.square(paddle.cast(x, int32)), x.dtype)
     return paddle.square(x)
 
 
+@fastpath(c_op(paddle.trunc), nargs=1, dtypes={float32, float64}, retry=RETRY)
 def trunc(x: Any, /) -> Any:
-    if id(x.dtype) in _SMALL:
+    if id(x.dtype) in INTS:  # already integral; paddle's int64 trunc goes through float64 (2**53+1)
         return x.clone()
     return paddle.trunc(x)
 
@@ -241,8 +262,11 @@ def _min_keepnan(a: Any, b: Any) -> Any:
 # ------------------------------------------------------------------ binary
 
 _T = Tensor
-add = _binary(paddle.add, "add", sop=_T.__add__, rsop=_T.__radd__)
-subtract = _binary(paddle.subtract, "subtract", small=True, sop=_T.__sub__, rsop=_T.__rsub__)
+# paddle.add(x1, x2) / paddle.subtract(x1, x2), called positionally in dynamic (or PIR) mode, are
+# _C_ops.add(x1, x2) / _C_ops.subtract(x1, x2) behind two Python layers (alias and alpha handling)
+add = _binary(paddle.add, "add", sop=_T.__add__, rsop=_T.__radd__, native=_C_ops.add)
+subtract = _binary(paddle.subtract, "subtract", small=True, sop=_T.__sub__, rsop=_T.__rsub__,
+                   native=_C_ops.subtract)
 multiply = _binary(paddle.multiply, "multiply", small=True, sop=_T.__mul__, rsop=_T.__rmul__)
 maximum = _binary(paddle.maximum, "maximum", small=True)
 minimum = _binary(paddle.minimum, "minimum", small=True)
@@ -280,7 +304,8 @@ def _compare(fn: Callable[..., Any], name: str, sop: Any, rsop: Any) -> Callable
         return fn(x1, x2)
 
     op.__name__ = op.__qualname__ = name
-    return op
+    op.__module__ = __name__
+    return fastpath(c_op(fn), op, nargs=2, same=(0, 1), retry=RETRY)
 
 
 greater = _compare(paddle.greater_than, "greater", _T.__gt__, _T.__lt__)
@@ -296,6 +321,8 @@ _pfloordiv = paddle.floor_divide
 _prem = paddle.remainder
 
 
+# paddle.divide(x1, x2) is _C_ops.divide(x1, x2) (rounding_mode=None) behind the same layers as add
+@fastpath(_C_ops.divide, nargs=2, same=(0, 1), retry=RETRY)
 def divide(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
         if type(x1) is Tensor and (type(x2) is float or type(x2) is int and -_EXACT <= x2 <= _EXACT):

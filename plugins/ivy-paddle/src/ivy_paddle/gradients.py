@@ -18,6 +18,7 @@ from typing import Any
 
 from ivy import nest as _nest
 
+from ._dtypes import FLOATS
 from ._framework import Tensor, paddle
 
 __all__ = ["variable", "is_variable", "stop_gradient", "value_and_grad_flat", "vjp", "jvp", "jacobian"]
@@ -236,3 +237,84 @@ def jacobian(
             j = paddle.zeros(shape, dtype=x.dtype)
         out.append(j)
     return out[0] if single else tuple(out)
+
+
+def _fusable(w: Any, g: Any, m: Any, v: Any) -> bool:
+    if not all(isinstance(t, Tensor) for t in (w, g, m, v)):
+        return False
+    dt = w.dtype
+    if id(dt) not in FLOATS or not (g.dtype is dt and m.dtype is dt and v.dtype is dt):
+        return False  # (`is`: paddle dtypes are singletons, and `==` on them is slow)
+    if not (w.shape == g.shape == m.shape == v.shape):
+        return False
+    # new moments that track gradients must keep their history: the unfused formula does that
+    return g.stop_gradient and m.stop_gradient and v.stop_gradient
+
+
+#: Whether paddle's own fused Adam kernel (``_C_ops.adam_``, what ``paddle.optimizer.Adam``
+#: runs) takes the arguments below: None until tried, then True or False (another paddle version).
+_C_ADAM: list[bool | None] = [None]
+
+
+def _adam_c(w: Tensor, g: Tensor, m: Tensor, v: Tensor, lr: float, step: float, beta1: float, beta2: float,
+            epsilon: float) -> tuple[Tensor, Tensor, Tensor]:
+    # The kernel updates param, moments and the two β^step accumulators in place: it is handed
+    # copies and fresh tensors only, never the caller's arrays.
+    w2, m2, v2 = w.clone(), m.clone(), v.clone()
+    dt = w.dtype
+    paddle._C_ops.adam_(
+        w2, g, paddle.full([1], lr, dt), m2, v2, None,  # no moment2_max (no amsgrad)
+        paddle.full([1], beta1**step, dt), paddle.full([1], beta2**step, dt), None, None,  # no master weight, skip flag
+        beta1, beta2, epsilon, False, 1000, False, False, False,  # lazy, min rows, multi-precision, global pow, amsgrad
+    )
+    return w2, m2, v2
+
+
+def _adam_ops(w: Tensor, g: Tensor, m: Tensor, v: Tensor, lr: float, step: float, beta1: float, beta2: float,
+              epsilon: float) -> tuple[Tensor, Tensor, Tensor]:
+    # With public ops: scalar factors through `scale` (a x + b in one pass), and the last steps
+    # in place on the tensor that becomes the new w (paddle's `divide` is several times slower
+    # than `reciprocal_` then `multiply_`).
+    from .elementwise import sqrt  # paddle.sqrt gives NaN for +inf on CPU; this one does not
+
+    m2 = paddle.scale(g, 1.0 - beta1)
+    m2.add_(paddle.scale(m, beta1))  # β1 m + (1-β1) g
+    v2 = paddle.square(g)
+    v2.scale_(1.0 - beta2)
+    v2.add_(paddle.scale(v, beta2))  # β2 v + (1-β2) g²
+    w2 = sqrt(v2)
+    w2.scale_((1.0 - beta2**step) ** -0.5, epsilon)  # the denominator sqrt(v / bc2) + ε ...
+    w2.reciprocal_()
+    w2.multiply_(m2)
+    w2.scale_(-lr / (1.0 - beta1**step))
+    w2.add_(w)  # ... and now w - lr m / (bc1 (sqrt(v / bc2) + ε))
+    return w2, m2, v2
+
+
+def adam_update_flat(
+    ws: Sequence[Tensor], gs: Sequence[Tensor], ms: Sequence[Tensor], vs: Sequence[Tensor], lr: float,
+    step: float, /, *, beta1: float, beta2: float, epsilon: float,
+) -> list[tuple[Tensor, Tensor, Tensor] | None]:
+    """Core's fused Adam kernel (see ``ivy.adam_update``): per leaf ``(new_w, new_m, new_v)``
+    with the new ``w`` cut from the graph, or ``None`` where the generic formula must run.
+
+    paddle's own fused Adam kernel where this paddle has it as expected, else a short sequence of
+    public ops. Pure either way: the inputs are never written, only tensors made here.
+    """
+    out: list[tuple[Tensor, Tensor, Tensor] | None] = []
+    with paddle.no_grad():
+        for w, g, m, v in zip(ws, gs, ms, vs):
+            if not _fusable(w, g, m, v):
+                out.append(None)
+                continue
+            res = None
+            if _C_ADAM[0] is not False:
+                try:
+                    res = _adam_c(w, g, m, v, lr, step, beta1, beta2, epsilon)
+                    _C_ADAM[0] = True
+                except (AttributeError, TypeError, ValueError, RuntimeError):
+                    if _C_ADAM[0] is None:  # the kernel's signature differs here: never again
+                        _C_ADAM[0] = False
+                    # (once it has worked, a failure is this call's: the public ops say why)
+            out.append(res if res is not None else _adam_ops(w, g, m, v, lr, step, beta1, beta2, epsilon))
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import promote2
+from ._common import c_op, promote2
 from ._dtypes import INTS, COMPLEX, bool_, int8, int16, int32, uint8, idset
 from ._framework import Tensor, paddle
 from .manipulation import broadcast_shapes
@@ -13,7 +13,7 @@ from .manipulation import broadcast_shapes
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
 _NARROW = idset(bool_, int8, int16, uint8)
-_pmatmul = paddle.matmul
+_pmatmul = c_op(paddle.matmul)
 _INTS = INTS | _NARROW
 
 

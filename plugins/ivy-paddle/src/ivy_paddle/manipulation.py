@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ivy.plugin import fastpath
+
 from ._common import lift, norm_axes, norm_axis, promote_many
 from ._dtypes import idset, int8, int16, uint8
 from ._framework import Tensor, paddle
@@ -43,6 +45,9 @@ def broadcast_to(x: Any, /, shape: Any) -> Any:
     return paddle.broadcast_to(x, shape)
 
 
+# axis 0: paddle.concat's default. It raises ValueError for mixed dtypes (which this function
+# promotes) and for everything else it rejects, which this function then reports itself.
+@fastpath(paddle.concat, nargs=1, retry=ValueError)
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
     xs = promote_many(arrays, "concat")
     if axis is None:
@@ -71,6 +76,9 @@ def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
     return paddle.moveaxis(x, source, destination)
 
 
+# paddle.transpose(x, perm) is _C_ops.transpose(x, perm) behind an argument-alias layer; an
+# int (or other) perm it rejects with ValueError: the Python function reports that itself
+@fastpath(paddle._C_ops.transpose, nargs=2, retry=(ValueError, TypeError))
 def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
     return paddle.transpose(x, list(axes))
 
@@ -97,8 +105,11 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     return lift(_repeat, x, repeats, axis, complex_split=True)
 
 
+# paddle.reshape takes a tuple, a list (or an int) as the shape; it rejects other iterables with
+# ValueError, which the Python function turns into a list first
+@fastpath(paddle.reshape, nargs=2, retry=(ValueError, TypeError))
 def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> Any:
-    out = paddle.reshape(x, list(shape))
+    out = paddle.reshape(x, [shape] if type(shape) is int else list(shape))
     return out.clone() if copy else out
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import cast, norm_axes, promote2
+from ivy.plugin import fastpath
+
+from ._common import RETRY, c_op, cast, norm_axes, promote2
 from ._dtypes import bool_, int8, int16, int32, int64, uint8, idset
 from ._framework import Tensor, paddle
 
@@ -13,6 +15,9 @@ __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "wher
 _NARROW = idset(bool_, int8, int16, uint8)  # no argmax/where/searchsorted kernels
 
 
+# paddle.argmax(x) is paddle.argmax(x, None, False). bool and int8 have no kernel (RuntimeError:
+# the Python function casts them); int16 and uint8 do, with the same (exact) results as the cast.
+@fastpath(c_op(paddle.argmax), nargs=1, retry=RETRY)
 def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
     if id(x.dtype) in _NARROW:
         x = paddle.cast(x, int32)  # exact, and order-preserving
@@ -22,6 +27,7 @@ def argmax(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any
     return out
 
 
+@fastpath(c_op(paddle.argmin), nargs=1, retry=RETRY)
 def argmin(x: Any, /, *, axis: int | None = None, keepdims: bool = False) -> Any:
     if id(x.dtype) in _NARROW:
         x = paddle.cast(x, int32)
@@ -61,6 +67,10 @@ def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None)
     return paddle.searchsorted(x1, x2, right=side == "right")
 
 
+# Two tensors of one dtype: paddle.where itself (which broadcasts). It raises ValueError for a
+# condition that is not bool (which the Python function casts) and RuntimeError for the narrow
+# ints it lacks a kernel for (which the Python function computes in int32).
+@fastpath(paddle.where, nargs=3, same=(1, 2), retry=RETRY)
 def where(condition: Any, x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "where")

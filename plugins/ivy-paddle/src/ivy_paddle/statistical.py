@@ -10,7 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ._common import norm_axes, norm_axis, prod as _prod
+from ivy.plugin import fastpath
+
+from ._common import RETRY, c_op, norm_axes, norm_axis, prod as _prod
 from ._dtypes import (
     idset, COMPLEX, INEXACT, PDTYPE, bool_, int8, int16, int32, int64, native, uint8, unsupported,
 )
@@ -22,6 +24,7 @@ __all__ = [
 
 _NARROW = idset(bool_, int8, int16, uint8)
 _SIGNED_SMALL = idset(bool_, int8, int16, int32)
+_sum = c_op(paddle.sum)  # paddle.sum(...) is _C_ops.sum(...)
 
 
 def _acc_dtype(x: Any, dtype: Any, op: str) -> Any:
@@ -40,9 +43,10 @@ def _axes(axis: Any, ndim: int) -> Any:
     return None if axis is None else norm_axes(axis, ndim)
 
 
+# (no fastpath: integer input needs a dtype guard, which costs more than this function; see _common)
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     if dtype is None and id(x.dtype) in INEXACT and (axis is None or type(axis) is int):
-        return paddle.sum(x, axis, None, keepdims)  # fast path: floating input keeps its dtype
+        return _sum(x, axis, None, keepdims)  # fast path: floating input keeps its dtype
     dt = _acc_dtype(x, dtype, "sum")
     if axis == ():  # no reduction at all (paddle would reduce everything)
         return paddle.cast(x, dt)
@@ -78,14 +82,19 @@ def _minmax(fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     return fn(x, _axes(axis, len(x.shape)), keepdims)
 
 
+# All of x: paddle.max(x) is this function's own call; the narrow dtypes it treats apart have no
+# kernel (RuntimeError), so the Python function gets them.
+@fastpath(paddle.max, nargs=1, retry=RETRY)
 def max(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     return _minmax(paddle.max, x, axis, keepdims)
 
 
+@fastpath(paddle.min, nargs=1, retry=RETRY)
 def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     return _minmax(paddle.min, x, axis, keepdims)
 
 
+@fastpath(paddle.mean, nargs=1)  # paddle.mean(x) is paddle.mean(x, None, False), any input
 def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     if axis is None or type(axis) is int:
         return paddle.mean(x, axis, keepdims)

@@ -27,8 +27,12 @@ def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
 
 
 def load() -> BackendImpl:
+    # The plugin's modules build constants at import; when the backend first loads inside a
+    # tf.function trace, they must still be eager tensors, not tensors of that graph.
+    with tf.init_scope():
+        ops = collect_ops("ivy_tensorflow")
     return BackendImpl(
-        ops=collect_ops("ivy_tensorflow"),
+        ops=ops,
         array_types=(tf.Tensor, tf.Variable),
         dtypes=D.DTYPES,
         default_dtypes={

@@ -11,6 +11,30 @@ from ivy.plugin import hookimpl
 
 __all__ = ["ivy_compile"]
 
+_AUTOGRAPH_RULES_ADDED = False
+
+
+def _autograph_leaves_ivy_alone() -> None:
+    """Tell AutoGraph not to convert Ivy's own functions.
+
+    AutoGraph converts the user's function, and from it tries every function it calls. Ivy's
+    public ops are generated code (or C objects) without source, so each attempt failed with an
+    "AutoGraph could not transform <function linear>" warning per op and trace, and the op then
+    ran unconverted anyway. Ivy's implementations are written for graph mode without AutoGraph,
+    so marking them do-not-convert changes no program: it only drops the futile attempts. The
+    user's own functions are converted as before.
+    """
+    global _AUTOGRAPH_RULES_ADDED
+    if _AUTOGRAPH_RULES_ADDED:
+        return
+    _AUTOGRAPH_RULES_ADDED = True
+    try:  # TensorFlow's own module-prefix rules (as for numpy, keras, ...): internal, so guarded
+        from tensorflow.python.autograph.core import config
+    except ImportError:
+        return
+    rules = tuple(config.DoNotConvert(m) for m in ("ivy", "ivy_tensorflow"))
+    config.CONVERSION_RULES = rules + tuple(config.CONVERSION_RULES)
+
 
 @hookimpl
 def ivy_compile(backend: str, fn: Callable[..., Any], options: Mapping[str, Any]) -> Callable[..., Any] | None:
@@ -18,4 +42,5 @@ def ivy_compile(backend: str, fn: Callable[..., Any], options: Mapping[str, Any]
         return None
     import tensorflow as tf
 
+    _autograph_leaves_ivy_alone()
     return tf.function(fn, **dict(options))

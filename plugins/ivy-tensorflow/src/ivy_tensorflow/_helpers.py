@@ -39,23 +39,29 @@ def _py_dtype(s: Any) -> tf.DType:
 
 
 _SCALARS_CACHE: dict[tuple[Any, ...], Any] = {}
+_eager = tf.executing_eagerly
 _RANGES = {d: (d.min, d.max) for d in D.INTS}
 
 
 def scalar(s: Any, d: tf.DType) -> Any:
     """Python scalar ``s`` as a 0-d tensor of dtype ``d`` (out-of-range ints raise OverflowError).
 
-    Cached (eager constants): building a constant costs more than most ops.
+    Cached (eager constants): building a constant costs more than most ops. While a function is
+    traced, a constant of the graph instead: a captured eager tensor is an input of the graph,
+    which keeps grappler from folding it into fused kernels.
     """
     t = type(s)
     cplx = isinstance(s, complex)
     key = (d, t, s, math.copysign(1.0, s) if isinstance(s, float) else 0)  # keeps -0.0 apart from 0.0
     c = _SCALARS_CACHE.get(key) if not cplx else None
-    if c is not None:
+    eager = _eager()
+    if c is not None and eager:
         return c
     r = _RANGES.get(d)
     if r is not None and t is int and not (r[0] <= s <= r[1]):
         raise OverflowError(f"Python int {s} does not fit {d.name}")
+    if not eager:
+        return tf.constant(np.asarray(s).astype(d.as_numpy_dtype))
     with tf.init_scope():  # eager even while tracing, so that the cache never holds graph tensors
         # via NumPy: TF's own cache of Python scalars mixes up 0.0 and -0.0
         c = tf.constant(np.asarray(s).astype(d.as_numpy_dtype))
@@ -186,6 +192,8 @@ _CONSTS: dict[tuple[Any, ...], Any] = {}
 
 
 def ints(values: tuple[int, ...], dtype: Any = tf.int32) -> Any:
+    if not _eager():  # tracing: a graph constant (see scalar)
+        return tf.constant(values, dtype)
     key = (dtype, *values)
     c = _CONSTS.get(key)
     if c is None:

@@ -361,6 +361,20 @@ sigmoid = gm.sigmoid  # stable for large |x|
 selu = gn.selu  # Klambauer et al.'s constants
 
 
+def _const(s: float, d: tf.DType) -> Any:
+    """``s`` as a 0-d constant of dtype ``d``: the cached eager scalar when executing eagerly; while
+    tf.function traces, a constant of the graph itself. Grappler's remapper does not see through
+    a captured eager tensor, so the cached scalar kept it from fusing MatMul + BiasAdd + GELU."""
+    if tf.executing_eagerly():
+        return scalar(s, d)
+    return tf.constant(np.asarray(s).astype(d.as_numpy_dtype))
+
+
+def _axes(axes: tuple[int, ...]) -> Any:
+    """Reduction axes as an int32 tensor, built in the graph while tracing (as :func:`_const`)."""
+    return ints(axes) if tf.executing_eagerly() else tf.constant(axes, tf.int32)
+
+
 def _floating(x: Any) -> bool:
     return isinstance(x, (tf.Tensor, tf.Variable)) and x.dtype.is_floating
 
@@ -382,12 +396,16 @@ def gelu(x: Any, /, *, approximate: bool = False) -> Any:
     if not _floating(x):
         return _compose("gelu")(_xp(), x, approximate=approximate)
     dt = x.dtype
-    half = gm.mul(x, scalar(0.5, dt))
     if approximate:
+        half = gm.mul(x, scalar(0.5, dt))
         cube = gm.mul(gm.mul(gm.mul(x, x), x), scalar(0.044715, dt))
         inner = gm.mul(gm.add_v2(x, cube), scalar(math.sqrt(2.0 / math.pi), dt))
         return gm.mul(half, gm.add_v2(gm.tanh(inner), scalar(1.0, dt)))
-    return gm.mul(half, gm.erfc(gm.mul(x, scalar(-math.sqrt(0.5), dt))))  # 1 + erf(x / sqrt 2)
+    # 0.5 * x * erfc(-x / sqrt 2), op for op as tf.nn.gelu builds it (Mul, Neg, Mul, Erfc, Mul):
+    # in a tf.function graph, Grappler's remapper fuses exactly that pattern after a MatMul and
+    # BiasAdd into one fused kernel, and misses it written any other way
+    half = gm.mul(_const(0.5, dt), x)
+    return gm.mul(half, gm.erfc(gm.mul(gm.neg(x), _const(math.sqrt(0.5), dt))))
 
 
 def softmax(x: Any, /, *, axis: int = -1) -> Any:
@@ -458,11 +476,11 @@ def layer_norm(
     if not _floating(x):
         return _compose("layer_norm")(_xp(), x, normalized_idxs, scale=scale, offset=offset, eps=eps)
     nd = x.shape.rank
-    axes = ints(tuple(sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})))
+    axes = _axes(tuple(sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})))
     mean = gm.mean(x, axes, keep_dims=True)
     centred = gm.sub(x, mean)
     var = gm.mean(gm.square(centred), axes, keep_dims=True)  # the biased variance
-    y = gm.real_div(centred, gm.sqrt(gm.add_v2(var, scalar(float(eps), x.dtype))))
+    y = gm.real_div(centred, gm.sqrt(gm.add_v2(var, _const(float(eps), x.dtype))))
     if scale is not None:
         y = y * scale
     if offset is not None:

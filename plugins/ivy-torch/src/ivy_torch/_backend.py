@@ -30,6 +30,8 @@ def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
 
 
 def load() -> BackendImpl:
+    from .gradients import adam_update_flat  # imported by collect_ops anyway
+
     real = torch.get_default_dtype()  # float32 unless the user changed it
     return BackendImpl(
         ops=collect_ops("ivy_torch"),
@@ -44,5 +46,7 @@ def load() -> BackendImpl:
         devices=_devices,
         default_device=torch.get_default_device,
         framework=torch,
+        tracing=torch.compiler.is_compiling,
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
+        kernels={"adam_update_flat": adam_update_flat},  # a fused Adam step (ivy.adam_update uses it)
     )

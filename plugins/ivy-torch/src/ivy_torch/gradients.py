@@ -1,4 +1,11 @@
-"""Gradient primitives on torch.func, so that they compose (grad of grad, jvp of vjp...)."""
+"""Gradient primitives on torch.func, so that they compose (grad of grad, jvp of vjp...).
+
+``value_and_grad_flat`` called at the top level (outside every torch.func transform and outside
+another call of itself) uses plain ``torch.autograd.grad`` on fresh leaf tensors instead: the
+same gradients, without functorch's wrapping of every tensor and op (about a quarter of the
+cost of a training step of a small MLP). A transform nested inside it still goes through
+torch.func, which composes with the ordinary autograd around it.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +25,8 @@ except ImportError:  # pragma: no cover - older/newer torch: treat every call as
         return None
 
 from ._helpers import Tensor
+
+_compiling = torch.compiler.is_compiling  # True while torch.compile traces (dynamo folds it)
 
 __all__ = ["variable", "is_variable", "stop_gradient", "value_and_grad_flat", "vjp", "jvp", "jacobian"]
 
@@ -55,9 +64,43 @@ def _scalar(y: Any) -> Tensor:
     return y
 
 
+#: How many top-level (plain autograd) calls of value_and_grad_flat are running: their ``func``
+#: is on the stack. A call made inside one must keep its results differentiable for it.
+_AUTOGRAD_DEPTH = 0
+
+
+def _value_and_grad_autograd(
+    func: Callable[..., Any], xs: Sequence[Tensor], has_aux: bool
+) -> tuple[Tensor, list[Tensor], Any]:
+    global _AUTOGRAD_DEPTH
+    # fresh leaves sharing the inputs' storage: the caller's tensors keep their flags and history
+    leaves = [x.detach().requires_grad_(True) for x in xs]
+    _AUTOGRAD_DEPTH += 1
+    try:
+        with torch.enable_grad():  # as torch.func.grad, differentiate even under no_grad
+            out = func(leaves)
+    finally:
+        _AUTOGRAD_DEPTH -= 1
+    y, aux = out if has_aux else (out, None)
+    y = _scalar(y)
+    if y.requires_grad:
+        got = torch.autograd.grad(y, leaves, allow_unused=True)
+        grads = [torch.zeros_like(x) if g is None else g for g, x in zip(got, leaves)]
+    else:  # y does not depend on any input (nor on anything else that requires grad)
+        grads = [torch.zeros_like(x) for x in leaves]
+    if has_aux:
+        # aux may hold tensors computed from the leaves: cut them off, as torch.func would
+        a_leaves, a_struct = _nest.flatten(aux)
+        aux = _nest.unflatten(a_struct, [v.detach() if isinstance(v, Tensor) else v for v in a_leaves])
+    return y.detach(), grads, aux
+
+
 def value_and_grad_flat(
     func: Callable[..., Any], xs: Sequence[Tensor], /, *, has_aux: bool = False
 ) -> tuple[Tensor, list[Tensor], Any]:
+    # (not while torch.compile traces: torch.autograd.grad breaks its graph, torch.func does not)
+    if _level() is None and _AUTOGRAD_DEPTH == 0 and not _compiling() and all(isinstance(x, Tensor) for x in xs):
+        return _value_and_grad_autograd(func, xs, has_aux)
     # torch.func passes only tensors through `aux`: the other leaves of aux wait in `kept`
     kept: dict[str, Any] = {}
 
@@ -75,10 +118,11 @@ def value_and_grad_flat(
 
     grads, (value, tensors) = _tf.grad(f, has_aux=True)(tuple(xs))
     grads = list(grads)
-    if _level() is None:
-        # Outside every torch.func transform: cut the link to ordinary autograd (inputs that
-        # require grad). Inside one, the outer transform must still see the values, so that
-        # grad-of-grad works; torch.func has already removed the inner level.
+    if _level() is None and _AUTOGRAD_DEPTH == 0:
+        # Outside every transform: cut the link to ordinary autograd (inputs that require
+        # grad). Inside one (a torch.func level, or the plain-autograd top-level path above),
+        # the outer transform must still see the values, so that grad-of-grad works;
+        # torch.func has already removed the inner level.
         value = value.detach()
         grads = [g.detach() for g in grads]
         tensors = tuple(v.detach() for v in tensors)
@@ -120,3 +164,49 @@ def jacobian(func: Callable[..., Any], /, *primals: Tensor, argnums: int | Seque
 
     nums: int | tuple[int, ...] = norm(argnums) if not isinstance(argnums, Sequence) else tuple(norm(a) for a in argnums)
     return _tf.jacrev(func, argnums=nums)(*primals)
+
+
+def _fusable(w: Any, g: Any, m: Any, v: Any) -> bool:
+    if not (isinstance(w, Tensor) and isinstance(g, Tensor) and isinstance(m, Tensor) and isinstance(v, Tensor)):
+        return False
+    dt, shape = w.dtype, w.shape
+    if not (dt.is_floating_point and g.dtype is dt and m.dtype is dt and v.dtype is dt):
+        return False  # (torch dtypes are singletons)
+    if not (g.shape == shape and m.shape == shape and v.shape == shape):
+        return False  # broadcasting: the generic formula
+    # (tensors on different devices make the _foreach ops raise, as the generic formula would)
+    # new moments that track gradients must keep their history: the unfused formula does that
+    return not (g.requires_grad or m.requires_grad or v.requires_grad)
+
+
+def adam_update_flat(
+    ws: Sequence[Tensor], gs: Sequence[Tensor], ms: Sequence[Tensor], vs: Sequence[Tensor], lr: float,
+    step: float, /, *, beta1: float, beta2: float, epsilon: float,
+) -> list[tuple[Tensor, Tensor, Tensor] | None]:
+    """Core's fused Adam kernel (see ``ivy.adam_update``): per leaf ``(new_w, new_m, new_v)``
+    with the new ``w`` cut from the graph, or ``None`` where the generic formula must run.
+
+    The arithmetic of ``torch.optim.Adam`` (lerp, addcmul, addcdiv), over all leaves at once with
+    the ``torch._foreach_*`` ops, but pure: the inputs are never written, only the new tensors
+    made here (the in-place ``_foreach_*_`` calls below all act on those).
+    """
+    out: list[tuple[Tensor, Tensor, Tensor] | None] = [None] * len(ws)
+    if _level() is not None:  # inside a torch.func transform: leave the wrapping to the generic path
+        return out
+    idx = [i for i, leaf in enumerate(zip(ws, gs, ms, vs)) if _fusable(*leaf)]
+    if not idx:
+        return out
+    w, g, m, v = ([seq[i] for i in idx] for seq in (ws, gs, ms, vs))
+    bc1 = 1.0 - beta1**step
+    bc2_sqrt = (1.0 - beta2**step) ** 0.5
+    with torch.no_grad():
+        m2 = torch._foreach_lerp(m, g, 1.0 - beta1)  # β1 m + (1-β1) g
+        v2 = torch._foreach_mul(v, beta2)
+        torch._foreach_addcmul_(v2, g, g, value=1.0 - beta2)  # β2 v + (1-β2) g²
+        denom = torch._foreach_sqrt(v2)
+        torch._foreach_div_(denom, bc2_sqrt)
+        torch._foreach_add_(denom, epsilon)
+        w2 = torch._foreach_addcdiv(w, m2, denom, value=-lr / bc1)
+    for k, i in enumerate(idx):
+        out[i] = (w2[k], m2[k], v2[k])
+    return out
