@@ -107,6 +107,21 @@ def _resolve(path: str, env: dict[str, Any]) -> Callable[..., Any]:
     return obj  # type: ignore[no-any-return]
 
 
+def _caller(fn: Callable[..., Any], args: tuple[Any, ...]) -> Callable[[], Any]:
+    """``fn(a, b)`` as user code writes it: positional arguments, not ``fn(*args)`` (a star call
+    hands C functions that take a tuple the caller's tuple, and others a copy of it)."""
+    if len(args) == 1:
+        (a,) = args
+        return lambda: fn(a)
+    if len(args) == 2:
+        a, b = args
+        return lambda: fn(a, b)
+    if len(args) == 3:
+        a, b, c = args
+        return lambda: fn(a, b, c)
+    return lambda: fn(*args)
+
+
 def _time(fn: Callable[[], Any], number: int) -> float:
     return timeit.timeit(fn, number=number) / number
 
@@ -171,9 +186,9 @@ def bench_backend(name: str, sizes: list[int], rounds: int, target_s: float) -> 
                 }
             else:
                 variants = {
-                    "native": lambda native=native, args=args: native(*args),
-                    "namespace": lambda ns_fn=ns_fn, args=args: ns_fn(*args),
-                    "inferred": lambda ivy_fn=ivy_fn, args=args: ivy_fn(*args),
+                    "native": _caller(native, args),
+                    "namespace": _caller(ns_fn, args),
+                    "inferred": _caller(ivy_fn, args),
                 }
             if sync is not None:
                 variants = {k: (lambda f=f: sync(f())) for k, f in variants.items()}
