@@ -17,7 +17,7 @@ if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
     -e "$ROOT/ivy_core" \
     -e "$ROOT/plugins/ivy-numpy" \
     -e "$ROOT/plugins/ivy-torch" \
-    -e "$ROOT/plugins/ivy-jax" \
+    -e "$ROOT/plugins/ivy-jax[flax]" \
     -e "$ROOT/plugins/ivy-tensorflow[cpu]" \
     -e "$ROOT/plugins/ivy-paddle[cpu]" \
     pytest pytest-xdist hypothesis array-api-strict scipy

@@ -9,6 +9,8 @@ model written with the framework's own functions and trained by its own optimize
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from _helpers import acceptance as A
@@ -458,6 +460,55 @@ def test_fn_interop_jax_flax_module(backend):
     wrapper = ivy.from_native_module((dense, variables))
     x = jnp.asarray(np.random.default_rng(0).standard_normal((4, 3)).astype("float32"))
     _close(np.asarray(wrapper(x)), np.asarray(x @ variables["params"]["kernel"] + variables["params"]["bias"]), rtol=1e-6)
+
+
+def _flax_train(wrapper: Any, xj: Any, tj: Any, steps: int = 15) -> list[float]:
+    opt = ivy.Adam(0.05)
+    losses = []
+    for _ in range(steps):
+        loss, grads = ivy.execute_with_gradients(lambda v: ivy.mean((wrapper(xj, v=v) - tj) ** 2), wrapper.v)
+        wrapper.v = opt.step(wrapper.v, grads)
+        losses.append(float(loss))
+    return losses
+
+
+def test_fn_interop_jax_flax_linen_module_trains_as_an_ivy_module(backend):
+    jax, jnp = _jax(backend)
+    nn = pytest.importorskip("flax.linen", reason="flax is not installed")
+    dense = nn.Dense(2)
+    variables = dense.init(jax.random.PRNGKey(1), jnp.ones((1, 3)))
+    wrapper = ivy.from_native_module((dense, variables))
+    rng = np.random.default_rng(1)
+    xj = jnp.asarray(rng.standard_normal((8, 3)).astype("float32"))
+    tj = jnp.asarray(rng.standard_normal((8, 2)).astype("float32"))
+    _, grads = ivy.execute_with_gradients(lambda v: ivy.mean((wrapper(xj, v=v) - tj) ** 2), wrapper.v)
+    ref = jax.grad(lambda p: jnp.mean((dense.apply({"params": p}, xj) - tj) ** 2))(variables["params"])
+    for kc in wrapper.v.key_chains():
+        _close(np.asarray(grads[kc]), np.asarray(ref[kc.split("/")[-1]]), rtol=1e-5, atol=1e-7)
+    losses = _flax_train(wrapper, xj, tj)
+    assert losses[-1] < 0.7 * losses[0]
+
+
+def test_fn_interop_jax_flax_nnx_module_is_used_and_trained(backend):
+    jax, jnp = _jax(backend)
+    nnx = pytest.importorskip("flax.nnx", reason="flax is not installed")
+    lin = nnx.Linear(3, 2, rngs=nnx.Rngs(0))
+    kernel, bias = np.asarray(lin.kernel[...]), np.asarray(lin.bias[...])
+    wrapper = ivy.from_native_module(lin)
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((8, 3)).astype("float32")
+    t = rng.standard_normal((8, 2)).astype("float32")
+    xj, tj = jnp.asarray(x), jnp.asarray(t)
+    _close(np.asarray(wrapper(xj)), x @ kernel + bias, rtol=1e-5, atol=1e-6)
+    _, grads = ivy.execute_with_gradients(lambda v: ivy.mean((wrapper(xj, v=v) - tj) ** 2), wrapper.v)
+    err = x @ kernel + bias - t  # d/dW mean((xW + b - t)^2) = 2 x^T err / n, by hand
+    n = err.size
+    assert sorted(kc.split("/")[0] for kc in wrapper.v.key_chains()) == ["bias", "kernel"]  # nnx.Param states
+    want = {"kernel": 2 * x.T @ err / n, "bias": 2 * err.sum(0) / n}
+    for kc in wrapper.v.key_chains():
+        _close(np.asarray(grads[kc]), want[kc.split("/")[0]], rtol=1e-4, atol=1e-6)
+    losses = _flax_train(wrapper, xj, tj)
+    assert losses[-1] < 0.7 * losses[0]
 
 
 def test_fn_interop_jax_container_is_a_registered_pytree(backend):
