@@ -56,14 +56,44 @@ keywords_forwardable(PyObject *kwnames, PyObject *kwonly)
     return 1;
 }
 
+/* The three types are function-like objects: a vectorcall slot, a __dict__ and weakrefs first. */
+#define FUNC_HEAD                                                                               \
+    PyObject_HEAD vectorcallfunc vectorcall;                                                    \
+    PyObject *dict;                                                                             \
+    PyObject *weakrefs;
+
+typedef struct {
+    FUNC_HEAD
+} FuncObject;
+
+#define VISIT_FIELD(f) Py_VISIT(self->f);
+#define CLEAR_FIELD(f) Py_CLEAR(self->f);
+/* tp_traverse and tp_clear of a type from the list of its object fields. */
+#define GC_METHODS(prefix, T, FIELDS)                                                           \
+    static int prefix##_traverse(T *self, visitproc visit, void *arg)                           \
+    {                                                                                           \
+        FIELDS(VISIT_FIELD) return 0;                                                           \
+    }                                                                                           \
+    static int prefix##_clear(T *self)                                                          \
+    {                                                                                           \
+        FIELDS(CLEAR_FIELD) return 0;                                                           \
+    }
+
+static void
+func_dealloc(PyObject *self)
+{
+    PyObject_GC_UnTrack(self);
+    if (((FuncObject *)self)->weakrefs != NULL)
+        PyObject_ClearWeakRefs(self);
+    Py_TYPE(self)->tp_clear(self);
+    Py_TYPE(self)->tp_free(self);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Dispatcher                                                                                 */
 
 typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *dict;
-    PyObject *weakrefs;
+    FUNC_HEAD
     PyObject *fallback;
     PyObject *table;
     PyObject *kwonly; /* frozenset of forwardable keyword names, or None */
@@ -191,44 +221,15 @@ dispatcher_new(PyTypeObject *type, PyObject *a, PyObject *kw)
     return (PyObject *)self;
 }
 
-static int
-dispatcher_traverse(Dispatcher *self, visitproc visit, void *arg)
-{
-    Py_VISIT(self->dict);
-    Py_VISIT(self->fallback);
-    Py_VISIT(self->table);
-    Py_VISIT(self->kwonly);
-    return 0;
-}
-
-static int
-dispatcher_clear(Dispatcher *self)
-{
-    Py_CLEAR(self->dict);
-    Py_CLEAR(self->fallback);
-    Py_CLEAR(self->table);
-    Py_CLEAR(self->kwonly);
-    return 0;
-}
-
-static void
-dispatcher_dealloc(Dispatcher *self)
-{
-    PyObject_GC_UnTrack(self);
-    if (self->weakrefs != NULL)
-        PyObject_ClearWeakRefs((PyObject *)self);
-    dispatcher_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
+/* The object fields, listed once for the garbage collector. */
+#define DISPATCHER_OBJECTS(X) X(dict) X(fallback) X(table) X(kwonly)
+GC_METHODS(dispatcher, Dispatcher, DISPATCHER_OBJECTS)
 
 /* ------------------------------------------------------------------------------------------ */
 /* ContextDispatcher                                                                          */
 
 typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *dict;
-    PyObject *weakrefs;
+    FUNC_HEAD
     PyObject *fallback;
     PyObject *name;      /* the op's key in Backend.calls */
     PyObject *stack_var; /* the ContextVar holding the tuple of set backends */
@@ -311,50 +312,15 @@ ctx_new(PyTypeObject *type, PyObject *a, PyObject *kw)
     return (PyObject *)self;
 }
 
-static int
-ctx_traverse(ContextDispatcher *self, visitproc visit, void *arg)
-{
-    Py_VISIT(self->dict);
-    Py_VISIT(self->fallback);
-    Py_VISIT(self->name);
-    Py_VISIT(self->stack_var);
-    Py_VISIT(self->kwonly);
-    Py_VISIT(self->cached_backend);
-    Py_VISIT(self->cached_impl);
-    return 0;
-}
-
-static int
-ctx_clear(ContextDispatcher *self)
-{
-    Py_CLEAR(self->dict);
-    Py_CLEAR(self->fallback);
-    Py_CLEAR(self->name);
-    Py_CLEAR(self->stack_var);
-    Py_CLEAR(self->kwonly);
-    Py_CLEAR(self->cached_backend);
-    Py_CLEAR(self->cached_impl);
-    return 0;
-}
-
-static void
-ctx_dealloc(ContextDispatcher *self)
-{
-    PyObject_GC_UnTrack(self);
-    if (self->weakrefs != NULL)
-        PyObject_ClearWeakRefs((PyObject *)self);
-    ctx_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
+/* The object fields, listed once for the garbage collector. */
+#define CONTEXT_OBJECTS(X) X(dict) X(fallback) X(name) X(stack_var) X(kwonly) X(cached_backend) X(cached_impl)
+GC_METHODS(ctx, ContextDispatcher, CONTEXT_OBJECTS)
 
 /* ------------------------------------------------------------------------------------------ */
 /* FastPath                                                                                   */
 
 typedef struct {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
-    PyObject *dict;
-    PyObject *weakrefs;
+    FUNC_HEAD
     PyObject *native;
     PyObject *full;
     PyObject *dtypes; /* frozenset that args[0].dtype must be in, or None */
@@ -515,41 +481,9 @@ fast_new(PyTypeObject *type, PyObject *a, PyObject *kw)
     return (PyObject *)self;
 }
 
-static int
-fast_traverse(FastPath *self, visitproc visit, void *arg)
-{
-    Py_VISIT(self->dict);
-    Py_VISIT(self->native);
-    Py_VISIT(self->full);
-    Py_VISIT(self->dtypes);
-    Py_VISIT(self->dtypes_seq);
-    Py_VISIT(self->retry);
-    Py_VISIT(self->defaults);
-    return 0;
-}
-
-static int
-fast_clear(FastPath *self)
-{
-    Py_CLEAR(self->dict);
-    Py_CLEAR(self->native);
-    Py_CLEAR(self->full);
-    Py_CLEAR(self->dtypes);
-    Py_CLEAR(self->dtypes_seq);
-    Py_CLEAR(self->retry);
-    Py_CLEAR(self->defaults);
-    return 0;
-}
-
-static void
-fast_dealloc(FastPath *self)
-{
-    PyObject_GC_UnTrack(self);
-    if (self->weakrefs != NULL)
-        PyObject_ClearWeakRefs((PyObject *)self);
-    fast_clear(self);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
+/* The object fields, listed once for the garbage collector. */
+#define FASTPATH_OBJECTS(X) X(dict) X(native) X(full) X(dtypes) X(dtypes_seq) X(retry) X(defaults)
+GC_METHODS(fast, FastPath, FASTPATH_OBJECTS)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Shared: function-like behaviour                                                            */
@@ -590,65 +524,33 @@ static PyMethodDef func_methods[] = {
     {NULL},
 };
 
-#define FUNC_FLAGS (Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL)
+#define FUNC_TYPE(T, DOC, NEW, TRAVERSE, CLEAR)                                                 \
+    static PyTypeObject T##Type = {                                                             \
+        PyVarObject_HEAD_INIT(NULL, 0)                                                          \
+        .tp_name = "ivy._cdispatch." #T,                                                        \
+        .tp_basicsize = sizeof(T),                                                              \
+        .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,        \
+        .tp_doc = DOC,                                                                          \
+        .tp_new = NEW,                                                                          \
+        .tp_dealloc = func_dealloc,                                                             \
+        .tp_traverse = (traverseproc)TRAVERSE,                                                  \
+        .tp_clear = (inquiry)CLEAR,                                                             \
+        .tp_call = PyVectorcall_Call,                                                           \
+        .tp_vectorcall_offset = offsetof(T, vectorcall),                                        \
+        .tp_dictoffset = offsetof(T, dict),                                                     \
+        .tp_weaklistoffset = offsetof(T, weakrefs),                                             \
+        .tp_descr_get = no_bind,                                                                \
+        .tp_repr = func_repr,                                                                   \
+        .tp_methods = func_methods,                                                             \
+    };
 
-static PyTypeObject DispatcherType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ivy._cdispatch.Dispatcher",
-    .tp_basicsize = sizeof(Dispatcher),
-    .tp_flags = FUNC_FLAGS,
-    .tp_doc = "An ivy op inferring its backend from its array arguments (see ivy/_dispatch.py).",
-    .tp_new = dispatcher_new,
-    .tp_dealloc = (destructor)dispatcher_dealloc,
-    .tp_traverse = (traverseproc)dispatcher_traverse,
-    .tp_clear = (inquiry)dispatcher_clear,
-    .tp_call = PyVectorcall_Call,
-    .tp_vectorcall_offset = offsetof(Dispatcher, vectorcall),
-    .tp_dictoffset = offsetof(Dispatcher, dict),
-    .tp_weaklistoffset = offsetof(Dispatcher, weakrefs),
-    .tp_descr_get = no_bind,
-    .tp_repr = func_repr,
-    .tp_methods = func_methods,
-};
-
-static PyTypeObject ContextDispatcherType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ivy._cdispatch.ContextDispatcher",
-    .tp_basicsize = sizeof(ContextDispatcher),
-    .tp_flags = FUNC_FLAGS,
-    .tp_doc = "An ivy op taking its backend from the context (see ivy/_dispatch.py).",
-    .tp_new = ctx_new,
-    .tp_dealloc = (destructor)ctx_dealloc,
-    .tp_traverse = (traverseproc)ctx_traverse,
-    .tp_clear = (inquiry)ctx_clear,
-    .tp_call = PyVectorcall_Call,
-    .tp_vectorcall_offset = offsetof(ContextDispatcher, vectorcall),
-    .tp_dictoffset = offsetof(ContextDispatcher, dict),
-    .tp_weaklistoffset = offsetof(ContextDispatcher, weakrefs),
-    .tp_descr_get = no_bind,
-    .tp_repr = func_repr,
-    .tp_methods = func_methods,
-};
-
-static PyTypeObject FastPathType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "ivy._cdispatch.FastPath",
-    .tp_basicsize = sizeof(FastPath),
-    .tp_flags = FUNC_FLAGS,
-    .tp_doc = "A plugin op: the native function for plain calls, the full one otherwise "
-              "(see ivy.plugin.fastpath).",
-    .tp_new = fast_new,
-    .tp_dealloc = (destructor)fast_dealloc,
-    .tp_traverse = (traverseproc)fast_traverse,
-    .tp_clear = (inquiry)fast_clear,
-    .tp_call = PyVectorcall_Call,
-    .tp_vectorcall_offset = offsetof(FastPath, vectorcall),
-    .tp_dictoffset = offsetof(FastPath, dict),
-    .tp_weaklistoffset = offsetof(FastPath, weakrefs),
-    .tp_descr_get = no_bind,
-    .tp_repr = func_repr,
-    .tp_methods = func_methods,
-};
+FUNC_TYPE(Dispatcher, "An ivy op inferring its backend from its array arguments (see ivy/_dispatch.py).",
+          dispatcher_new, dispatcher_traverse, dispatcher_clear)
+FUNC_TYPE(ContextDispatcher, "An ivy op taking its backend from the context (see ivy/_dispatch.py).",
+          ctx_new, ctx_traverse, ctx_clear)
+FUNC_TYPE(FastPath,
+          "A plugin op: the native function for plain calls, the full one otherwise (see ivy.plugin.fastpath).",
+          fast_new, fast_traverse, fast_clear)
 
 /* Tracing compilers that interpret bytecode (torch.compile's dynamo, paddle's SOT) cannot look into
  * a C callable and would break their graph at every ivy op. They do follow a Python `__call__`
