@@ -99,3 +99,29 @@ def test_paddle_creation_and_linalg_details(xp) -> None:
     np.testing.assert_allclose(s.logabsdet.numpy(), np.log(5.0))
     x = xp.asarray(np.array([0.5]))
     np.testing.assert_allclose(xp.linalg.vector_norm(x, ord=3).numpy(), 0.5, rtol=1e-12)
+
+
+def test_paddle_integer_division_overflow_does_not_crash(tmp_path):
+    # paddle's int32/int64 floor_divide and remainder kernels die with SIGFPE on INT_MIN / -1;
+    # run in a subprocess so that a regression fails this test instead of killing the suite
+    import subprocess
+    import sys
+
+    script = tmp_path / "int_min_div.py"
+    script.write_text(
+        "import numpy as np, paddle, ivy\n"
+        "for dt in ('int32', 'int64'):\n"
+        "    lo = np.iinfo(dt).min\n"
+        "    a = np.array([lo, lo, 7, -7, 5, 0, lo], dtype=dt)\n"
+        "    b = np.array([-1, 1, 0, 2, -1, -1, lo], dtype=dt)\n"
+        "    with np.errstate(all='ignore'):\n"
+        "        q, r = np.floor_divide(a, b), np.remainder(a, b)\n"
+        "    q[2] = r[2] = 0  # division by zero: 0, NumPy's value\n"
+        "    pa, pb = paddle.to_tensor(a), paddle.to_tensor(b)\n"
+        "    np.testing.assert_array_equal(ivy.floor_divide(pa, pb).numpy(), q)\n"
+        "    np.testing.assert_array_equal(ivy.remainder(pa, pb).numpy(), r)\n"
+        "    np.testing.assert_array_equal(ivy.floor_divide(pa, -1).numpy(), np.negative(a))\n"
+        "print('ok')\n"
+    )
+    p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0 and p.stdout.strip().endswith("ok"), (p.returncode, p.stderr[-3000:])

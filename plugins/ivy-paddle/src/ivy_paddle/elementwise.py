@@ -14,7 +14,7 @@ from ivy.plugin import fastpath
 
 from ._common import RETRY, c_op, cast, promote2, scalar, unary, where3
 from ._dtypes import (
-    COMPLEX, FLOATS, INTS, bool_, complex128, float64, idset, float32, int8, int16, int32, uint8, unsupported,
+    COMPLEX, FLOATS, INTS, bool_, complex128, float64, idset, float32, int8, int16, int32, int64, uint8, unsupported,
 )
 from ._framework import Tensor, paddle
 
@@ -363,9 +363,28 @@ def _int_by_zero(fn: Callable[..., Any], x1: Any, x2: Any) -> Any:
     return _where(zero, paddle.zeros_like(out), out)
 
 
+_WIDE_SIGNED = idset(int32, int64)
+
+
+def _wide_signed_div(fn: Callable[..., Any], x1: Any, x2: Any, quotient: bool) -> Any:
+    """paddle's int32/int64 floor_divide or remainder without its crash: its kernel dies with
+    SIGFPE (the CPU's overflow trap) on INT_MIN / -1, so -1 (and 0, which paddle rejects) never
+    reach it: x // -1 is -x (wrapping, as NumPy's INT_MIN // -1 is INT_MIN), x % -1 is 0."""
+    minus_one = x2 == -1
+    bad = paddle.logical_or(minus_one, x2 == 0)
+    out = fn(x1, _where(bad, paddle.ones_like(x2), x2))
+    if quotient:
+        out = _where(minus_one, paddle.zeros_like(x1) - x1, out)
+    else:
+        out = _where(minus_one, paddle.zeros_like(out), out)
+    return _where(x2 == 0, paddle.zeros_like(out), out)
+
+
 def floor_divide(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "floor_divide")
+    if id(x1.dtype) in _WIDE_SIGNED:
+        return _wide_signed_div(_pfloordiv, x1, x2, quotient=True)
     try:
         return _pfloordiv(x1, x2)
     except Exception:
@@ -380,6 +399,8 @@ def remainder(x1: Any, x2: Any, /) -> Any:
     dt = x1.dtype
     if id(dt) in _SMALL:  # no narrow-int kernel
         return paddle.cast(remainder(paddle.cast(x1, int32), paddle.cast(x2, int32)), dt)
+    if id(dt) in _WIDE_SIGNED:
+        return _wide_signed_div(_prem, x1, x2, quotient=False)
     try:
         return _prem(x1, x2)
     except Exception:
