@@ -193,6 +193,9 @@ def test_ref_linalg_matrix_rank(backend: str, xp: Any, data: st.DataObject) -> N
     s = np.linalg.svd(x.astype(_wide(dtype)), compute_uv=False)
     cut = max(m, n) * np.finfo(dtype).eps * s.max(axis=-1, keepdims=True)
     assume(np.all((s < cut * 1e-3) | (s > cut * 1e3)))
+    # No subnormal entries: XLA on CPU flushes them to zero (documented in ivy-jax's README), and
+    # a rank decided by numbers below the smallest normal float is no clear-cut rank either.
+    assume(not np.any((x != 0) & (np.abs(x) < np.finfo(dtype).tiny)))
     check("linalg.matrix_rank", backend, xp, x)
 
 
