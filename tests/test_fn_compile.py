@@ -141,17 +141,19 @@ def test_compiles_once_per_backend(backend, monkeypatch):
     x, y = _args(backend, X, Y)
     for _ in range(3):
         c(x, y)
-    assert seen == [backend]
-    # NumPy arrays in the same process: a second backend, compiled once too.
+    assert seen == ([] if backend == "numpy" else [backend])  # NumPy has no compiler
+    # NumPy arrays in the same process: a second backend, which has no compiler (runs f as it is).
     if backend != "numpy":
         for _ in range(2):
             np.testing.assert_allclose(c(X, Y), np_f(X, Y), rtol=1e-12, atol=1e-12)
-        assert seen == [backend, "numpy"]
         c(x, y)
-        assert seen == [backend, "numpy"]
+        assert seen == [backend]
     # Another compiled object has its own cache.
     _compiled(backend, f)(x, y)
-    assert seen[-1] == backend and seen.count(backend) == 2
+    if backend != "numpy":
+        assert seen == [backend, backend]
+    else:
+        assert seen == []
 
 
 def test_traced_once_for_the_same_shapes(backend):
@@ -297,6 +299,10 @@ def test_compile_with_backend_is_the_native_compiled_callable(backend):
     native = _native_compiler(backend)(f)
     if backend == "numpy":
         assert c is f  # no compiler: the function itself
+    elif backend == "jax":
+        # JAX's random key is state a program may need threaded (found on the first call): a
+        # small object picks the program, as without backend=
+        assert isinstance(c, compile_mod.Compiled)
     else:
         assert not isinstance(c, compile_mod.Compiled)
         assert type(c) is type(native)

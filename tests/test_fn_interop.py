@@ -410,9 +410,11 @@ def test_fn_interop_to_native_module_trains_with_the_frameworks_optimizer(backen
         paddle = _paddle()
         assert isinstance(native, paddle.nn.Layer)
         names = [n for n, _ in native.named_parameters()]
-    assert sorted(names) == ["fc0__b", "fc0__w", "fc1__b", "fc1__w"]
-    assert all(native.key_chain(n) == n.replace("__", "/") for n in names)
-    assert model.v.fc0.w is native.fc0__w  # the variables ARE the parameters
+    # a submodule tree like the Ivy module's: names read as in hand-written torch / paddle
+    assert sorted(names) == ["fc0.b", "fc0.w", "fc1.b", "fc1.w"]
+    assert sorted(native.state_dict()) == ["fc0.b", "fc0.w", "fc1.b", "fc1.w"]
+    assert all(native.key_chain(n) == n.replace(".", "/") for n in names)
+    assert model.v.fc0.w is native.fc0.w  # the variables ARE the parameters
     ref = _fc_native(backend, w0)
     xn = to_native(backend, x)
     _close(_np(backend, native(xn)), _np(backend, ref(xn)))
@@ -441,15 +443,15 @@ def test_fn_interop_to_native_module_keeps_buffers_and_modes(backend, tmp_path):
     out = _np(backend, native(xn))
     _close(out, (h - h.mean(0)) / np.sqrt(h.var(0) + 1e-5), atol=1e-4)
     bufs = {n: _np(backend, t) for n, t in native.named_buffers()}
-    assert set(bufs) == {"layers__1__running_mean", "layers__1__running_var"}
+    assert set(bufs) == {"layers.1.running_mean", "layers.1.running_var"}
     # the running statistics follow the update rule (momentum 0.1, unbiased variance as torch)
-    _close(bufs["layers__1__running_mean"], 0.1 * h.mean(0), atol=1e-5)
-    _close(bufs["layers__1__running_var"], 0.9 + 0.1 * h.var(0, ddof=1), atol=1e-5)
+    _close(bufs["layers.1.running_mean"], 0.1 * h.mean(0), atol=1e-5)
+    _close(bufs["layers.1.running_var"], 0.9 + 0.1 * h.var(0, ddof=1), atol=1e-5)
     native.eval()
     assert ivy_model.training is False and all(not m.training for _, m in ivy_model.modules())
-    rm, rv = bufs["layers__1__running_mean"], bufs["layers__1__running_var"]
+    rm, rv = bufs["layers.1.running_mean"], bufs["layers.1.running_var"]
     _close(_np(backend, native(xn)), (h - rm) / np.sqrt(rv + 1e-5), atol=1e-4)
-    _close(_np(backend, native.layers__1__running_mean), rm)  # unchanged in eval mode
+    _close(_np(backend, getattr(native.layers, "1").running_mean), rm)  # unchanged in eval mode
     native.train()
     assert ivy_model.training is True
     # the framework's own saving round trip
@@ -576,12 +578,12 @@ def test_fn_interop_round_trip_ivy_native_ivy(backend):
     w0, (x, y) = _fc_weights(), _fc_data()
     model = _set_v(backend, IvyFcModel(backend=backend), w0)
     back = ivy.from_native_module(ivy.to_native_module(model))
-    assert back.v.key_chains() == ["fc0__w", "fc0__b", "fc1__w", "fc1__b"]
+    assert back.v.key_chains() == ["fc0/w", "fc0/b", "fc1/w", "fc1/b"]  # the round trip keeps the tree
     xn, yn = to_native(backend, x), to_native(backend, y)
     _close(_np(backend, back(xn)), _np_fc_forward(w0, x)[2], atol=1e-5)
     _, g = ivy.execute_with_gradients(lambda v: ivy.mean((back(xn, v=v) - yn) ** 2), back.v)
     _, g_ref = ivy.execute_with_gradients(lambda v: ivy.mean((model(xn, v=v) - yn) ** 2), model.v)
-    _close(_np(backend, g.fc0__w), _np(backend, g_ref.fc0.w), rtol=1e-5, atol=1e-7)
+    _close(_np(backend, g.fc0.w), _np(backend, g_ref.fc0.w), rtol=1e-5, atol=1e-7)
 
 
 # ------------------------------------------------------------------------------------ errors

@@ -33,6 +33,7 @@ from . import nest
 from ._stateful_names import NAMES as _STATEFUL_NAMES
 from ._functional.compile import compile, compile_fn
 from ._functional.gradients import execute_with_gradients, grad, jac, value_and_grad
+from ._functional.random import seed
 from ._functional.optimizers import (
     adam_update,
     gradient_descent_update,

@@ -27,7 +27,7 @@ from ._spec import SPECS, Spec
 from ._spec._base import _Annotation
 from .errors import MixedBackendsError
 
-__all__ = ["build_public_functions", "public_function", "TABLES", "C_DISPATCH"]
+__all__ = ["build_public_functions", "public_function", "public_signature", "TABLES", "C_DISPATCH"]
 
 _cdispatch: Any
 if os.environ.get("IVY_PURE_PYTHON", "").strip() not in ("", "0"):
@@ -183,6 +183,11 @@ def _short_call(sig: inspect.Signature, prefix: str) -> tuple[str, str]:
 
 def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
     sig = spec.signature
+    # The generated code's own names all start with "_" (builtins it needs are bound as
+    # "_type"...), so a parameter can shadow none of them as long as none starts with "_".
+    clash = [p for p in sig.parameters if p.startswith("_") or p == "backend"]
+    if clash:
+        raise RuntimeError(f"spec {spec.name!r}: parameter names {clash} are reserved for the generated function")
     prefix = f"_o{idx}_"
     params = _param_source(sig, glb, prefix)
     call = _call_args(sig)
@@ -199,12 +204,14 @@ def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
         first, role = spec.roles[0]
         others = [p for p, r in spec.roles[1:] if r == "array"]
         checks = "".join(
-            f" and ((_u := type({p})) is _t or _u in _NEUTRAL or {get}(_u) is _f)" for p in others
+            f" and ((_u := _type({p})) is _t or _u in _NEUTRAL or {get}(_u) is _f)" for p in others
         )
         lines.append("    if backend is None:")
+        if spec.convert:  # a selected backend decides before the argument's framework
+            lines += ["        _s = _stack()", "        if _s:", f"            return _s[-1].calls[{q}]({call})"]
         if role == "array":
             lines += [
-                f"        _t = type({first})",
+                f"        _t = _type({first})",
                 f"        _f = {get}(_t)",
                 f"        if _f is not None{checks}:",
             ]
@@ -213,12 +220,12 @@ def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
             lines += [f"            return _f({call})"]
         else:  # a sequence (or *varargs) of arrays comes first
             lines += [
-                f"        if type({first}) in _SEQ and {first}:",
-                f"            _t = type({first}[0])",
+                f"        if _type({first}) in _SEQ and {first}:",
+                f"            _t = _type({first}[0])",
                 f"            _f = {get}(_t)",
                 f"            if _f is not None{checks}:",
                 f"                for _a in {first}:",
-                f"                    if (_u := type(_a)) is not _t and {get}(_u) is not _f:",
+                f"                    if (_u := _type(_a)) is not _t and {get}(_u) is not _f:",
                 "                        break",
                 "                else:",
             ]
@@ -249,6 +256,7 @@ def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
 
 
 _GLOBALS: dict[str, Any] = {
+    "_type": type,  # spec parameters may be named like builtins (``finfo(type, /)``)
     "_infer": _infer,
     "_resolve": _context.resolve,
     "_stack": _context.stack_get,
@@ -258,6 +266,11 @@ _GLOBALS: dict[str, Any] = {
 }
 _PUBLIC: dict[str, Callable[..., Any]] = {}
 _INDEX = {name: i for i, name in enumerate(SPECS)}
+
+
+def public_signature(s: Spec) -> inspect.Signature:
+    """The signature of a public op: the spec's, plus the keyword-only ``backend=None``."""
+    return s.signature.replace(parameters=[*s.signature.parameters.values(), _BACKEND_PARAM])
 
 
 def public_function(name: str) -> Callable[..., Any]:
@@ -273,8 +286,7 @@ def public_function(name: str) -> Callable[..., Any]:
     i = _INDEX[name]
     exec(compile(_source(s, i, _GLOBALS), f"<ivy generated {name}>", "exec"), _GLOBALS)
     fn = _GLOBALS[f"_o{i}_fn"]
-    params = list(s.signature.parameters.values())
-    fn.__signature__ = s.signature.replace(parameters=[*params, _BACKEND_PARAM])
+    fn.__signature__ = public_signature(s)
     fn.__doc__ = s.doc
     fn.__module__ = "ivy" if "." not in s.name else "ivy." + s.name.partition(".")[0]
     fn.__qualname__ = s.short_name
@@ -287,6 +299,8 @@ def public_function(name: str) -> Callable[..., Any]:
 
 def _c_wrap(s: Spec, py: Callable[..., Any]) -> Callable[..., Any]:
     """The C callable doing ``py``'s hot path (itself where the call shape is beyond the C code)."""
+    if s.convert:  # the context is read before the arguments: beyond the C code
+        return py
     P = inspect.Parameter
     params = list(s.signature.parameters.values())
     if any(p.kind is P.KEYWORD_ONLY and p.default is P.empty for p in params):

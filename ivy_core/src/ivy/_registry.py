@@ -67,6 +67,8 @@ _extra_plugins: dict[str, Any] | None = None  # "ivy.plugins" entry-point name -
 #: "ivy.plugins" entry-point name -> the error its import or registration raised
 _extra_errors: dict[str, BaseException] = {}
 _default: "Backend | None" = None
+#: the value of the last ``ivy.seed`` without ``backend=``: backends loading later are seeded with it
+_seed: int | None = None
 
 
 def _missing_op(backend: str, name: str) -> Callable[..., Any]:
@@ -337,8 +339,19 @@ def get_backend(name: str) -> Backend:
             _load_errors[name] = e
             raise
         b = Backend(spec, label, impl)
+        if _seed is not None:
+            b.calls["seed"](_seed)
         _loaded[name] = b
         return b
+
+
+def seed_all(value: int) -> None:
+    """Seed every loaded backend with ``value``, and each backend that loads later as it loads."""
+    global _seed
+    with _lock:
+        _seed = value
+        for b in _loaded.values():
+            b.calls["seed"](value)
 
 
 def loaded_backends() -> dict[str, Backend]:

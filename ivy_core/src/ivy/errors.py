@@ -12,6 +12,7 @@ __all__ = [
     "UnsupportedDTypeError",
     "NoAutodiffError",
     "ModuleNotBuiltError",
+    "StateNotThreadedError",
 ]
 
 
@@ -50,3 +51,8 @@ class NoAutodiffError(IvyError, NotImplementedError):
 class ModuleNotBuiltError(IvyError, RuntimeError):
     """An ``ivy.Module``'s variables were needed before it could create them: some of its sizes
     come from an input it has not seen yet."""
+
+
+class StateNotThreadedError(IvyError, RuntimeError):
+    """A compiled function updated a module or optimizer that ``ivy.compile`` did not thread
+    through the compiled program (its update would be lost, or leak the compiler's tracers)."""

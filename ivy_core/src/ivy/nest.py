@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 
-__all__ = ["Structure", "flatten", "unflatten", "map", "leaves", "register_node"]
+__all__ = ["Structure", "flatten", "unflatten", "map", "leaves", "register_node", "same_structure"]
 
 _NODES: dict[type, tuple[Callable[[Any], tuple[list[Any], Any]], Callable[[Any, list[Any]], Any]]] = {}
 
@@ -37,18 +37,40 @@ class Structure:
         self.num_leaves = 1 if kind == "leaf" else sum(c.num_leaves for c in children)
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Structure)
-            and self.kind == other.kind
-            and self.meta == other.meta
-            and self.children == other.children
-        )
+        return isinstance(other, Structure) and same_structure(self, other)
 
     def __repr__(self) -> str:
         if self.kind == "leaf":
             return "*"
         inner = ", ".join(map(repr, self.children))
         return f"{self.kind}({inner})"
+
+
+def same_structure(a: Structure, b: Structure) -> bool:
+    """Whether two structures are equal (``a == b``).
+
+    Written with plain comparisons and function calls only: paddle's bytecode tracer (SOT),
+    which runs this code when it compiles an optimizer step, can compare neither tuples holding
+    classes nor objects with their own ``__eq__``.
+    """
+    if a is b:
+        return True
+    if a.kind != b.kind or a.num_leaves != b.num_leaves or not _same_meta(a.kind, a.meta, b.meta):
+        return False
+    if len(a.children) != len(b.children):
+        return False
+    for x, y in zip(a.children, b.children):
+        if not same_structure(x, y):
+            return False
+    return True
+
+
+def _same_meta(kind: str, a: Any, b: Any) -> bool:
+    if kind == "dict":
+        return a[0] is b[0] and a[1] == b[1] and a[2] is b[2]
+    if kind == "node":
+        return a[0] is b[0] and a[1] == b[1]
+    return a is b
 
 
 _LEAF = Structure("leaf", None, [])
@@ -117,7 +139,7 @@ def map(fn: Callable[..., Any], nest: Any, *rest: Any) -> Any:  # noqa: A001 - t
     others = []
     for r in rest:
         fl, rs = flatten(r)
-        if rs != s:
+        if not same_structure(rs, s):
             raise ValueError(f"nests differ in structure: {s} and {rs}")
         others.append(fl)
     return unflatten(s, [fn(*args) for args in zip(flat, *others)])

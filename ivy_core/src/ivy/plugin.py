@@ -113,6 +113,16 @@ class BackendImpl:
     #: Dispatch then leaves its caches alone: torch.compile would replay each write to Python
     #: state on every call of the compiled program.
     tracing: Callable[[], bool] | None = None
+    #: Whether the framework's compiler keeps the Python side effects of the function it compiles
+    #: (torch.compile's dynamo replays them on each call). Where it does not (``jax.jit``,
+    #: ``tf.function``), ``ivy.compile`` checks while tracing that the function updates no module or
+    #: optimizer whose state it does not thread.
+    compiled_side_effects: bool = False
+    #: ``(get, set)`` of the backend's global random state, where its random ops keep one in
+    #: Python (JAX's key). ``ivy.compile`` threads it through compiled programs that draw random
+    #: numbers, so that each call draws new ones; the plugin's random ops call
+    #: ``ivy.plugin_kit.touch_random_state(name)`` before they read it.
+    random_state: "tuple[Callable[[], Any], Callable[[Any], None]] | None" = None
 
 
 @dataclass(frozen=True)

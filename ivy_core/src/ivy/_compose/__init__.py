@@ -18,11 +18,11 @@ from .._spec import SPECS
 if TYPE_CHECKING:
     from .._namespace import BackendNamespace
 
-__all__ = ["composes", "DEFAULTS", "load_defaults", "bind"]
+__all__ = ["composes", "DEFAULTS", "load_defaults", "bind", "index_dtype"]
 
 #: qualified op name -> default implementation taking the namespace first: ``fn(xp, *args, **kw)``.
 DEFAULTS: dict[str, Callable[..., Any]] = {}
-_MODULES = ("nn", "general", "gradients")
+_MODULES = ("creation", "nn", "general", "gradients")
 _loaded = False
 
 
@@ -34,6 +34,12 @@ def composes(fn: Callable[..., Any]) -> Callable[..., Any]:
         raise RuntimeError(f"composed op {name!r} has no spec")
     DEFAULTS[name] = fn
     return fn
+
+
+def index_dtype(xp: Any) -> Any:
+    """The backend's default indexing dtype (int64, or int32 on JAX without x64): compositions
+    never name a dtype the backend may lack."""
+    return xp.__array_namespace_info__().default_dtypes()["indexing"]
 
 
 def load_defaults() -> dict[str, Callable[..., Any]]:

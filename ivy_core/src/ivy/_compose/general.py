@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from . import composes
+from . import composes, index_dtype
 
 
 @composes
@@ -125,7 +125,7 @@ def pad(
             n = out.shape[axis]
             if n == 0:
                 raise ValueError(f"pad: cannot {mode}-pad an empty axis {axis}")
-            idx = xp.asarray(_pad_index(n, lo, hi, mode), dtype=xp.int64, device=xp.dev(out, as_native=True))
+            idx = xp.asarray(_pad_index(n, lo, hi, mode), dtype=index_dtype(xp), device=xp.dev(out, as_native=True))
             out = xp.take(out, idx, axis=axis)
     return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from . import composes
+from . import composes, index_dtype
 
 _SQRT_2 = math.sqrt(2.0)
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
@@ -134,9 +134,10 @@ def embedding(xp: Any, weights: Any, indices: Any, /, *, max_norm: float | None 
 
 @composes
 def one_hot(xp: Any, indices: Any, depth: int, /, *, dtype: Any = None, axis: int = -1) -> Any:
-    # int64 positions: an int8/uint8 arange would overflow for large depths
-    positions = xp.arange(depth, dtype=xp.int64, device=xp.dev(indices, as_native=True))
-    hot = xp.equal(xp.astype(xp.expand_dims(indices, axis=-1), xp.int64), positions)
+    # positions of the indexing dtype: an int8/uint8 arange would overflow for large depths
+    idx = index_dtype(xp)
+    positions = xp.arange(depth, dtype=idx, device=xp.dev(indices, as_native=True))
+    hot = xp.equal(xp.astype(xp.expand_dims(indices, axis=-1), idx), positions)
     if dtype is None:
         dtype = xp.__array_namespace_info__().default_dtypes()["real floating"]
     out = xp.astype(hot, dtype)

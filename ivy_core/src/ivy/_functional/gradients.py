@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from .. import nest
+from .. import _tracking, nest
 from .._dispatch import _infer
 
 __all__ = ["execute_with_gradients", "value_and_grad", "grad", "jac"]
@@ -35,20 +35,29 @@ def execute_with_gradients(
     """
     leaves, structure = nest.flatten(xs)
     b = _backend(leaves, "execute_with_gradients")
+    updated: list[tuple[Any, str]] = []
 
     def flat_fn(ls: list[Any]) -> Any:
-        out = func(nest.unflatten(structure, ls))
+        prev = _tracking.capture_buffers(updated)
+        try:
+            out = func(nest.unflatten(structure, ls))
+        finally:
+            _tracking.capture_buffers(prev)
+        # buffers that layers updated leave the transform as outputs, not as values of its own
+        buffers = [m._own_state[k] for m, k in updated]
         if isinstance(out, tuple):
-            return out[0], out[1:]
-        return out, ()
+            return out[0], (out[1:], buffers)
+        return out, ((), buffers)
 
-    y, grads, extra = b.calls["value_and_grad_flat"](flat_fn, leaves, has_aux=True)
+    y, grads, (extra, buffers) = b.calls["value_and_grad_flat"](flat_fn, leaves, has_aux=True)
     stop = b.calls["stop_gradient"]
     array_types = b.array_types
 
     def detach(a: Any) -> Any:  # the promise above, kept here rather than left to each plugin
         return stop(a) if isinstance(a, array_types) else a
 
+    for (m, k), x in zip(updated, buffers):
+        m._own_state[k] = detach(x)
     return (detach(y), nest.unflatten(structure, grads), *nest.map(detach, tuple(extra)))
 
 
@@ -63,14 +72,24 @@ def value_and_grad(
         picked = [args[i] for i in nums]
         leaves, structure = nest.flatten(picked)
         b = _backend(leaves, "value_and_grad")
+        updated: list[tuple[Any, str]] = []
 
         def flat_fn(ls: list[Any]) -> Any:
             new = list(args)
             for i, v in zip(nums, nest.unflatten(structure, ls)):
                 new[i] = v
-            return func(*new, **kwargs)
+            prev = _tracking.capture_buffers(updated)
+            try:
+                out = func(*new, **kwargs)
+            finally:
+                _tracking.capture_buffers(prev)
+            y, aux = out if has_aux else (out, None)
+            return y, (aux, [m._own_state[k] for m, k in updated])  # buffers: see execute_with_gradients
 
-        value, grads, aux = b.calls["value_and_grad_flat"](flat_fn, leaves, has_aux=has_aux)
+        value, grads, (aux, buffers) = b.calls["value_and_grad_flat"](flat_fn, leaves, has_aux=True)
+        stop = b.calls["stop_gradient"]
+        for (m, k), x in zip(updated, buffers):
+            m._own_state[k] = stop(x)
         g = nest.unflatten(structure, grads)
         g = g[0] if isinstance(argnums, int) else tuple(g)
         return ((value, aux), g) if has_aux else (value, g)

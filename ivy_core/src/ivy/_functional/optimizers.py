@@ -30,7 +30,19 @@ def gradient_descent_update(ws: Any, dcdws: Any, lr: Any, /, *, stop_gradients: 
         lr: learning rate (a float or a scalar array).
         stop_gradients: cut the new values from the graph of the old ones (default).
     """
-    return nest.map(lambda w, g: _finish(w - lr * g, stop_gradients), ws, dcdws)
+    w_l, s, (g_l,) = _leaf_lists(ws, ("the gradients", dcdws))
+    return nest.unflatten(s, _descent_leaves(w_l, g_l, lr, stop_gradients))
+
+
+# The update rules below loop over leaves explicitly (no lambdas, no comprehensions): paddle's
+# bytecode tracer (SOT) mistakes closure cells for values when it compiles an optimizer step.
+
+
+def _descent_leaves(w_l: list[Any], g_l: list[Any], lr: Any, stop_gradients: bool) -> list[Any]:
+    out = []
+    for w, g in zip(w_l, g_l):
+        out.append(_finish(w - lr * g, stop_gradients))
+    return out
 
 
 def _adam_moments(g: Any, m: Any, v: Any, beta1: float, beta2: float) -> tuple[Any, Any]:
@@ -119,6 +131,8 @@ def _adam_leaves(
     # The bias corrections folded into two scalars (as torch.optim.Adam does): one pass over
     # each leaf fewer than dividing m and v elementwise, and one elementwise division, not three.
     # step may be an array (a traced step count under jit): these stay scalar arrays then.
+    if not _is_number(step) and w_l:  # a step count threaded through a compiled program
+        step = ivy.astype(step, w_l[0].dtype)  # (float ** integer array fails on some backends)
     bc1 = 1.0 - beta1**step
     bc2 = 1.0 - beta2**step
     step_size = lr / bc1
@@ -166,10 +180,22 @@ def lamb_update(
     The Adam direction ``r = m̂ / (sqrt(v̂) + ε) + λ w`` is scaled per leaf by the trust ratio
     ``min(‖w‖ / ‖r‖, max_trust_ratio)`` (1 where either norm is 0): ``w -= lr · trust · r``.
     """
-    ivy = _ivy()
-    bc1 = 1.0 - beta1**step  # step may be an array (a traced step count under jit)
-    bc2 = 1.0 - beta2**step
     w_l, s, (g_l, m_l, v_l) = _leaf_lists(ws, ("the gradients", dcdws), ("mw", mw), ("vw", vw))
+    new_w, new_m, new_v = _lamb_leaves(w_l, g_l, m_l, v_l, lr, step, beta1, beta2, epsilon, max_trust_ratio,
+                                       decay_lambda, stop_gradients)
+    return nest.unflatten(s, new_w), nest.unflatten(s, new_m), nest.unflatten(s, new_v)
+
+
+def _lamb_leaves(
+    w_l: list[Any], g_l: list[Any], m_l: list[Any], v_l: list[Any], lr: Any, step: Any, beta1: float,
+    beta2: float, epsilon: float, max_trust_ratio: float, decay_lambda: float, stop_gradients: bool,
+) -> tuple[list[Any], list[Any], list[Any]]:
+    """:func:`lamb_update` on lists of leaves (also what ``ivy.LAMB`` calls)."""
+    ivy = _ivy()
+    if not _is_number(step) and w_l:  # a step count threaded through a compiled program
+        step = ivy.astype(step, w_l[0].dtype)
+    bc1 = 1.0 - beta1**step
+    bc2 = 1.0 - beta2**step
     new_w, new_m, new_v = [], [], []
     for w, g, m, v in zip(w_l, g_l, m_l, v_l):
         m, v = _adam_moments(g, m, v, beta1, beta2)
@@ -177,7 +203,7 @@ def lamb_update(
         new_w.append(_finish(w - lr * _trust(w, r, max_trust_ratio) * r, stop_gradients))
         new_m.append(m)
         new_v.append(v)
-    return nest.unflatten(s, new_w), nest.unflatten(s, new_m), nest.unflatten(s, new_v)
+    return new_w, new_m, new_v
 
 
 def lars_update(
@@ -186,14 +212,19 @@ def lars_update(
     """One LARS step (You et al., 2017): per leaf, the local learning rate is
     ``lr · ‖w‖ / (‖g‖ + λ‖w‖)`` (``lr`` where either norm is 0) and ``w -= local_lr · (g + λ w)``.
     Returns the new nest."""
-    ivy = _ivy()
+    w_l, s, (g_l,) = _leaf_lists(ws, ("the gradients", dcdws))
+    return nest.unflatten(s, _lars_leaves(w_l, g_l, lr, decay_lambda, stop_gradients))
 
-    def upd(w: Any, g: Any) -> Any:
+
+def _lars_leaves(w_l: list[Any], g_l: list[Any], lr: Any, decay_lambda: float, stop_gradients: bool) -> list[Any]:
+    """:func:`lars_update` on lists of leaves (also what ``ivy.LARS`` calls)."""
+    ivy = _ivy()
+    out = []
+    for w, g in zip(w_l, g_l):
         wn = ivy.linalg.vector_norm(w)
         gn = ivy.linalg.vector_norm(g)
         denom = gn + decay_lambda * wn
         ok = ivy.logical_and(wn > 0, gn > 0)
         ratio = ivy.where(ok, wn / ivy.where(ok, denom, 1.0), 1.0)
-        return _finish(w - lr * ratio * (g + decay_lambda * w), stop_gradients)
-
-    return nest.map(upd, ws, dcdws)
+        out.append(_finish(w - lr * ratio * (g + decay_lambda * w), stop_gradients))
+    return out

@@ -46,13 +46,18 @@ class Spec:
     """One op of the contract. Its signature and inference roles are read from the spec function
     on first use (reading all of them at ``import ivy`` would cost tens of milliseconds)."""
 
-    __slots__ = ("name", "category", "fn", "_infer", "_signature", "_roles")
+    __slots__ = ("name", "category", "fn", "_infer", "convert", "_signature", "_roles")
 
-    def __init__(self, name: str, category: str, fn: Callable[..., Any], infer: bool = True):
+    def __init__(
+        self, name: str, category: str, fn: Callable[..., Any], infer: bool = True, convert: bool = False
+    ):
         self.name = name  #: qualified name: ``"add"``, ``"linalg.inv"``, ``"fft.fft"``
         self.category = category  #: spec module it lives in: ``"elementwise"``, ``"linalg"``, ...
         self.fn = fn
         self._infer = infer
+        #: a conversion op (``asarray``): a selected backend (with-block or ``set_backend``)
+        #: decides before the framework of the array argument does
+        self.convert = convert
         self._signature: inspect.Signature | None = None
         self._roles: tuple[tuple[str, Role], ...] | None = None
 
@@ -118,8 +123,13 @@ def _role(param: inspect.Parameter) -> Role | None:
     return "array"
 
 
-def spec(fn: Callable[..., Any] | None = None, *, infer: bool = True) -> Any:
-    """Register ``fn`` as the spec of the op named after it (prefixed for extensions)."""
+def spec(fn: Callable[..., Any] | None = None, *, infer: bool = True, convert: bool = False) -> Any:
+    """Register ``fn`` as the spec of the op named after it (prefixed for extensions).
+
+    ``infer=False``: the backend comes from context only. ``convert=True``: a conversion op,
+    whose backend is the selected one (``set_backend`` / ``use_backend``) when there is one,
+    and otherwise the framework of its array argument.
+    """
 
     def register(f: Callable[..., Any]) -> Callable[..., Any]:
         # A category split over two files says so with a module-level CATEGORY (nn_blocks -> nn).
@@ -128,7 +138,7 @@ def spec(fn: Callable[..., Any] | None = None, *, infer: bool = True) -> Any:
         name = f"{category}.{f.__name__}" if category in EXTENSIONS else f.__name__
         if name in SPECS:
             raise RuntimeError(f"duplicate spec for {name!r}")
-        SPECS[name] = Spec(name, category, f, infer)
+        SPECS[name] = Spec(name, category, f, infer, convert)
         return f
 
     return register(fn) if fn is not None else register

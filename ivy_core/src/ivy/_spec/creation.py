@@ -42,7 +42,7 @@ def arange(
     """
 
 
-@spec
+@spec(convert=True)
 def asarray(
     obj: Array | bool | int | float | complex | NestedSequence,
     /,
@@ -52,6 +52,11 @@ def asarray(
     copy: bool | None = None,
 ) -> Array:
     """Convert ``obj`` (an array, a Python scalar, a nested sequence or a buffer) to an array.
+
+    The result belongs to the selected backend when one is selected (``backend=``,
+    ``with ivy.use_backend(...)`` or ``ivy.set_backend(...)``): ``ivy.asarray(np_array)`` under
+    ``ivy.set_backend("torch")`` is a ``torch.Tensor``. Only when no backend is selected does the
+    framework of an array ``obj`` decide (then the default backend, for Python data).
 
     Args:
         obj: the data: an array, a Python scalar, a (possibly nested) sequence of Python scalars, or
@@ -205,31 +210,40 @@ def full_like(
 
 @spec
 def linspace(
-    start: int | float | complex,
-    stop: int | float | complex,
+    start: Array | int | float | complex,
+    stop: Array | int | float | complex,
     /,
     num: int,
     *,
     dtype: DType | None = None,
     device: Device | None = None,
     endpoint: bool = True,
+    axis: int = 0,
 ) -> Array:
     """``num`` evenly spaced numbers from ``start`` to ``stop``.
 
+    ``start`` and ``stop`` may also be arrays (Ivy's extension of the standard, as NumPy's):
+    they broadcast together, and each pair of elements gives one sequence, laid out along
+    ``axis`` of the result (NumPy's convention; the 2021 Ivy API put it last, ``axis=-1``).
+
     Args:
-        start: first value.
-        stop: last value if ``endpoint`` is ``True``; otherwise the interval is split into
-            ``num + 1`` points and the last one is dropped.
+        start: first value, or an array of first values.
+        stop: last value if ``endpoint`` is ``True`` (otherwise the interval is split into
+            ``num + 1`` points and the last one is dropped), or an array of them.
         num: number of values; must be non-negative.
         dtype: output dtype; ``None`` means the default complex dtype if ``start`` or ``stop`` is
-            complex, else the default real floating-point dtype. Integer dtypes give
-            implementation-defined results.
-        device: device to place the result on.
+            complex, else the default real floating-point dtype (for array endpoints: their
+            floating-point dtype, if they have one). Integer dtypes give implementation-defined
+            results.
+        device: device to place the result on (default: that of array endpoints).
         endpoint: whether ``stop`` is included.
+        axis: the axis of the result along which the samples lie, for array endpoints (with
+            scalar endpoints the result is 1-D and ``axis`` must be ``0`` or ``-1``).
 
     Returns:
-        A 1-D array of length ``num``. For complex bounds, real and imaginary parts are spaced
-        independently.
+        For scalar endpoints, a 1-D array of length ``num``; for array endpoints of broadcast
+        shape ``S``, an array of ``len(S) + 1`` dimensions with ``num`` at ``axis``. For complex
+        bounds, real and imaginary parts are spaced independently.
     """
 
 

@@ -25,6 +25,11 @@ from ._base import Array, Device, DType, spec
 def seed(seed_value: int = 0, /) -> None:
     """Reset the global random state of the backend, so that later draws are reproducible.
 
+    ``ivy.seed(n)`` without ``backend=`` seeds every backend: those loaded now, and each backend
+    that loads later as it loads, so a program that seeds first and picks its backend afterwards
+    (``with ivy.use_backend("torch"):``) draws the same numbers on every run. With ``backend=``,
+    or through a backend namespace (``ivy.torch.seed``), it seeds that backend alone.
+
     Args:
         seed_value: a non-negative integer.
     """

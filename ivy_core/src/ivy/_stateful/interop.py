@@ -31,6 +31,7 @@ __all__ = [
     "InteropNotSupportedError",
     "module_variables",
     "call_with_variables",
+    "mirror_place",
 ]
 
 #: Top-level modules of high-level libraries built on a framework, which no plugin declares in
@@ -132,6 +133,42 @@ def module_variables(module: Module) -> tuple[dict[str, Any], dict[str, Any]]:
     Builds the module if needed. For plugins' ``to_native_module``.
     """
     return module.v.to_flat_dict(), module.state.to_flat_dict()
+
+
+def mirror_place(
+    root: Any, chain: str, module: Module, make_holder: Callable[[str], Any], children: str
+) -> tuple[Any, str]:
+    """Where key chain ``chain`` of Ivy module ``module`` lives in a native module tree that
+    mirrors the Ivy submodule tree: ``(native module holding it, leaf name)``.
+
+    For plugins' ``to_native_module`` (torch modules and paddle layers: both keep their
+    parameters and buffers in ``_parameters`` / ``_buffers`` dicts). ``"fc0/w"`` is the leaf
+    ``"w"`` of the child ``"fc0"`` of ``root``; missing children are made on the way with
+    ``make_holder(kind)`` (``kind``: the Ivy submodule's class name) and stored in the dict
+    attribute named ``children`` (``"_modules"`` / ``"_sub_layers"``).
+
+    Raises:
+        ValueError: a name is taken twice (a variable and a submodule of the same name).
+    """
+    kinds = _kinds_cache(module)
+    *path, leaf = chain.split(SEPARATOR)
+    owner = root
+    for i, part in enumerate(path):
+        kids = getattr(owner, children)
+        child = kids.get(part)
+        if child is None:
+            if part in owner._parameters or part in owner._buffers:
+                raise ValueError(f"{chain!r}: {part!r} names both a variable and a submodule")
+            child = make_holder(kinds.get(SEPARATOR.join(path[: i + 1]), "Container"))
+            kids[part] = child
+        owner = child
+    if leaf in getattr(owner, children) or leaf in owner._parameters or leaf in owner._buffers:
+        raise ValueError(f"the key chain {chain!r} clashes with another variable or submodule")
+    return owner, leaf
+
+
+def _kinds_cache(module: Module) -> dict[str, str]:
+    return {c: type(m).__name__ for c, m in module.modules()}
 
 
 def call_with_variables(

@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterator
 
+from .. import _tracking
 from ..container import SEPARATOR, Container
 from ..errors import ModuleNotBuiltError
 
@@ -238,6 +239,8 @@ class Module:
         Building (see the module docstring) happens here if it has not yet. Assigning a Container
         of the same structure replaces them (``model.v = optimizer.step(model.v, grads)``).
         """
+        if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
+            _tracking.touch(self)
         if self._own_v is None:
             self._build()
         out = Container(self._own_v)
@@ -252,6 +255,8 @@ class Module:
 
     @v.setter
     def v(self, new: Any) -> None:
+        if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
+            _tracking.touch(self)
         new = new if isinstance(new, Container) else Container(new)
         if self._own_v is None:
             try:  # build first (backend and device from the new arrays), so that buffers exist
@@ -282,6 +287,8 @@ class Module:
     @property
     def state(self) -> Container:
         """All non-trainable buffers (running statistics), structured like ``v``."""
+        if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
+            _tracking.touch(self)
         if self._own_v is None:
             self._build()
         out = Container(self._own_state or {})
@@ -293,6 +300,8 @@ class Module:
 
     @state.setter
     def state(self, new: Any) -> None:
+        if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
+            _tracking.touch(self)
         new = new if isinstance(new, Container) else Container(new)
         Container.assert_identical_structure(new, self.state, "the new state and the module's state")
         for chain, x in new.items_flat():
@@ -312,8 +321,11 @@ class Module:
         ivy = _ivy()
         if self._own_state is None:
             self._own_state = Container()
+        capture = _tracking._capture
         for k, x in buffers.items():
             self._own_state[k] = ivy.stop_gradient(x)
+            if capture is not None:  # inside a gradient transform: stored again from its outputs
+                capture.append((self, k))
 
     # ------------------------------------------------------------------ calling
 
@@ -323,6 +335,8 @@ class Module:
         On the first call with ``v=None`` the module builds, taking its backend, device and any
         missing sizes from the input (see the module docstring).
         """
+        if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
+            _tracking.touch(self)
         if v is None:
             if self._own_v is None:
                 if self._needs_input() and _first_array((args, kwargs)) is None:
@@ -340,6 +354,29 @@ class Module:
         finally:
             for m, own in saved:
                 m._own_v = own
+
+    # ------------------------------------------------------------------ compiled programs
+
+    def _ivy_members(self) -> list["Module"]:
+        """This module and every module below it: the stateful objects ``ivy.compile`` threads
+        for it (each holds its own variables and buffers)."""
+        return [m for _, m in self.modules()]
+
+    def _ivy_get_state(self) -> dict[str, Any]:
+        """This module's own variables and buffers (not its submodules'), as plain nests."""
+        return {
+            "v": None if self._own_v is None else self._own_v.to_dict(),
+            "state": None if self._own_state is None else self._own_state.to_dict(),
+        }
+
+    def _ivy_set_state(self, state: dict[str, Any], *, concrete: bool = True) -> None:
+        v, buffers = state["v"], state["state"]
+        self._own_v = None if v is None else Container(v)
+        self._own_state = None if buffers is None else Container(buffers)
+
+    def _ivy_ready(self) -> bool:
+        """Whether the module is built (a compiled program cannot create variables)."""
+        return self._own_v is not None
 
     # ------------------------------------------------------------------ modes and devices
 

@@ -11,11 +11,13 @@ buffers) in ``opt.state``, a Container created on the first step, and counts ste
 
 from __future__ import annotations
 
+import json
+import os
 from typing import Any, Callable
 
-from .. import nest
-from .._functional.optimizers import _adam_leaves
-from ..container import Container
+from .. import _tracking, nest
+from .._functional.optimizers import _adam_leaves, _descent_leaves, _lamb_leaves, _lars_leaves
+from ..container import SEPARATOR, Container
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "LAMB", "LARS"]
 
@@ -26,9 +28,22 @@ def _ivy() -> Any:
     return ivy
 
 
-def _zeros_like(tree: Any) -> Any:
-    ivy = _ivy()
-    return nest.map(lambda x: ivy.zeros_like(ivy.stop_gradient(x)), tree)
+def _paths(s: nest.Structure, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path (keys and indices) of each leaf of a nest structure, in leaf order."""
+    if s.kind == "leaf":
+        return [prefix]
+    keys = s.meta[1] if s.kind == "dict" else range(len(s.children))
+    return [p for k, c in zip(keys, s.children) for p in _paths(c, (*prefix, k))]
+
+
+def _reorder(old: nest.Structure, new: nest.Structure) -> list[int] | None:
+    """For each leaf of ``new``, the index of the leaf at the same path in ``old``; None when
+    the two hold different paths."""
+    where = {p: i for i, p in enumerate(_paths(old))}
+    paths = _paths(new)
+    if len(paths) != len(where) or any(p not in where for p in paths):
+        return None
+    return [where[p] for p in paths]
 
 
 class Optimizer:
@@ -47,14 +62,123 @@ class Optimizer:
         #: state kept as leaves: (structure of v, {name: list of leaves}); None until used
         self._flat: tuple[Any, dict[str, list[Any]]] | None = None
 
+    #: names of the state kept as lists of leaves between steps (see :meth:`_flat_state`)
+    _FLAT: tuple[str, ...] = ()
+
     @property
     def state(self) -> Container:
-        """The optimizer's state: ``{name: nest like v}`` (empty before the first step)."""
+        """The optimizer's state: ``{name: nest like v}`` (empty before the first step).
+
+        Assigning a Container of the same form (from another optimizer of the same kind, or from
+        :meth:`state_dict`) restores it; :meth:`save` / :meth:`load` do so through a file.
+        """
+        if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
+            _tracking.touch(self)
         out = dict(self._state)
         if self._flat is not None:  # kept as lists of leaves between steps (see Adam)
             structure, named = self._flat
             out.update({k: nest.unflatten(structure, leaves) for k, leaves in named.items()})
         return Container(out)
+
+    @state.setter
+    def state(self, new: Any) -> None:
+        if _tracking._session is not None:
+            _tracking.touch(self)
+        new = new if isinstance(new, Container) else Container(new)
+        self._state, self._flat = {}, None
+        flat: dict[str, list[Any]] = {}
+        structure = None
+        for name, tree in new.items():
+            if name in self._FLAT:
+                flat[name], s = nest.flatten(tree)
+                if structure is not None and not nest.same_structure(s, structure):
+                    raise ValueError(f"{type(self).__name__}.state: {sorted(flat)} differ in structure")
+                structure = s
+            else:
+                self._state[name] = tree
+        if flat:
+            missing = sorted(set(self._FLAT) - set(flat))
+            if missing:
+                raise ValueError(f"{type(self).__name__}.state: {missing} missing (it holds {sorted(self._FLAT)})")
+            self._flat = (structure, flat)
+
+    def state_dict(self) -> dict[str, Any]:
+        """``{"step_count": int, "state": Container}``: what resuming training needs (the
+        hyperparameters come from the constructor; a schedule is a function of the step)."""
+        return {"step_count": self.step_count, "state": self.state}
+
+    def load_state_dict(self, state: dict[str, Any]) -> "Optimizer":
+        """Restore what :meth:`state_dict` returned; returns the optimizer."""
+        self.step_count = int(state["step_count"])
+        self.state = state["state"]
+        return self
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the state and the step count to a safetensors file (the arrays named by key
+        chain, ``"mw/fc0/w"``); :meth:`load` resumes from it exactly."""
+        from .. import safetensors
+
+        flat = self.state.to_flat_dict()
+        meta = {
+            "format": "ivy", "separator": SEPARATOR, "ivy_optimizer": type(self).__name__,
+            "step_count": str(self.step_count), "key_chains": json.dumps(list(flat)),
+        }
+        safetensors.save_file(flat, path, metadata=meta)
+
+    def load(self, path: str | os.PathLike[str], *, backend: Any = None, device: Any = None) -> "Optimizer":
+        """Read a file written by :meth:`save` into this optimizer (state and step count).
+
+        The arrays go to ``backend`` and ``device`` if given; by default they move, on the next
+        :meth:`step`, to the backend and device of the variables it updates.
+
+        Raises:
+            ValueError: the file was saved by another kind of optimizer, or is not an optimizer file.
+        """
+        from .. import safetensors
+
+        _, meta = safetensors.read_header(path)
+        kind = meta.get("ivy_optimizer")
+        if kind is None or "step_count" not in meta:
+            raise ValueError(f"{os.fspath(path)} is not an optimizer file written by Optimizer.save")
+        if kind != type(self).__name__:
+            raise ValueError(f"{os.fspath(path)} holds the state of {kind}, not of {type(self).__name__}")
+        arrays = safetensors.load_file(path, backend=backend, device=device)
+        self._place_state = backend is None and device is None
+        order = json.loads(meta.get("key_chains", "[]")) or list(arrays)
+        self.load_state_dict({
+            "step_count": meta["step_count"],
+            "state": Container.from_flat_dict({k: arrays[k] for k in order}),
+        })
+        return self
+
+    # ------------------------------------------------------------------ compiled programs
+
+    def _ivy_members(self) -> list["Optimizer"]:
+        return [self]
+
+    def _ivy_get_state(self) -> dict[str, Any]:
+        return {"step_count": self.step_count, "state": self.state.to_dict()}
+
+    def _ivy_set_state(self, state: dict[str, Any], *, concrete: bool = True) -> None:
+        step = state["step_count"]
+        if concrete and not isinstance(step, int):  # a scalar array back from a compiled program
+            import ivy
+
+            step = int(ivy.to_scalar(step))
+        self.step_count = step
+        self.state = state["state"]
+
+    def _ivy_ready(self) -> bool:
+        return True
+
+    #: whether state loaded from a file still has to move to the variables' backend and device
+    _place_state = False
+
+    def _move_state(self, like: Any) -> None:
+        ivy = _ivy()
+        b, d = ivy.namespace(like), ivy.dev(like)
+        self.state = nest.map(lambda x: ivy.to_device(ivy.asarray(x, backend=b), d), self.state)
+        self._place_state = False
 
     def current_lr(self) -> float:
         """The learning rate of the current step (``lr(step_count)`` for a schedule)."""
@@ -68,7 +192,7 @@ class Optimizer:
         """
         leaves, structure = nest.flatten(v)
         g_leaves, g_structure = nest.flatten(grads)
-        if g_structure != structure:  # (a training step takes the fast path above: same structure)
+        if not nest.same_structure(g_structure, structure):  # (a training step takes the fast path above: same structure)
             if isinstance(v, dict) and isinstance(grads, dict):
                 Container.assert_identical_structure(v, grads, "the variables and the gradients")
                 if isinstance(v, Container) and not isinstance(grads, Container):
@@ -76,8 +200,12 @@ class Optimizer:
                 elif type(v) is dict and isinstance(grads, Container):
                     grads = grads.to_dict()
                 g_leaves, g_structure = nest.flatten(grads)
-            if g_structure != structure:
+            if not nest.same_structure(g_structure, structure):
                 raise ValueError("the variables and the gradients differ in structure")
+        if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
+            _tracking.touch(self)
+        if self._place_state and leaves:
+            self._move_state(leaves[0])
         self.step_count += 1
         lr = self.current_lr()
         new = self._step_leaves(leaves, g_leaves, structure, lr)
@@ -94,19 +222,25 @@ class Optimizer:
         """The state ``names`` as lists of leaves (zeros on the first step)."""
         if self._flat is None:
             ivy = _ivy()
-            self._flat = (structure, {n: [ivy.zeros_like(ivy.stop_gradient(x)) for x in leaves] for n in names})
-        elif self._flat[0] != structure:
-            raise ValueError(f"{type(self).__name__}: the variables differ in structure from those of the first "
-                             "step, which the optimizer state was made for")
+            zeros: dict[str, list[Any]] = {}
+            for n in names:  # loops, not comprehensions: see ivy._functional.optimizers
+                zeros[n] = []
+                for x in leaves:
+                    zeros[n].append(ivy.zeros_like(ivy.stop_gradient(x)))
+            self._flat = (structure, zeros)
+        elif not nest.same_structure(self._flat[0], structure):
+            # The same keys in another order, or dicts where there were Containers: state restored
+            # from a file, or passed through a compiler (jax.jit and tf.function sort dict keys).
+            old, named = self._flat
+            order = _reorder(old, structure)
+            if order is None:
+                raise ValueError(f"{type(self).__name__}: the variables differ in structure from those of the "
+                                 "first step, which the optimizer state was made for")
+            self._flat = (structure, {n: [leaves[i] for i in order] for n, leaves in named.items()})
         return [self._flat[1][n] for n in names]
 
     def _step(self, v: Any, grads: Any, lr: float) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must implement _step(v, grads, lr)")
-
-    def _moments(self, v: Any) -> tuple[Any, Any]:
-        if "mw" not in self._state:
-            self._state["mw"], self._state["vw"] = _zeros_like(v), _zeros_like(v)
-        return self._state["mw"], self._state["vw"]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(lr={self.lr!r}, step_count={self.step_count})"
@@ -131,19 +265,30 @@ class SGD(Optimizer):
         super().__init__(lr, stop_gradients=stop_gradients)
         self.momentum, self.dampening, self.nesterov, self.weight_decay = momentum, dampening, nesterov, weight_decay
 
-    def _step(self, v: Any, grads: Any, lr: float) -> Any:
-        ivy = _ivy()
+    _FLAT = ("momentum",)
+
+    def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
+        # explicit loops, no comprehensions: see ivy._functional.optimizers
+        g = grads
         if self.weight_decay:
-            grads = nest.map(lambda g, w: g + self.weight_decay * w, grads, v)
+            g = []
+            for gi, wi in zip(grads, leaves):
+                g.append(gi + self.weight_decay * wi)
         if self.momentum:
-            mu = self.momentum
-            if "momentum" not in self._state:
-                buf = nest.map(ivy.stop_gradient, grads)
+            mu, first = self.momentum, self._flat is None
+            (old,) = self._flat_state(leaves, structure, "momentum")
+            buf = []
+            for b, gi in zip(old, g):  # torch's rule: the buffer starts as the first gradient
+                buf.append(_ivy().stop_gradient(gi) if first else mu * b + (1.0 - self.dampening) * gi)
+            self._flat = (structure, {"momentum": buf})
+            if self.nesterov:
+                d = []
+                for gi, b in zip(g, buf):
+                    d.append(gi + mu * b)
+                g = d
             else:
-                buf = nest.map(lambda b, g: mu * b + (1.0 - self.dampening) * g, self._state["momentum"], grads)
-            self._state["momentum"] = buf
-            grads = nest.map(lambda g, b: g + mu * b, grads, buf) if self.nesterov else buf
-        return ivy.gradient_descent_update(v, grads, lr, stop_gradients=self.stop_gradients)
+                g = buf
+        return _descent_leaves(leaves, g, lr, self.stop_gradients)
 
 
 class Adam(Optimizer):
@@ -159,6 +304,8 @@ class Adam(Optimizer):
         stop_gradients: see :class:`Optimizer`.
     """
 
+    _FLAT = ("mw", "vw")
+
     def __init__(self, lr: float | Callable[[int], float] = 1e-3, *, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-7, weight_decay: float = 0.0, stop_gradients: bool = True) -> None:
         super().__init__(lr, stop_gradients=stop_gradients)
@@ -166,7 +313,10 @@ class Adam(Optimizer):
 
     def _decay(self, w: list[Any], g: list[Any], lr: float) -> tuple[list[Any], list[Any]]:
         if self.weight_decay:
-            g = [gi + self.weight_decay * wi for gi, wi in zip(g, w)]
+            out = []
+            for gi, wi in zip(g, w):
+                out.append(gi + self.weight_decay * wi)
+            g = out
         return w, g
 
     def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
@@ -199,7 +349,10 @@ class AdamW(Adam):
 
     def _decay(self, w: list[Any], g: list[Any], lr: float) -> tuple[list[Any], list[Any]]:
         if self.weight_decay:
-            w = [wi * (1.0 - lr * self.weight_decay) for wi in w]
+            out = []
+            for wi in w:
+                out.append(wi * (1.0 - lr * self.weight_decay))
+            w = out
         return w, g
 
 
@@ -215,12 +368,13 @@ class LAMB(Optimizer):
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
         self.max_trust_ratio, self.decay_lambda = max_trust_ratio, decay_lambda
 
-    def _step(self, v: Any, grads: Any, lr: float) -> Any:
-        mw, vw = self._moments(v)
-        new, self._state["mw"], self._state["vw"] = _ivy().lamb_update(
-            v, grads, lr, mw, vw, self.step_count, beta1=self.beta1, beta2=self.beta2, epsilon=self.epsilon,
-            max_trust_ratio=self.max_trust_ratio, decay_lambda=self.decay_lambda, stop_gradients=self.stop_gradients,
-        )
+    _FLAT = ("mw", "vw")
+
+    def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
+        m, v = self._flat_state(leaves, structure, "mw", "vw")
+        new, m, v = _lamb_leaves(leaves, grads, m, v, lr, self.step_count, self.beta1, self.beta2, self.epsilon,
+                                 self.max_trust_ratio, self.decay_lambda, self.stop_gradients)
+        self._flat = (structure, {"mw": m, "vw": v})
         return new
 
 
@@ -233,5 +387,5 @@ class LARS(Optimizer):
         super().__init__(lr, stop_gradients=stop_gradients)
         self.decay_lambda = decay_lambda
 
-    def _step(self, v: Any, grads: Any, lr: float) -> Any:
-        return _ivy().lars_update(v, grads, lr, decay_lambda=self.decay_lambda, stop_gradients=self.stop_gradients)
+    def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
+        return _lars_leaves(leaves, grads, lr, self.decay_lambda, self.stop_gradients)

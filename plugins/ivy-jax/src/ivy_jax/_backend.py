@@ -8,6 +8,7 @@ import jax
 from ivy.plugin import BackendImpl, collect_ops
 
 from . import _dtypes
+from .random import RANDOM_STATE
 
 
 def _devices() -> list[Any]:
@@ -52,5 +53,6 @@ def load() -> BackendImpl:
         devices=_devices,
         default_device=_default_device,
         framework=jax,
+        random_state=RANDOM_STATE,  # the global key: ivy.compile threads it through programs
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
     )

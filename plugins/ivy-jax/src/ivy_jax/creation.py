@@ -212,22 +212,26 @@ def full_like(
 
 
 def linspace(
-    start: int | float | complex,
-    stop: int | float | complex,
+    start: Any,
+    stop: Any,
     /,
     num: int,
     *,
     dtype: Any = None,
     device: Any = None,
     endpoint: bool = True,
+    axis: int = 0,
 ) -> jax.Array:
-    if dtype is None:
-        dtype = DEFAULT_COMPLEX if isinstance(start, complex) or isinstance(stop, complex) else DEFAULT_FLOAT
-    else:
+    scalars = isinstance(start, (int, float, complex)) and isinstance(stop, (int, float, complex))
+    if dtype is not None:
         dtype = native(dtype, "linspace")
+    elif scalars:  # array endpoints: jnp keeps their floating dtype, as the spec says
+        dtype = DEFAULT_COMPLEX if isinstance(start, complex) or isinstance(stop, complex) else DEFAULT_FLOAT
+    if scalars and axis not in (0, -1):
+        raise ValueError(f"linspace: axis must be 0 or -1 for scalar endpoints, got {axis}")
     if device is not None:
         device = _device(device)
-    return jnp.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, device=device)
+    return jnp.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, device=device, axis=axis)
 
 
 def meshgrid(*arrays: jax.Array, indexing: str = "xy") -> list[jax.Array]:

@@ -5,9 +5,10 @@ reset by :func:`seed` and split on every call that has neither ``seed=`` nor ``k
 ``seed=`` uses a fresh key made from it and leaves the global key alone.
 
 Every function also takes a keyword-only ``key=`` (a JAX PRNG key, typed or legacy ``uint32[2]``)
-for users who manage keys themselves: with it, no global state is read or written. Under
-``jax.jit`` pass ``key=`` (as an argument of the jitted function): the global key is read while
-tracing, so it would be baked into the compiled function as a constant and every call would
+for users who manage keys themselves: with it, no global state is read or written. Programs
+compiled with ``ivy.compile`` thread the global key through (a new draw on every call). Under a
+bare ``jax.jit`` pass ``key=`` (as an argument of the jitted function): the global key is read
+while tracing, so it would be baked into the compiled function as a constant and every call would
 return the same numbers. These functions are reached with the extra keyword through the backend
 namespace, e.g. ``ivy.backend_namespace("jax").random_normal(shape=(3,), key=k)``.
 """
@@ -23,6 +24,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+
+from ivy.plugin_kit import touch_random_state
 
 from ._dtypes import DEFAULT_INT, device as _device, native, put
 
@@ -50,13 +53,31 @@ def _key(seed: int | None, key: Any) -> Any:
         return key
     if seed is not None:
         return jax.random.key(int(seed))
+    if isinstance(_KEY, jax.core.Tracer):  # threaded through a program ivy.compile traces
+        _KEY, sub = jax.random.split(_KEY)
+        return sub
+    touch_random_state("jax")  # inside ivy.compile: have the key threaded (this trace restarts)
     # Evaluated eagerly even while jax.jit traces: the global key must stay a concrete array (a
     # tracer stored here would leak out of the trace); the subkey becomes a constant of the trace.
     with _lock, jax.ensure_compile_time_eval():
-        if _KEY is None:
-            _KEY = jax.random.key(secrets.randbits(31))
-        _KEY, sub = jax.random.split(_KEY)
+        _KEY, sub = jax.random.split(_global_key())
     return sub
+
+
+def _global_key() -> Any:
+    global _KEY
+    if _KEY is None:
+        _KEY = jax.random.key(secrets.randbits(31))
+    return _KEY
+
+
+def _set_global_key(key: Any) -> None:
+    global _KEY
+    _KEY = key
+
+
+#: the global key as (get, set), for ivy.compile to thread it through compiled programs
+RANDOM_STATE = (_global_key, _set_global_key)
 
 
 def _shape(shape: Any, *params: Any) -> tuple[int, ...]:

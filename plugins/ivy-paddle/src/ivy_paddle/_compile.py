@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 from typing import Any, Callable, Mapping
 
 from ivy.plugin import hookimpl
@@ -22,12 +23,21 @@ def _var_positional(fn: Callable[..., Any]) -> bool:
     return any(p.kind is p.VAR_POSITIONAL for p in params)
 
 
+_made = itertools.count()
+
+
 def _named(fn: Callable[..., Any], n: int) -> Callable[..., Any]:
-    """``fn`` behind a function with ``n`` named positional parameters (and ``**kwargs``)."""
+    """``fn`` behind a function with ``n`` named positional parameters (and ``**kwargs``).
+
+    Each wrapper gets a code object of its own (a numbered name): paddle's SOT caches its
+    translation by code object equality and stores names it needs in the globals of the first
+    function it translated, which another wrapper's globals would lack.
+    """
     names = ", ".join(f"a{i}" for i in range(n))
+    name = f"call_{next(_made)}"
     ns: dict[str, Any] = {"fn": fn}
-    exec(f"def call({names}{', ' if n else ''}**kwargs):\n    return fn({names}{', ' if n else ''}**kwargs)\n", ns)  # noqa: S102 - a fixed template
-    return functools.wraps(fn)(ns["call"])
+    exec(f"def {name}({names}{', ' if n else ''}**kwargs):\n    return fn({names}{', ' if n else ''}**kwargs)\n", ns)  # noqa: S102 - a fixed template
+    return functools.wraps(fn)(ns[name])
 
 
 class _PerArity:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 from ivy import dtype_name
+from ivy.plugin_kit import composed
 
 from ._common import cast, place, promote_many, to_device
 from ._dtypes import (
@@ -122,7 +123,11 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
 
 
 def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None,
-             endpoint: bool = True) -> Any:
+             endpoint: bool = True, axis: int = 0) -> Any:
+    if isinstance(start, paddle.Tensor) or isinstance(stop, paddle.Tensor):  # paddle: scalars only
+        return _linspace_arrays(start, stop, num, dtype=dtype, device=device, endpoint=endpoint, axis=axis)
+    if axis not in (0, -1):
+        raise ValueError(f"linspace: axis must be 0 or -1 for scalar endpoints, got {axis}")
     if dtype is None:
         dt = DEFAULT_COMPLEX if isinstance(start, complex) or isinstance(stop, complex) else DEFAULT_FLOAT
     else:
@@ -146,6 +151,9 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: A
         return out if dt == float64 else paddle.cast(out, dt)
     out = paddle.linspace(float(start), float(stop), num, float64, device=dev)
     return paddle.cast(out, dt)
+
+
+_linspace_arrays = composed("linspace", "paddle")
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,

@@ -16,15 +16,11 @@ from typing import Any
 
 import paddle
 from ivy import Container, Module
-from ivy._stateful.interop import NativeModuleWrapper, call_with_variables, module_variables
+from ivy._stateful.interop import NativeModuleWrapper, call_with_variables, mirror_place, module_variables
 
-__all__ = ["to_native_module", "from_native_module", "IvyPaddleLayer", "PaddleLayerWrapper"]
+__all__ = ["to_native_module", "from_native_module", "IvyPaddleLayer", "IvyLayer", "PaddleLayerWrapper"]
 
 _SEP = "/"
-
-
-def _attr_name(chain: str) -> str:
-    return chain.replace(_SEP, "__")
 
 
 def _stopped(t: paddle.Tensor) -> paddle.Tensor:
@@ -33,39 +29,52 @@ def _stopped(t: paddle.Tensor) -> paddle.Tensor:
     return t
 
 
+class IvyLayer(paddle.nn.Layer):
+    """The parameters and buffers of one Ivy submodule inside an :class:`IvyPaddleLayer`
+    (``layer.fc0`` for the Ivy module's ``fc0``); it is not callable on its own."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self._ivy_kind = kind
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(f"{self._ivy_kind} is part of an IvyPaddleLayer: call the top-level layer")
+
+    def extra_repr(self) -> str:
+        return self._ivy_kind
+
+
 class IvyPaddleLayer(paddle.nn.Layer):
     """A ``paddle.nn.Layer`` running an ``ivy.Module``; its parameters are the Ivy variables.
 
-    Parameters and buffers are registered under their key chains with ``"/"`` replaced by
-    ``"__"`` (``fc0/w`` -> ``fc0__w``); :meth:`key_chain` maps back. ``train()`` / ``eval()``
-    switch the Ivy module's mode too. Buffers (the Ivy module's ``state``) are updated after
-    each forward pass in training mode.
+    The sublayer tree mirrors the Ivy module's: the variable ``fc0/w`` is the parameter ``w`` of
+    the sublayer ``fc0`` (an :class:`IvyLayer`), so ``state_dict()`` keys read ``fc0.w`` as in
+    hand-written paddle; :meth:`key_chain` maps a name back to its Ivy key chain. ``train()`` /
+    ``eval()`` switch the Ivy module's mode too. Buffers (the Ivy module's ``state``) are
+    updated after each forward pass in training mode.
     """
 
     def __init__(self, ivy_module: Module) -> None:
         super().__init__()
         variables, buffers = module_variables(ivy_module)
-        self._ivy_chains: dict[str, str] = {}
-        self._ivy_buffer_chains: dict[str, str] = {}
+        #: Ivy key chain -> (the paddle layer holding it, its name there)
+        self._ivy_params: dict[str, tuple[Any, str]] = {}
+        self._ivy_buffers: dict[str, tuple[Any, str]] = {}
         shared = {}
         for chain, x in variables.items():
-            name = _attr_name(chain)
-            if name in self._ivy_chains:
-                raise ValueError(f"two key chains map to the paddle parameter name {name!r}")
-            p = self.create_parameter(
+            owner, leaf = mirror_place(self, chain, ivy_module, IvyLayer, "_sub_layers")
+            p = owner.create_parameter(
                 shape=list(x.shape), dtype=x.dtype,
                 default_initializer=paddle.nn.initializer.Assign(x.detach()),
             )
             p.stop_gradient = False
-            self.add_parameter(name, p)
-            self._ivy_chains[name] = chain
+            owner.add_parameter(leaf, p)
+            self._ivy_params[chain] = (owner, leaf)
             shared[chain] = p
         for chain, x in buffers.items():
-            name = _attr_name(chain)
-            if name in self._ivy_chains or name in self._ivy_buffer_chains:
-                raise ValueError(f"two key chains map to the paddle name {name!r}")
-            self.register_buffer(name, _stopped(x), persistable=True)
-            self._ivy_buffer_chains[name] = chain
+            owner, leaf = mirror_place(self, chain, ivy_module, IvyLayer, "_sub_layers")
+            owner.register_buffer(leaf, _stopped(x), persistable=True)
+            self._ivy_buffers[chain] = (owner, leaf)
         # the Ivy module's variables become these very parameters: paddle.optimizer's in-place
         # updates are seen by both
         self.__dict__["ivy_module"] = ivy_module
@@ -73,17 +82,20 @@ class IvyPaddleLayer(paddle.nn.Layer):
         self.train() if ivy_module.training else self.eval()
 
     def key_chain(self, name: str) -> str:
-        """The Ivy key chain of a parameter or buffer name of this layer."""
-        return self._ivy_chains.get(name) or self._ivy_buffer_chains[name]
+        """The Ivy key chain of a parameter or buffer name of this layer (``"fc0.w"`` -> ``"fc0/w"``)."""
+        chain = name.replace(".", _SEP)
+        if chain not in self._ivy_params and chain not in self._ivy_buffers:
+            raise KeyError(f"{name!r} is not a parameter or buffer of this layer")
+        return chain
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
-        v = {chain: getattr(self, name) for name, chain in self._ivy_chains.items()}
-        bufs = {chain: getattr(self, name) for name, chain in self._ivy_buffer_chains.items()}
+        v = {chain: owner._parameters[leaf] for chain, (owner, leaf) in self._ivy_params.items()}
+        bufs = {chain: owner._buffers[leaf] for chain, (owner, leaf) in self._ivy_buffers.items()}
         out, new = call_with_variables(self.ivy_module, v, bufs, *args, **kwargs)
-        for name, chain in self._ivy_buffer_chains.items():
+        for chain, (owner, leaf) in self._ivy_buffers.items():
             x = new.get(chain)
             if x is not None and x is not bufs[chain]:
-                self._buffers[name] = _stopped(x)
+                owner._buffers[leaf] = _stopped(x)
         return out
 
     def train(self) -> "IvyPaddleLayer":  # type: ignore[override]
@@ -97,7 +109,7 @@ class IvyPaddleLayer(paddle.nn.Layer):
         return self
 
     def extra_repr(self) -> str:
-        return f"ivy_module={self.ivy_module!r}"
+        return f"ivy_module={type(self.ivy_module).__name__}"
 
 
 class PaddleLayerWrapper(NativeModuleWrapper):

@@ -9,6 +9,7 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
+from ivy.plugin_kit import composed
 
 from . import _dtypes as D
 from ._helpers import SCALARS, cast, device_name, ints, on, scalar, shape_tuple, to_device
@@ -212,8 +213,13 @@ def eye(
 
 
 def linspace(
-    start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None, endpoint: bool = True
+    start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None, endpoint: bool = True,
+    axis: int = 0,
 ) -> Any:
+    if not isinstance(start, (int, float, complex)) or not isinstance(stop, (int, float, complex)):
+        return _linspace_arrays(start, stop, num, dtype=dtype, device=device, endpoint=endpoint, axis=axis)
+    if axis not in (0, -1):
+        raise ValueError(f"linspace: axis must be 0 or -1 for scalar endpoints, got {axis}")
     if dtype is None:
         dtype = D.DEFAULT_COMPLEX if isinstance(start, complex) or isinstance(stop, complex) else D.DEFAULT_FLOAT
     else:
@@ -222,6 +228,9 @@ def linspace(
     a = np.linspace(start, stop, num, endpoint=endpoint, dtype=np.complex128 if dtype in D.COMPLEX else np.float64)
     with on(device):
         return tf.constant(a.astype(dtype.as_numpy_dtype))
+
+
+_linspace_arrays = composed("linspace", "tensorflow")
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:

@@ -47,6 +47,7 @@ def load() -> BackendImpl:
         default_device=torch.get_default_device,
         framework=torch,
         tracing=torch.compiler.is_compiling,
+        compiled_side_effects=True,  # dynamo replays Python side effects
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
         kernels={"adam_update_flat": adam_update_flat},  # a fused Adam step (ivy.adam_update uses it)
     )

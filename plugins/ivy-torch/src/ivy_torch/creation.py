@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import torch
+from ivy.plugin_kit import composed
 
 from ._dtypes import PARTIAL, c64, c128, device as _dev, f64, i64, native
 from ._helpers import Tensor, viewcall
@@ -221,15 +222,20 @@ def full_like(
 
 
 def linspace(
-    start: int | float | complex,
-    stop: int | float | complex,
+    start: Any,
+    stop: Any,
     /,
     num: int,
     *,
     dtype: Any = None,
     device: Any = None,
     endpoint: bool = True,
+    axis: int = 0,
 ) -> Tensor:
+    if isinstance(start, Tensor) or isinstance(stop, Tensor):  # torch takes 0-d endpoints only
+        return _linspace_arrays(start, stop, num, dtype=dtype, device=device, endpoint=endpoint, axis=axis)
+    if axis not in (0, -1):
+        raise ValueError(f"linspace: axis must be 0 or -1 for scalar endpoints, got {axis}")
     if device is not None:
         device = _dev(device)
     if dtype is None:
@@ -245,6 +251,9 @@ def linspace(
         return torch.empty(0, dtype=dtype, device=device)
     # no endpoint: split into num + 1 points and drop the last
     return torch.linspace(start, stop, num + 1, dtype=dtype, device=device)[:-1].clone()
+
+
+_linspace_arrays = composed("linspace", "torch")
 
 
 def meshgrid(*arrays: Tensor, indexing: str = "xy") -> list[Tensor]:

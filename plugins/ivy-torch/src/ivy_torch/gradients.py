@@ -52,6 +52,8 @@ def stop_gradient(x: torch.Tensor, /) -> torch.Tensor:
     # A stopped value is a constant at every torch.func level; unwrapping the grad levels also
     # lets it outlive the transform (module state updated inside execute_with_gradients).
     y = x.detach()
+    if _compiling():  # dynamo traces torch.func itself, and cannot trace the unwrapping below
+        return y
     while _functorch.is_gradtrackingtensor(y):  # grad levels only: a vmap batch stays
         y = _functorch.get_unwrapped(y)
     return y.detach() if y.requires_grad else y

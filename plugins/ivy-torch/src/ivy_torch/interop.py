@@ -14,9 +14,9 @@ from typing import Any
 
 import torch
 from ivy import Container, Module
-from ivy._stateful.interop import NativeModuleWrapper, call_with_variables, module_variables
+from ivy._stateful.interop import NativeModuleWrapper, call_with_variables, mirror_place, module_variables
 
-__all__ = ["to_native_module", "from_native_module", "IvyTorchModule", "TorchModuleWrapper"]
+__all__ = ["to_native_module", "from_native_module", "IvyTorchModule", "IvyLayer", "TorchModuleWrapper"]
 
 _SEP = "/"
 
@@ -31,39 +31,48 @@ def _plain(t: torch.Tensor) -> torch.Tensor:
     return t.detach() if t.requires_grad else t
 
 
-def _attr_name(chain: str) -> str:
-    return chain.replace(_SEP, "__")
+class IvyLayer(torch.nn.Module):
+    """The parameters and buffers of one Ivy submodule inside an :class:`IvyTorchModule`
+    (``model.fc0`` for the Ivy module's ``fc0``); it is not callable on its own."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__()
+        self._ivy_kind = kind
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(f"{self._ivy_kind} is part of an IvyTorchModule: call the top-level module")
+
+    def extra_repr(self) -> str:
+        return self._ivy_kind
 
 
 class IvyTorchModule(torch.nn.Module):
     """A ``torch.nn.Module`` running an ``ivy.Module``; its parameters are the Ivy variables.
 
-    Parameters and buffers are registered under their key chains with ``"/"`` replaced by
-    ``"__"`` (``fc0/w`` -> ``fc0__w``); :meth:`key_chain` maps back. ``train()`` / ``eval()``
-    switch the Ivy module's mode too. Buffers (the Ivy module's ``state``, e.g. BatchNorm running
-    statistics) are updated after each forward pass in training mode.
+    The submodule tree mirrors the Ivy module's: the variable ``fc0/w`` is the parameter ``w`` of
+    the submodule ``fc0`` (an :class:`IvyLayer`), so ``state_dict()`` keys read ``fc0.w`` as in
+    hand-written torch; :meth:`key_chain` maps a name back to its Ivy key chain. ``train()`` /
+    ``eval()`` switch the Ivy module's mode too. Buffers (the Ivy module's ``state``, e.g.
+    BatchNorm running statistics) are updated after each forward pass in training mode.
     """
 
     def __init__(self, ivy_module: Module) -> None:
         super().__init__()
         variables, buffers = module_variables(ivy_module)
-        self._ivy_chains: dict[str, str] = {}
-        self._ivy_buffer_chains: dict[str, str] = {}
+        #: Ivy key chain -> (the torch module holding it, its name there)
+        self._ivy_params: dict[str, tuple[torch.nn.Module, str]] = {}
+        self._ivy_buffers: dict[str, tuple[torch.nn.Module, str]] = {}
         shared = {}
         for chain, x in variables.items():
-            name = _attr_name(chain)
-            if name in self._ivy_chains:
-                raise ValueError(f"two key chains map to the torch parameter name {name!r}")
+            owner, leaf = mirror_place(self, chain, ivy_module, IvyLayer, "_modules")
             p = x if isinstance(x, torch.nn.Parameter) else torch.nn.Parameter(x.detach(), requires_grad=True)
-            self.register_parameter(name, p)
-            self._ivy_chains[name] = chain
+            owner.register_parameter(leaf, p)
+            self._ivy_params[chain] = (owner, leaf)
             shared[chain] = p
         for chain, x in buffers.items():
-            name = _attr_name(chain)
-            if name in self._ivy_chains or name in self._ivy_buffer_chains:
-                raise ValueError(f"two key chains map to the torch name {name!r}")
-            self.register_buffer(name, x.detach())
-            self._ivy_buffer_chains[name] = chain
+            owner, leaf = mirror_place(self, chain, ivy_module, IvyLayer, "_modules")
+            owner.register_buffer(leaf, x.detach())
+            self._ivy_buffers[chain] = (owner, leaf)
         # the Ivy module's variables become these very parameters: torch.optim's in-place
         # updates are seen by both
         object.__setattr__(self, "ivy_module", ivy_module)
@@ -71,17 +80,20 @@ class IvyTorchModule(torch.nn.Module):
         self.train(ivy_module.training)
 
     def key_chain(self, name: str) -> str:
-        """The Ivy key chain of a parameter or buffer name of this module."""
-        return self._ivy_chains.get(name) or self._ivy_buffer_chains[name]
+        """The Ivy key chain of a parameter or buffer name of this module (``"fc0.w"`` -> ``"fc0/w"``)."""
+        chain = name.replace(".", _SEP)
+        if chain not in self._ivy_params and chain not in self._ivy_buffers:
+            raise KeyError(f"{name!r} is not a parameter or buffer of this module")
+        return chain
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
-        v = {chain: getattr(self, name) for name, chain in self._ivy_chains.items()}
-        bufs = {chain: getattr(self, name) for name, chain in self._ivy_buffer_chains.items()}
+        v = {chain: owner._parameters[leaf] for chain, (owner, leaf) in self._ivy_params.items()}
+        bufs = {chain: owner._buffers[leaf] for chain, (owner, leaf) in self._ivy_buffers.items()}
         out, new = call_with_variables(self.ivy_module, v, bufs, *args, **kwargs)
-        for name, chain in self._ivy_buffer_chains.items():
+        for chain, (owner, leaf) in self._ivy_buffers.items():
             x = new.get(chain)
             if x is not None and x is not bufs[chain]:
-                setattr(self, name, _plain(x))
+                owner._buffers[leaf] = _plain(x)
         return out
 
     def train(self, mode: bool = True) -> "IvyTorchModule":
@@ -90,7 +102,7 @@ class IvyTorchModule(torch.nn.Module):
         return self
 
     def extra_repr(self) -> str:
-        return f"ivy_module={self.ivy_module!r}"
+        return f"ivy_module={type(self.ivy_module).__name__}"
 
 
 class TorchModuleWrapper(NativeModuleWrapper):

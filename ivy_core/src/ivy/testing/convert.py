@@ -1,0 +1,97 @@
+"""Conversions between NumPy and a backend's native arrays, for tests.
+
+For the frameworks of the in-tree plugins the conversion goes through the framework's own API, not
+through Ivy (tests must not trust the code they test to build their inputs or read their outputs),
+and imports only that framework, lazily. Any other backend converts through its own namespace
+(``xp.asarray``) and :func:`ivy.to_numpy`, so a new backend needs no registration here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+__all__ = ["to_native", "native_to_numpy", "has_autodiff"]
+
+
+def _np() -> Any:
+    import numpy as np
+
+    return np
+
+
+def _to_torch(a: Any) -> Any:
+    import torch
+
+    return torch.from_numpy(_np().array(a, copy=True))
+
+
+def _to_jax(a: Any) -> Any:
+    import jax.numpy as jnp
+
+    return jnp.asarray(a)
+
+
+def _to_tf(a: Any) -> Any:
+    import tensorflow as tf
+
+    return tf.constant(a)
+
+
+def _to_paddle(a: Any) -> Any:
+    import paddle
+
+    return paddle.to_tensor(_np().array(a, copy=True), place=paddle.CPUPlace())
+
+
+_TO_NATIVE: dict[str, Callable[[Any], Any]] = {
+    "numpy": lambda a: _np().array(a, copy=True),
+    "torch": _to_torch,
+    "jax": _to_jax,
+    "tensorflow": _to_tf,
+    "paddle": _to_paddle,
+}
+
+
+def to_native(backend: str, a: Any, dtype: Any = None) -> Any:
+    """A native array of ``backend`` with the values, shape and dtype of ``a`` (array-like).
+
+    ``dtype`` (a NumPy dtype or name) casts ``a`` first; Python floats become float64 arrays.
+    """
+    np = _np()
+    arr = np.asarray(a, dtype=dtype)
+    conv = _TO_NATIVE.get(backend)
+    if conv is not None:
+        return conv(arr)
+    import ivy
+
+    return ivy.backend_namespace(backend).asarray(arr)
+
+
+def native_to_numpy(backend: str, x: Any) -> Any:
+    """A NumPy copy of ``x``, a native array of ``backend`` (Python scalars pass through)."""
+    np = _np()
+    if isinstance(x, (bool, int, float, complex)):
+        return np.asarray(x)
+    if backend == "numpy":
+        return np.array(x, copy=True)
+    if backend == "torch":
+        return x.detach().cpu().resolve_conj().resolve_neg().numpy()
+    if backend == "jax":
+        return np.array(x)  # a writable copy (np.asarray would be a read-only view)
+    if backend in ("tensorflow", "paddle"):
+        return np.asarray(x.numpy())
+    import ivy
+
+    return np.array(ivy.to_numpy(x), copy=True)
+
+
+def has_autodiff(backend: str) -> bool:
+    """Whether ``backend`` differentiates (its gradient ops are not missing or refusing)."""
+    import ivy
+    from ivy import _registry
+
+    b = _registry.get_backend(backend)
+    flag = b.impl.capabilities.get("autodiff")
+    if flag is not None:
+        return bool(flag)
+    return backend != "numpy" and "value_and_grad_flat" in b.native_ops
