@@ -240,6 +240,6 @@ def from_native_module(native: Any, /) -> JaxFunctionWrapper:
     raise TypeError(
         "from_native_module (jax) takes an (apply_fn, params) pair: apply_fn(params, *args) a pure "
         "JAX function and params a pytree of jax arrays"
-        + ("" if _flax() is not None else " (flax modules need flax, which is not installed)")
+        + ("" if _flax() is not None else " (flax modules need flax, which is not installed: pip install \"ivy-jax[flax]\")")
         + f"; got {type(native).__module__}.{type(native).__qualname__}"
     )
