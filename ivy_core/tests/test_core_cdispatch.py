@@ -4,7 +4,7 @@ Every public op object wraps its complete Python function (``__ivy_python__``); 
 decides whether a call is the plain case. These tests compare the two on plain calls and on every
 kind of call the C code must hand over (keywords, ``backend=``, scalars first, mixed frameworks,
 wrong argument counts), check that the objects behave like functions, and test
-``ivy.plugin.fastpath`` on its own.
+``ivy.plugin_kit.fastpath`` on its own.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 
 import ivy
 from ivy import _dispatch
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 pytestmark = pytest.mark.usefixtures("toy")
 needs_c = pytest.mark.skipif(not _dispatch.C_DISPATCH, reason="ivy._cdispatch is not built")
@@ -164,10 +164,10 @@ def test_ops_behave_like_functions() -> None:
 
 def test_pure_python_mode(run_py_json: Any) -> None:
     out = run_py_json(
-        "import ivy, ivy.plugin, types\n"
+        "import ivy, ivy.plugin_kit, types\n"
         "f = lambda *a: 0\n"
         "emit([ivy._dispatch.C_DISPATCH, isinstance(ivy.add, types.FunctionType),\n"
-        "      ivy.plugin.fastpath(f, f, nargs=1) is f])",
+        "      ivy.plugin_kit.fastpath(f, f, nargs=1) is f])",
         env={"IVY_PURE_PYTHON": "1"},
     )
     assert out == [False, True, True]

@@ -81,3 +81,51 @@ with contextlib.redirect_stdout(io.StringIO()):
 emit({{"rc": [rc_list, rc_load], "frameworks": sorted(n for n in {FRAMEWORKS!r} if n in sys.modules)}})
 """, [toy_site])
     assert out == {"rc": [0, 0], "frameworks": []}
+
+
+def _ivy_cmd(*args: str, paths: tuple[Path, ...] = ()) -> subprocess.CompletedProcess[str]:
+    full = {k: v for k, v in os.environ.items() if k not in ("IVY_PURE_PYTHON", "IVY_BACKEND")}
+    full["PYTHONPATH"] = os.pathsep.join([*map(str, paths), full.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-m", "ivy", *args], capture_output=True, text=True,
+                          env=full, timeout=120, cwd=tempfile.gettempdir())
+
+
+def test_plugins_lists_status_coverage_and_broken_plugins(toy_site: Path, broken_site: Path) -> None:
+    import json
+
+    import ivy
+
+    proc = _ivy_cmd("plugins", "--json", "--no-load", paths=(toy_site, broken_site))
+    rows = {r["name"]: r for r in json.loads(proc.stdout)}
+    assert set(ivy.backends()) | {"toy", "broken"} <= set(rows)
+    assert rows["toy"]["distribution"] == "ivy-toy 0.1.0" and rows["toy"]["status"] == "not loaded"
+    assert rows["broken"]["status"].startswith("broken:") and "ivy_doctor_framework_that_is_not_installed" in rows["broken"]["status"]
+    assert proc.returncode == 1  # a broken plugin
+    # loading the toy backend (no framework: quick) gives its coverage of the spec
+    from ivy._spec import SPECS
+
+    proc = _ivy_cmd("plugins", paths=(toy_site,))
+    block = proc.stdout.split("toy: ivy-toy 0.1.0", 1)[1].split("\n\n")[0]
+    assert "status:     ok" in block
+    cov = [line for line in block.splitlines() if "coverage:" in line][0]
+    assert f"/{len(SPECS)} spec ops implemented" in cov and "composed by core" in cov
+
+
+def test_plugins_reports_two_plugins_claiming_one_module(toy_site: Path, tmp_path: Path) -> None:
+    make_fake_dist(tmp_path, "ivy-toy-twin", {"toytwin": "ivy_toy_twin"}, {"ivy_toy_twin": (
+        "from ivy.plugin import BackendSpec, hookimpl\n"
+        "@hookimpl\n"
+        "def ivy_register_backends(register):\n"
+        "    register(BackendSpec(name='toytwin', array_modules=('ivy_toy',), load='ivy_toy._backend:load'))\n"
+    )})
+    proc = _ivy_cmd("plugins", "--no-load", paths=(toy_site, tmp_path))
+    assert "CONFLICT:   the arrays of 'ivy_toy' are claimed by toytwin too" in proc.stdout
+    assert proc.returncode == 1
+
+
+def test_version_ranges_are_checked() -> None:
+    from ivy._cli import _satisfies
+
+    assert _satisfies("2.13.0+cpu", ">=2.13,<3") and not _satisfies("2.12.1", ">=2.13,<3")
+    assert _satisfies("0.10.2", ">=0.10,<0.11") and not _satisfies("0.11.0", ">=0.10,<0.11")
+    assert _satisfies("3.3.1", "==3.3.*") and not _satisfies("3.4.0", "==3.3.*")

@@ -35,8 +35,8 @@ def test_core_device_kind_from_plugin_group(tmp_path):
     got = run_json(
         """
         import numpy as np
-        import ivy, ivy.plugin
-        kinds = ivy.plugin.device_kinds("numpy")
+        import ivy, ivy.plugin_kit
+        kinds = ivy.plugin_kit.device_kinds("numpy")
         x = np.ones(3)
         y = ivy.to_device(x, "vdev:0")
         try:
@@ -65,10 +65,10 @@ def test_core_device_kind_must_be_devicekind(tmp_path):
     make_fake_dist(tmp_path, "ivy-badkind", {"badkind": "ivy_badkind"}, {"ivy_badkind": _BAD}, group="ivy.plugins")
     got = run_json(
         """
-        import ivy, ivy.plugin
+        import ivy, ivy.plugin_kit
         from ivy.errors import PluginValidationError
         try:
-            ivy.plugin.device_kinds("numpy")
+            ivy.plugin_kit.device_kinds("numpy")
             err = None
         except PluginValidationError as e:
             err = str(e)
@@ -88,10 +88,10 @@ def test_core_broken_plugin_group_module_is_reported(tmp_path):
     got = run_json(
         """
         import warnings
-        import ivy, ivy.plugin
+        import ivy, ivy.plugin_kit
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
-            kinds = sorted(ivy.plugin.device_kinds("numpy"))
+            kinds = sorted(ivy.plugin_kit.device_kinds("numpy"))
         emit({"kinds": kinds, "warnings": [str(m.message) for m in w],
               "errors": {k: str(v) for k, v in ivy._registry._extra_errors.items()}})
         """,

@@ -566,7 +566,7 @@ def test_extension_ops_dispatch() -> None:
     np.testing.assert_allclose(r, np.ones(4))
     with pytest.raises(NotImplementedError, match="'toy' backend does not implement ivy.linalg.inv"):
         ivy.linalg.inv(T([1.0, 0.0, 0.0, 1.0], (2, 2)))
-    with pytest.raises(AttributeError, match="'toy' backend does not implement linalg.inv"):
+    with pytest.raises(AttributeError, match="'toy' backend does not implement ivy.linalg.inv"):
         ivy.toy.linalg.inv  # noqa: B018
 
 

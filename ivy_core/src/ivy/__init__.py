@@ -13,10 +13,9 @@ points; ``import ivy`` imports no framework.
 from __future__ import annotations
 
 import sys as _sys
-import types as _types
 from typing import Any as _Any
 
-from . import _dispatch, _registry
+from . import _api, _dispatch, _registry
 from ._aliases import (
     array,
     concatenate,
@@ -40,6 +39,7 @@ from ._functional.optimizers import (
     lamb_update,
     lars_update,
 )
+from ._context import current_backend_object as _current_backend_object
 from ._context import (
     backend_namespace,
     current_backend,
@@ -64,60 +64,17 @@ from .errors import (
 
 __version__ = "0.1.0"
 
-def _submodule(name: str, doc: str) -> _types.ModuleType:
-    mod = _types.ModuleType(f"ivy.{name}", doc)
-    names = sorted(q.partition(".")[2] for q in _SPECS if q.startswith(name + "."))
-    mod.__all__ = names  # type: ignore[attr-defined]
-
-    def __getattr__(attr: str) -> _Any:  # the ops are generated on first access
-        if attr in names:
-            fn = _dispatch.public_function(f"{name}.{attr}")
-            setattr(mod, attr, fn)
-            return fn
-        raise AttributeError(f"module 'ivy.{name}' has no attribute {attr!r}")
-
-    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
-    mod.__dir__ = lambda: names  # type: ignore[attr-defined]
-    _sys.modules[f"ivy.{name}"] = mod
-    return mod
-
-
-linalg = _submodule("linalg", "The Array API linalg extension, dispatched like ``ivy.*``.")
-fft = _submodule("fft", "The Array API fft extension, dispatched like ``ivy.*``.")
-#: main-namespace op names, generated on first access by ``__getattr__`` below
-_OPS = frozenset(q for q in _SPECS if "." not in q)
-
-
-def backends() -> list[str]:
-    """Names of the installed backends, in preference order. Reads package metadata only."""
-    return _registry.backends()
-
-
-def namespace(*arrays: _Any) -> _Any:
-    """The backend namespace of the given native arrays (``xp = ivy.namespace(x)``).
-
-    Python scalars are ignored; arrays of two frameworks raise :class:`MixedBackendsError`; with no
-    array at all, the current backend's namespace.
-    """
-    return _dispatch._infer("namespace", {}, arrays, ()).namespace
-
-
-def is_native_array(x: _Any, /) -> bool:
-    """Whether ``x`` is an array of an installed backend's framework (imports no framework)."""
-    if type(x) in _dispatch._NEUTRAL:
-        return False
-    try:
-        b = _registry.backend_for_type(type(x))
-    except IvyError:  # an array of a framework whose plugin is not installed
-        return False
-    return b is not None and isinstance(x, b.array_types)
+linalg = _api.linalg
+fft = _api.fft
+backends = _api.backends
+namespace = _api.namespace
+is_native_array = _api.is_native_array
+_OPS = _api.OPS
 
 
 def __array_namespace_info__() -> _Info:
     """Devices, dtypes and capabilities of the current backend, dtypes as ``ivy.DType`` names."""
-    from ._context import current_backend_object
-
-    return _Info(current_backend_object(), native=False)
+    return _Info(_current_backend_object(), native=False)
 
 
 #: names whose modules load on first access: the stateful API is not needed by every program

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from . import _api
 from . import _context
 
 __all__ = [
@@ -21,9 +22,7 @@ __all__ = [
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 def _axis(axis: Any) -> Any:

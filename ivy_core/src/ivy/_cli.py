@@ -1,7 +1,11 @@
 """Ivy's command line: ``python -m ivy <command>`` (also installed as the ``ivy`` script).
 
 Commands are registered in :data:`COMMANDS` (name, help, argument setup, function), so a new one
-is one function and one entry. Only ``doctor`` exists for now.
+is one function and one entry.
+
+``plugins`` lists the discovered backends: distribution, version, framework version, status (ok,
+or broken and why), coverage (spec ops the plugin implements itself, those core composes for it,
+those missing) and conflicts (two plugins claiming one array module).
 
 ``doctor`` reports the installation: the dispatch path in use (the C extension or pure Python, and
 why), the installed backends, and, unless ``--no-load`` is given, whether each backend loads and
@@ -103,6 +107,7 @@ def _load_one(name: str) -> None:
         fw = backend.impl.framework
         fw_name = getattr(fw, "__name__", None) or (backend.spec.array_modules or (name,))[0]
         report = {"ok": True, "framework": fw_name, "version": str(getattr(fw, "__version__", "unknown version"))}
+        report.update(_registry.coverage(backend))
     except Exception as e:  # noqa: BLE001 - the report is the point
         report = {"ok": False, "error": f"{type(e).__name__}: {e}"}
     report["seconds"] = round(time.perf_counter() - start, 2)
@@ -124,6 +129,81 @@ def _check_load(name: str, timeout: float) -> dict[str, object]:
     if proc.returncode < 0:
         return {"ok": False, "error": f"the interpreter crashed while loading (signal {-proc.returncode}) {tail}"}
     return {"ok": False, "error": f"the loading process exited with {proc.returncode}: {tail}"}
+
+
+def _version_key(v: str) -> tuple[int, ...]:
+    out = []
+    for part in v.split("+")[0].split("."):
+        digits = "".join(ch for ch in part if ch.isdigit()) if part[:1].isdigit() else ""
+        if not digits:
+            break
+        out.append(int(digits))
+    return tuple(out)
+
+
+def _satisfies(version: str, spec: str) -> bool:
+    """Whether ``version`` meets a requirement's specifiers (``>=2.13,<3``: the common operators)."""
+    v = _version_key(version)
+    for clause in filter(None, (c.strip() for c in spec.split(","))):
+        op = next((o for o in (">=", "<=", "==", "!=", "~=", ">", "<") if clause.startswith(o)), None)
+        if op is None:
+            continue
+        w = _version_key(clause[len(op):].strip().rstrip(".*"))
+        n = len(w)
+        checks = {">=": v >= w, "<=": v[:n] <= w, ">": v > w, "<": v < w, "==": v[:n] == w, "!=": v[:n] != w,
+                  "~=": v >= w and v[: max(n - 1, 1)] == w[: max(n - 1, 1)]}
+        if not checks[op]:
+            return False
+    return True
+
+
+def _version_checks(names: Sequence[str]) -> list[str]:
+    """The installed frameworks against the ranges each plugin declares (its tested ranges)."""
+    import re
+    from importlib.metadata import PackageNotFoundError, distribution, requires
+
+    from . import _registry
+
+    out = []
+    for name in names:
+        dist = _registry._entry_points()[name].dist
+        if dist is None:
+            continue
+        for req in requires(dist.name) or []:
+            m = re.match(r"\s*([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*([^;]*)", req)
+            if not m:
+                continue
+            project, spec = m.group(1), m.group(3).strip()
+            if project.lower().replace("_", "-") == "ivy-core" or not spec:
+                continue
+            try:
+                installed = distribution(project).version
+            except PackageNotFoundError:
+                continue  # an extra that is not installed
+            if not _satisfies(installed, spec):
+                out.append(f"warning: {dist.name} is tested with {project}{spec}, but {project} {installed} is "
+                           f"installed: pip install '{project}{spec}'")
+    return out
+
+
+def _conflict_notes(names: Sequence[str]) -> list[str]:
+    """Frameworks that cannot share a process in one order (paddle after tensorflow)."""
+    import importlib.util
+
+    from . import _registry
+
+    out = []
+    for name in names:
+        try:
+            spec, _ = _registry._spec_for(name)
+        except Exception:  # noqa: BLE001 - reported by the load check
+            continue
+        own = spec.array_modules[0] if spec.array_modules else name
+        for other in spec.unsafe_after:
+            if importlib.util.find_spec(other) is not None:
+                out.append(f"note: {own} crashes if imported after {other} in one process; Ivy refuses with "
+                           f"BackendConflictError: use the {name!r} backend first, or separate processes")
+    return out
 
 
 def _doctor_setup(p: argparse.ArgumentParser) -> None:
@@ -175,6 +255,9 @@ def _doctor(args: argparse.Namespace) -> int:
                 state = f"FAILS       {rep['error']}"
             # multi-line errors (a validation report) stay readable under their backend
             print(f"  {name:<12} {labels[name]:<22} {state}".replace("\n", "\n" + " " * 50))
+    for line in _version_checks(names) + _conflict_notes(names):
+        print(line)
+        problems += line.startswith("warning")
     extra = _extra_plugins()
     if extra:
         print("other plugins (ivy.plugins): " + ", ".join(f"{n} ({label})" for n, label in extra))
@@ -183,7 +266,72 @@ def _doctor(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+# --------------------------------------------------------------------------- plugins
+
+
+def _plugins_setup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-load", action="store_true",
+                   help="read package metadata only: no coverage or framework version (loads nothing)")
+    p.add_argument("--missing", action="store_true", help="also list the spec ops each backend lacks")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
+                   help="give up on a backend that takes longer than this to load (default: 300)")
+
+
+def _plugins(args: argparse.Namespace) -> int:
+    from . import _registry
+
+    rows = _registry.backend_details()
+    if not args.no_load:
+        workers = max(1, min(len(rows), os.cpu_count() or 1))
+        with ThreadPoolExecutor(workers) as pool:
+            reports = list(pool.map(lambda r: _check_load(r["name"], args.timeout), rows))
+        for row, rep in zip(rows, reports):
+            row["status"] = "ok" if rep["ok"] else f"broken: {rep['error']}"
+            for key in ("framework", "version", "native", "composed", "missing", "total"):
+                if key in rep:
+                    row["framework_version" if key == "version" else key] = rep[key]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0 if all(not str(r["status"]).startswith("broken") for r in rows) else 1
+    if not rows:
+        print("no Ivy backend is installed (pip install ivy-numpy, ivy-torch, ivy-jax, ivy-tensorflow[cpu] or "
+              "ivy-paddle[cpu])")
+        return 0
+    problems = 0
+    for r in rows:
+        print(f"{r['name']}: {r['distribution']}")
+        if r.get("description"):
+            print(f"  {r['description']}")
+        print(f"  arrays of:  {', '.join(r['array_modules']) or '-'}")
+        if "framework" in r:
+            print(f"  framework:  {r['framework']} {r['framework_version']}")
+        print(f"  status:     {r['status']}")
+        if "native" in r:
+            missing = r["missing"]
+            print(f"  coverage:   {len(r['native'])}/{r['total']} spec ops implemented, {len(r['composed'])} composed "
+                  f"by core, {len(missing)} missing")
+            if args.missing and missing:
+                print("  missing:    " + ", ".join(missing))
+        for c in r["conflicts"]:
+            print(f"  CONFLICT:   {c}")
+        problems += bool(r["conflicts"]) or str(r["status"]).startswith("broken")
+    return 1 if problems else 0
+
+
 COMMANDS: list[Command] = [
+    Command(
+        name="plugins",
+        help="list the discovered backends: distribution, versions, status, coverage, conflicts",
+        description=(
+            "List every backend plugin found in the ivy.backends entry-point group: its distribution "
+            "and version, the framework version, whether it loads (each in its own process; --no-load "
+            "reads metadata only), its coverage of the spec ops and any conflict (two plugins claiming "
+            "the arrays of one module). Exits with 1 when a plugin is broken or conflicts."
+        ),
+        setup=_plugins_setup,
+        run=_plugins,
+    ),
     Command(
         name="doctor",
         help="report the dispatch path and the installed backends (loads each backend)",

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import types
-from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Iterator
 
 from . import _registry
+from ._stack import STACK as _STACK
+from ._stack import stack_get
 from .errors import IvyError
 
 if TYPE_CHECKING:
@@ -26,10 +27,6 @@ __all__ = [
 
 BackendLike = Any  # "torch" | ivy.torch | the torch module | a Backend
 
-#: The stack of globally set backends. A new thread starts with an empty stack (Python does not
-#: copy contexts into threads), so each thread chooses its own backend; asyncio tasks copy it.
-_STACK: ContextVar[tuple["Backend", ...]] = ContextVar("ivy_backend_stack", default=())
-stack_get = _STACK.get
 
 
 def resolve(backend: BackendLike) -> "Backend":

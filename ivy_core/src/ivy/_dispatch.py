@@ -22,7 +22,9 @@ import os
 from itertools import chain
 from typing import Any, Callable
 
-from . import _context, _registry
+from . import _context, _registry, _stack
+from ._codegen import call_args as _call_args
+from ._codegen import param_source as _param_source
 from ._spec import SPECS, Spec
 from ._spec._base import _Annotation
 from .errors import MixedBackendsError
@@ -107,63 +109,13 @@ def _infer(name: str, table: dict[type, Any], cands: tuple[Any, ...], seqs: tupl
                 f"ivy.asarray(x, backend={found.name!r})."
             )
     if found is None:
-        stack = _context.stack_get()
+        stack = _stack.stack_get()
         return stack[-1] if stack else _registry.default_backend()
     impl = found.ops.get(name)
     if impl is not None and not found.tracing():  # a cache write would be replayed per call
         for t in seen:
             table[t] = impl
     return found
-
-
-def _call_args(sig: inspect.Signature) -> str:
-    out = []
-    for p in sig.parameters.values():
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
-            out.append(p.name)
-        elif p.kind is p.VAR_POSITIONAL:
-            out.append("*" + p.name)
-        elif p.kind is p.KEYWORD_ONLY:
-            out.append(f"{p.name}={p.name}")
-        else:
-            out.append("**" + p.name)
-    return ", ".join(out)
-
-
-def _param_source(
-    sig: inspect.Signature, defaults: dict[str, Any], prefix: str, with_backend: bool = True
-) -> str:
-    """Parameter list source with defaults bound to generated global names."""
-    parts: list[str] = []
-    saw_posonly = saw_kwonly = False
-    params = list(sig.parameters.values())
-    for i, p in enumerate(params):
-        if p.kind is p.KEYWORD_ONLY and not saw_kwonly:
-            if not any(q.kind is q.VAR_POSITIONAL for q in params):
-                parts.append("*")
-            saw_kwonly = True
-        if p.kind is p.VAR_POSITIONAL:
-            saw_kwonly = True
-            parts.append("*" + p.name)
-        elif p.kind is p.VAR_KEYWORD:
-            parts.append("**" + p.name)
-        elif p.default is p.empty:
-            parts.append(p.name)
-        else:
-            g = f"{prefix}d{i}"
-            defaults[g] = p.default
-            parts.append(f"{p.name}={g}")
-        if p.kind is p.POSITIONAL_ONLY:
-            saw_posonly = True
-            nxt = params[i + 1] if i + 1 < len(params) else None
-            if nxt is None or nxt.kind is not p.POSITIONAL_ONLY:
-                parts.append("/")
-    del saw_posonly
-    if with_backend:
-        if not saw_kwonly:
-            parts.append("*")
-        parts.append("backend=None")
-    return ", ".join(parts)
 
 
 def _short_call(sig: inspect.Signature, prefix: str) -> tuple[str, str]:
@@ -259,7 +211,7 @@ _GLOBALS: dict[str, Any] = {
     "_type": type,  # spec parameters may be named like builtins (``finfo(type, /)``)
     "_infer": _infer,
     "_resolve": _context.resolve,
-    "_stack": _context.stack_get,
+    "_stack": _stack.stack_get,
     "_default": _registry.default_backend,
     "_NEUTRAL": _NEUTRAL,
     "_SEQ": (list, tuple),
@@ -325,7 +277,7 @@ def _c_wrap(s: Spec, py: Callable[..., Any]) -> Callable[..., Any]:
             py, TABLES[s.name], kwonly, npos_min, npos_max, arrays, seqs[0] if seqs else -1, var_from
         )
     else:
-        obj = _cdispatch.ContextDispatcher(py, s.name, _context._STACK, kwonly, npos_min, npos_max)
+        obj = _cdispatch.ContextDispatcher(py, s.name, _stack.STACK, kwonly, npos_min, npos_max)
     for attr in ("__signature__", "__doc__", "__module__", "__qualname__", "__ivy_spec__"):
         setattr(obj, attr, getattr(py, attr))
     obj.__name__ = py.__name__

@@ -8,9 +8,10 @@ import types
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
-from . import _context
-from ._dtypes import DTYPE_NAMES, KINDS, DType
+from . import _stack
+from ._dtypes import DTYPE_NAMES, KINDS, DType, dtype_name
 from ._spec import SPECS
+from .errors import MissingOpError
 from ._spec._base import EXTENSIONS
 
 if TYPE_CHECKING:
@@ -81,8 +82,6 @@ class Info:
 
 
 def _name(dtype: Any) -> str:
-    from ._dtypes import dtype_name
-
     return dtype_name(dtype)
 
 
@@ -98,7 +97,7 @@ class _Use:
         self._tokens: ContextVar[tuple[Any, ...]] = ContextVar(f"ivy_use_{backend.name}", default=())
 
     def __enter__(self) -> "BackendNamespace":
-        token = _context._STACK.set(_context.stack_get() + (self._b,))
+        token = _stack.STACK.set(_stack.stack_get() + (self._b,))
         self._tokens.set(self._tokens.get() + (token,))
         return self._b.namespace
 
@@ -106,7 +105,7 @@ class _Use:
         tokens = self._tokens.get()
         if tokens:
             self._tokens.set(tokens[:-1])
-            _context._STACK.reset(tokens[-1])
+            _stack.STACK.reset(tokens[-1])
 
     def __repr__(self) -> str:
         return f"<use the {self._b.name!r} backend>"
@@ -121,7 +120,7 @@ def _missing_attr(module: str, backend: str, prefix: str) -> Any:
 
     def __getattr__(name: str) -> Any:
         if prefix + name in SPECS:
-            raise AttributeError(f"the {backend!r} backend does not implement {prefix}{name}")
+            raise MissingOpError(backend, prefix + name)
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__

@@ -15,19 +15,22 @@ import types
 import warnings
 from typing import TYPE_CHECKING, Any, Callable
 
+from . import _compose
+from ._namespace import BackendNamespace
 from ._spec import SPECS
 from .errors import (
     BackendConflictError,
     BackendLoadError,
     BackendNotInstalledError,
+    MissingOpError,
     PluginValidationError,
 )
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
-    from ._namespace import BackendNamespace
     from .plugin import BackendImpl, BackendSpec
+
 
 __all__ = ["Backend", "backends", "get_backend", "backend_for_type", "default_backend", "ENTRY_POINT_GROUP"]
 
@@ -76,7 +79,7 @@ def _missing_op(backend: str, name: str) -> Callable[..., Any]:
     fastest lookup) and a call still says clearly what is missing."""
 
     def missing(*args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError(f"the {backend!r} backend does not implement ivy.{name}")
+        raise MissingOpError(backend, name)
 
     missing.__name__ = name
     missing.__ivy_missing__ = True  # type: ignore[attr-defined]
@@ -103,9 +106,6 @@ class Backend:
         self.array_types = tuple(impl.array_types)
         #: whether the framework's tracing compiler is recording (see BackendImpl.tracing)
         self.tracing: Callable[[], bool] = impl.tracing or _never
-        from . import _compose
-        from ._namespace import BackendNamespace
-
         self.namespace = BackendNamespace(self)
         # Composed ops the plugin does not provide natively run on its own namespace.
         for name, default in _compose.load_defaults().items():
@@ -179,7 +179,7 @@ def refresh() -> None:
 def _plugin_manager() -> Any:
     global _pm
     if _pm is None:
-        import pluggy
+        import pluggy  # (here, not at the top: `import ivy` does not import pluggy)
 
         from .plugin import IvyHookSpecs
 
@@ -354,6 +354,48 @@ def seed_all(value: int) -> None:
             b.calls["seed"](value)
 
 
+def coverage(b: Backend) -> dict[str, Any]:
+    """Spec ops the backend implements itself, those core composes for it, those it lacks."""
+    native = sorted(n for n in SPECS if n in b.native_ops)
+    composed = sorted(n for n in SPECS if n in b.ops and n not in b.native_ops)
+    missing = sorted(n for n in SPECS if n not in b.ops)
+    return {"native": native, "composed": composed, "missing": missing, "total": len(SPECS)}
+
+
+def backend_details() -> list[dict[str, Any]]:
+    """One dict per installed backend, from package metadata and the plugins' lightweight modules
+    (no framework is imported): ``name``, ``distribution``, ``description``, ``array_modules``,
+    ``status`` (``"loaded"``, ``"not loaded"`` or ``"broken: why"``), ``conflicts`` and, for loaded
+    backends, their :func:`coverage`."""
+    rows: list[dict[str, Any]] = []
+    claimed: dict[str, list[str]] = {}
+    for name in backends():
+        row: dict[str, Any] = {"name": name, "distribution": _dist_label(_entry_points()[name]),
+                               "description": "", "array_modules": [], "conflicts": []}
+        try:
+            spec, _ = _spec_for(name)
+            row["description"] = spec.description
+            row["array_modules"] = list(spec.array_modules)
+            for m in spec.array_modules:
+                claimed.setdefault(m, []).append(name)
+            if name in _loaded:
+                row["status"] = "loaded"
+                row.update(coverage(_loaded[name]))
+            elif name in _load_errors:
+                row["status"] = f"broken: {_load_errors[name]}"
+            else:
+                row["status"] = "not loaded"
+        except Exception as e:  # a plugin that fails to import or validate: reported, not raised
+            row["status"] = f"broken: {e}"
+        rows.append(row)
+    for row in rows:
+        for m in row["array_modules"]:
+            others = [n for n in claimed[m] if n != row["name"]]
+            if others:
+                row["conflicts"].append(f"the arrays of {m!r} are claimed by {', '.join(others)} too")
+    return rows
+
+
 def loaded_backends() -> dict[str, Backend]:
     return dict(_loaded)
 
@@ -438,14 +480,22 @@ def _module_owner(top: str) -> str | None:
     if guess in names:
         names.remove(guess)
         names.insert(0, guess)
+    claims = []
     for name in names:
         try:
-            spec, _ = _spec_for(name)
+            spec, label = _spec_for(name)
         except Exception:
             continue
         if top in spec.array_modules:
-            owner = name
-            break
+            claims.append((name, label))
+    if len(claims) > 1:  # the first in preference order wins, but say so
+        warnings.warn(
+            f"two installed Ivy backends claim the arrays of module {top!r}: "
+            + ", ".join(f"{n!r} ({label})" for n, label in claims)
+            + f"; arrays of {top!r} go to {claims[0][0]!r}. Uninstall one, or pass backend= explicitly.",
+            stacklevel=3,
+        )
+    owner = claims[0][0] if claims else None
     _module_owners[top] = owner
     return owner
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import operator
 import os
 from typing import Any, Callable, Iterable, Iterator, Mapping
+from . import _api
 
 __all__ = ["Container", "pytree_flatten", "pytree_unflatten", "SEPARATOR"]
 
@@ -22,9 +23,7 @@ SEPARATOR = "/"
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 def _is_array(x: Any) -> bool:

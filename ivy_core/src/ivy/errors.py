@@ -13,6 +13,7 @@ __all__ = [
     "NoAutodiffError",
     "ModuleNotBuiltError",
     "StateNotThreadedError",
+    "MissingOpError",
 ]
 
 
@@ -56,3 +57,22 @@ class ModuleNotBuiltError(IvyError, RuntimeError):
 class StateNotThreadedError(IvyError, RuntimeError):
     """A compiled function updated a module or optimizer that ``ivy.compile`` did not thread
     through the compiled program (its update would be lost, or leak the compiler's tracers)."""
+
+
+class MissingOpError(IvyError, AttributeError, NotImplementedError):
+    """A backend lacks an op: the one called, or one that a composed op the user called needs.
+
+    Attributes:
+        backend: the backend's name.
+        op: the op it lacks (``"maximum"``).
+        called: the op the user called (``"relu"``), where another one was missing.
+    """
+
+    def __init__(self, backend: str, op: str, called: str | None = None):
+        self.backend, self.op, self.called = backend, op, called or op
+        if self.called == op:
+            msg = f"the {backend!r} backend does not implement ivy.{op}"
+        else:
+            msg = (f"ivy.{self.called} on the {backend!r} backend needs ivy.{op}, which that backend does not "
+                   f"implement (ivy.{self.called} is composed from other ops there)")
+        super().__init__(msg)

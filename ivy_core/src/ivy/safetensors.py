@@ -20,6 +20,7 @@ import struct
 import sys
 from array import array as _array
 from typing import Any, Mapping
+from . import _api
 
 __all__ = ["save_file", "load_file", "read_header", "DTYPES"]
 
@@ -49,9 +50,7 @@ _MAX_HEADER = 100 * 1024 * 1024
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 def save_file(tensors: Mapping[str, Any], path: str | os.PathLike[str], metadata: Mapping[str, str] | None = None) -> None:

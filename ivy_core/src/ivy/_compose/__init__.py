@@ -13,7 +13,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any, Callable
 
+from .._codegen import call_args, param_source
 from .._spec import SPECS
+from ..errors import MissingOpError
 
 if TYPE_CHECKING:
     from .._namespace import BackendNamespace
@@ -57,12 +59,17 @@ def load_defaults() -> dict[str, Callable[..., Any]]:
 
 def bind(name: str, default: Callable[..., Any], xp: "BackendNamespace") -> Callable[..., Any]:
     """A function with the spec's exact signature that calls ``default(xp, ...)``."""
-    from .._dispatch import _call_args, _param_source
-
     spec = SPECS[name]
-    glb: dict[str, Any] = {"_impl": default, "_xp": xp}
-    params = _param_source(spec.signature, glb, "_c_", with_backend=False)
-    src = f"def {spec.short_name}({params}):\n    return _impl(_xp, {_call_args(spec.signature)})\n"
+    glb: dict[str, Any] = {"_impl": default, "_xp": xp, "_Missing": MissingOpError, "_name": name}
+    params = param_source(spec.signature, glb, "_c_", with_backend=False)
+    # An op the backend lacks, needed by this composition: the error names the op the user called.
+    src = (
+        f"def {spec.short_name}({params}):\n"
+        f"    try:\n"
+        f"        return _impl(_xp, {call_args(spec.signature)})\n"
+        f"    except _Missing as e:\n"
+        f"        raise _Missing(e.backend, e.op, _name) from None\n"
+    )
     exec(compile(src, f"<ivy composed {name}>", "exec"), glb)
     fn = glb[spec.short_name]
     fn.__doc__ = spec.doc

@@ -10,7 +10,11 @@ from . import composes, index_dtype
 
 @composes
 def get_item(xp: Any, x: Any, /, query: Any) -> Any:
-    return x[query]
+    # the standard indexes every axis unless the index has an ellipsis: spell out the implicit one
+    q = query if type(query) is tuple else (query,)
+    if not any(k is Ellipsis for k in q):
+        q = (*q, Ellipsis)
+    return x[q]
 
 
 @composes

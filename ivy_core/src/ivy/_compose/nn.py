@@ -324,8 +324,8 @@ def lstm(
         hs_out, (h, c) = lstm_update(
             xp,
             hs_out,
-            init_h[layer],
-            init_c[layer],
+            init_h[layer, ...],  # (the standard indexes every axis, or says `...`)
+            init_c[layer, ...],
             kernels[layer],
             recurrent_kernels[layer],
             bias=None if biases is None else biases[layer],

@@ -7,12 +7,19 @@ from typing import Any, Callable, Sequence
 
 from .. import _tracking, nest
 from .._dispatch import _infer
+from ..errors import NoAutodiffError
 
 __all__ = ["execute_with_gradients", "value_and_grad", "grad", "jac"]
 
 
 def _backend(leaves: Sequence[Any], what: str) -> Any:
-    return _infer(what, {}, tuple(leaves), ())
+    b = _infer(what, {}, tuple(leaves), ())
+    if not b.impl.autodiff:
+        raise NoAutodiffError(
+            f"ivy.{what} needs automatic differentiation, which the {b.name!r} backend does not have "
+            "(the backends with it declare so: torch, jax, tensorflow and paddle do)"
+        )
+    return b
 
 
 def execute_with_gradients(

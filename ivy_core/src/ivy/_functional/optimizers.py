@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _api
 from .. import nest
 from .._dispatch import _infer
 
@@ -12,9 +13,7 @@ __all__ = ["gradient_descent_update", "adam_update", "lamb_update", "lars_update
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 def _finish(w: Any, stop_gradients: bool) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from typing import Any, Sequence
+from .. import _api
 
 __all__ = [
     "Initializer",
@@ -26,9 +27,7 @@ __all__ = [
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 def fans(shape: Sequence[int]) -> tuple[int, int]:

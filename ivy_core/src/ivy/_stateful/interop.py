@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Mapping
 
+from .. import _api
 from ..container import SEPARATOR, Container
 from ..errors import IvyError
 from .module import Module, ModuleNotBuiltError
@@ -50,9 +51,7 @@ class InteropNotSupportedError(IvyError, NotImplementedError):
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 def _extra(backend: str, name: str) -> Callable[..., Any]:

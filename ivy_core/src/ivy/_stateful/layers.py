@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
+from .. import _api
 from .initializers import GlorotUniform, Initializer, Ones, RandomNormal, Zeros
 from .module import Module
 
@@ -38,9 +39,7 @@ __all__ = [
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 def _tuple(x: int | Sequence[int], n: int) -> tuple[int, ...]:

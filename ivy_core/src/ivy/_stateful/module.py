@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterator
 
+from .. import _api
 from .. import _tracking
 from ..container import SEPARATOR, Container
 from ..errors import ModuleNotBuiltError
@@ -41,9 +42,7 @@ __all__ = ["Module", "ModuleNotBuiltError"]
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 def _first_array(tree: Any) -> Any:

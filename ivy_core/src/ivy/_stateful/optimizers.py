@@ -15,6 +15,7 @@ import json
 import os
 from typing import Any, Callable
 
+from .. import _api
 from .. import _tracking, nest
 from .._functional.optimizers import _adam_leaves, _descent_leaves, _lamb_leaves, _lars_leaves
 from ..container import SEPARATOR, Container
@@ -23,9 +24,7 @@ __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "LAMB", "LARS"]
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 def _paths(s: nest.Structure, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -162,9 +161,7 @@ class Optimizer:
     def _ivy_set_state(self, state: dict[str, Any], *, concrete: bool = True) -> None:
         step = state["step_count"]
         if concrete and not isinstance(step, int):  # a scalar array back from a compiled program
-            import ivy
-
-            step = int(ivy.to_scalar(step))
+            step = int(_api.to_scalar(step))
         self.step_count = step
         self.state = state["state"]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from .. import _api
 from ..container import Container
 from .initializers import GlorotUniform, Initializer, Uniform, Zeros
 from .module import Module
@@ -14,9 +15,7 @@ __all__ = ["LSTM", "MultiHeadAttention"]
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 class LSTM(Module):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import _api
 from .module import Module
 
 __all__ = [
@@ -25,9 +26,7 @@ __all__ = [
 
 
 def _ivy() -> Any:
-    import ivy
-
-    return ivy
+    return _api
 
 
 class Sequential(Module):

@@ -87,11 +87,6 @@ def native_to_numpy(backend: str, x: Any) -> Any:
 
 def has_autodiff(backend: str) -> bool:
     """Whether ``backend`` differentiates (its gradient ops are not missing or refusing)."""
-    import ivy
     from ivy import _registry
 
-    b = _registry.get_backend(backend)
-    flag = b.impl.capabilities.get("autodiff")
-    if flag is not None:
-        return bool(flag)
-    return backend != "numpy" and "value_and_grad_flat" in b.native_ops
+    return bool(_registry.get_backend(backend).impl.autodiff)

@@ -53,6 +53,7 @@ def load() -> BackendImpl:
         devices=_devices,
         default_device=_default_device,
         framework=jax,
+        autodiff=True,
         random_state=RANDOM_STATE,  # the global key: ivy.compile threads it through programs
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
     )

@@ -12,7 +12,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from ivy.errors import UnsupportedDTypeError
-from ivy.plugin import device_kinds
+from ivy.plugin_kit import device_kinds
 
 ALL_NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",

@@ -8,7 +8,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
-from ivy._dtypes import KINDS
+from ivy.plugin_kit import DTYPE_KINDS as KINDS
 
 from ._dtypes import _CACHE, native, put, real_of
 from ._dtypes import device as _device

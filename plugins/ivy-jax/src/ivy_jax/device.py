@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import jax
-from ivy.plugin import device_kinds
+from ivy.plugin_kit import device_kinds
 
 from ._backend import _default_device, _devices
 from ._dtypes import device as _native_device

@@ -20,6 +20,7 @@ from jax import lax
 
 from ._dtypes import _CACHE, BOOL, DEFAULT_INT, DEFAULT_UINT, native
 from .data_type import astype
+from ivy.plugin_kit import composed
 
 __all__ = [
     # primitives
@@ -30,23 +31,12 @@ __all__ = [
 ]
 
 _Array = jax.Array
-_XP: Any = None
 
 
-def _xp() -> Any:
-    """This backend's namespace, for falling back to core's compositions (fetched lazily)."""
-    global _XP
-    if _XP is None:
-        import ivy
-
-        _XP = ivy.backend_namespace("jax")
-    return _XP
 
 
 def _compose(name: str) -> Any:
-    from ivy._compose import load_defaults
-
-    return load_defaults()[name]
+    return composed(name, "jax")
 
 
 def _query(query: Any) -> Any:
@@ -63,14 +53,14 @@ def _query(query: Any) -> Any:
 
 def gather(params: _Array, indices: _Array, /, *, axis: int = -1, batch_dims: int = 0) -> _Array:
     if batch_dims:
-        return _compose("gather")(_xp(), params, indices, axis=axis, batch_dims=batch_dims)
+        return _compose("gather")(params, indices, axis=axis, batch_dims=batch_dims)
     # jnp.take's result shape is the spec's: params.shape[:axis] + indices.shape + params.shape[axis+1:]
     return jnp.take(params, indices, axis=axis)
 
 
 def gather_nd(params: _Array, indices: _Array, /, *, batch_dims: int = 0) -> _Array:
     if batch_dims:
-        return _compose("gather_nd")(_xp(), params, indices, batch_dims=batch_dims)
+        return _compose("gather_nd")(params, indices, batch_dims=batch_dims)
     return params[tuple(jnp.moveaxis(indices, -1, 0))]
 
 
@@ -250,7 +240,7 @@ def pad(
             raise ValueError(f"pad: negative pad width {(lo, hi)} on axis {axis}")
     if mode == "constant":
         if isinstance(value, complex) and x.dtype.kind != "c":
-            return _compose("pad")(_xp(), x, pad_width, mode=mode, value=value)
+            return _compose("pad")(x, pad_width, mode=mode, value=value)
         return jnp.pad(x, widths, mode="constant", constant_values=value)
     if mode not in ("reflect", "symmetric", "edge", "wrap"):
         raise ValueError(f"pad: mode must be constant, edge, reflect, symmetric or wrap, got {mode!r}")
@@ -321,7 +311,7 @@ def top_k(
     dt = x.dtype
     if dt == BOOL or dt.kind == "c" or (not largest and dt.kind != "f"):
         # lax.top_k takes the largest only; negating to get the smallest is exact for floats alone
-        return _compose("top_k")(_xp(), x, k, axis=axis, largest=largest, sorted=sorted)
+        return _compose("top_k")(x, k, axis=axis, largest=largest, sorted=sorted)
     return _top_k(x, int(k), axis % x.ndim, bool(largest))
 
 

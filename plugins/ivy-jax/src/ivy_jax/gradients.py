@@ -26,7 +26,8 @@ _Array = jax.Array
 
 def _register_container() -> None:
     try:
-        from ivy.container import Container, pytree_flatten, pytree_unflatten
+        from ivy import Container
+        from ivy.plugin_kit import pytree_flatten, pytree_unflatten
     except ImportError:  # a core without ivy.Container
         return
     try:

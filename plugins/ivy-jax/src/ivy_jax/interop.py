@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 import jax
 from ivy import Container, Module
-from ivy._stateful.interop import NativeModuleWrapper, call_with_variables, module_variables
+from ivy.plugin_kit import NativeModuleWrapper, call_with_variables, module_variables
 
 __all__ = [
     "to_native_module",
@@ -38,7 +38,7 @@ _SEP = "/"
 def register_container_pytree() -> None:
     """Register ``ivy.Container`` as a JAX pytree (idempotent), so that Containers pass through
     ``jax.jit``, ``jax.grad``, ``jax.tree_util`` and optax. The backend does this when it loads."""
-    from ivy.container import pytree_flatten, pytree_unflatten
+    from ivy.plugin_kit import pytree_flatten, pytree_unflatten
 
     try:
         jax.tree_util.register_pytree_node(Container, pytree_flatten, pytree_unflatten)

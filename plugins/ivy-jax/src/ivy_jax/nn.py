@@ -23,9 +23,10 @@ import numpy as np
 from jax import lax
 
 from ._dtypes import native
-from ivy.plugin import channels_last as _channel_last
-from ivy.plugin import padding_pairs as _pads
-from ivy.plugin import ntuple as _tuple
+from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import ntuple as _tuple
+from ivy.plugin_kit import composed
 
 __all__ = [
     # primitives
@@ -39,23 +40,12 @@ __all__ = [
 ]
 
 _Array = jax.Array
-_XP: Any = None
 
 
-def _xp() -> Any:
-    """This backend's namespace, for falling back to core's compositions (fetched lazily)."""
-    global _XP
-    if _XP is None:
-        import ivy
-
-        _XP = ivy.backend_namespace("jax")
-    return _XP
 
 
 def _compose(name: str) -> Any:
-    from ivy._compose import load_defaults
-
-    return load_defaults()[name]
+    return composed(name, "jax")
 
 
 # ------------------------------------------------------------------------------------- layouts
@@ -370,7 +360,7 @@ def _linear(x: _Array, weight: _Array, bias: _Array | None) -> _Array:
 
 def linear(x: _Array, weight: _Array, /, bias: _Array | None = None) -> _Array:
     if x.dtype != weight.dtype or (bias is not None and bias.dtype != x.dtype):
-        return _compose("linear")(_xp(), x, weight, bias)  # the standard's promotion, not JAX's
+        return _compose("linear")(x, weight, bias)  # the standard's promotion, not JAX's
     return _linear(x, weight, bias)
 
 
@@ -403,7 +393,7 @@ def layer_norm(
 
 def embedding(weights: _Array, indices: _Array, /, *, max_norm: float | None = None) -> _Array:
     if max_norm is not None:
-        return _compose("embedding")(_xp(), weights, indices, max_norm=max_norm)
+        return _compose("embedding")(weights, indices, max_norm=max_norm)
     return jnp.take(weights, indices, axis=0)
 
 
@@ -456,8 +446,7 @@ def lstm_update(
     recurrent_bias: _Array | None = None,
 ) -> tuple[_Array, tuple[_Array, _Array]]:
     if x.ndim != 3 or init_h.ndim != 2 or init_c.ndim != 2:
-        return _compose("lstm_update")(
-            _xp(), x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
+        return _compose("lstm_update")(x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
         )
     return _lstm(x, init_h, init_c, kernel, recurrent_kernel, bias, recurrent_bias)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ivy.plugin import device_kinds
+from ivy.plugin_kit import device_kinds
 
 __all__ = ["dev", "to_device", "default_device", "devices", "num_gpus", "gpu_is_available"]
 

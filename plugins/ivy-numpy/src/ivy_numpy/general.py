@@ -11,6 +11,7 @@ import numpy as np
 
 from ._dtypes import native
 from .data_type import astype
+from ivy.plugin_kit import composed
 
 __all__ = [
     # primitives
@@ -20,23 +21,12 @@ __all__ = [
     "top_k", "split",
 ]
 
-_XP: Any = None
 
 
-def _xp() -> Any:
-    """This backend's namespace, for falling back to core's compositions (fetched lazily)."""
-    global _XP
-    if _XP is None:
-        import ivy
-
-        _XP = ivy.backend_namespace("numpy")
-    return _XP
 
 
 def _compose(name: str) -> Any:
-    from ivy._compose import load_defaults
-
-    return load_defaults()[name]
+    return composed(name, "numpy")
 
 
 # -------------------------------------------------------------------------------------- gathers
@@ -44,7 +34,7 @@ def _compose(name: str) -> Any:
 
 def gather(params: np.ndarray, indices: np.ndarray, /, *, axis: int = -1, batch_dims: int = 0) -> np.ndarray:
     if batch_dims:
-        return _compose("gather")(_xp(), params, indices, axis=axis, batch_dims=batch_dims)
+        return _compose("gather")(params, indices, axis=axis, batch_dims=batch_dims)
     # np.take's result shape is the spec's: params.shape[:axis] + indices.shape + params.shape[axis+1:]
     return np.take(params, indices, axis=axis)
 
@@ -228,7 +218,7 @@ def pad(
 
 def _cumulative(fn: Any, name: str, one: int, x: np.ndarray, axis: int, exclusive: bool, reverse: bool, dtype: Any) -> np.ndarray:
     if np.ndim(x) == 0:
-        return _compose(name)(_xp(), x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
+        return _compose(name)(x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
     # np.cumsum / np.cumprod widen bool and narrow integers to int64 (uint64 for unsigned), keep
     # every other dtype: the spec's default accumulator
     dt = None if dtype is None else native(dtype)

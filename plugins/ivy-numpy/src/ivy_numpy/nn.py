@@ -22,9 +22,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from ._dtypes import native
 from .random import dropout as _dropout
-from ivy.plugin import channels_last as _channel_last
-from ivy.plugin import padding_pairs as _pads
-from ivy.plugin import ntuple as _tuple
+from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import ntuple as _tuple
 
 __all__ = [
     # primitives

@@ -42,6 +42,7 @@ def load() -> BackendImpl:
         capabilities={"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 8},
         default_device=default_place,
         framework=paddle,
+        autodiff=True,
         compiled_side_effects=True,  # to_static (SOT) keeps Python side effects
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
         kernels={"adam_update_flat": adam_update_flat},  # a fused Adam step (ivy.adam_update uses it)

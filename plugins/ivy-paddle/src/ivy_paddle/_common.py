@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ivy.plugin import device_kinds, fastpath
+from ivy.plugin_kit import device_kinds, fastpath
 
 from ._dtypes import (
     NAME, PROMOTE, bool_, native, scalar_default, scalar_dtype, unsupported, int32, int64, float32,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from ivy._dtypes import KINDS
+from ivy.plugin_kit import DTYPE_KINDS as KINDS
 
 from ._common import to_device
 from ._dtypes import COMPLEX, NAME, PDTYPE, PROMOTE, REAL_OF, _KIND_RANK, native, scalar_dtype

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ivy.plugin import device_kinds
+from ivy.plugin_kit import device_kinds
 
 from ._common import PLACE_TYPES, default_place, place, same_place
 from ._framework import Tensor, paddle

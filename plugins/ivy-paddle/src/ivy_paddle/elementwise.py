@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 from ._common import RETRY, c_op, cast, promote2, scalar, unary, where3
 from ._dtypes import (

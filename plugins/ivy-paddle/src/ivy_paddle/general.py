@@ -27,22 +27,12 @@ __all__ = [
 ]
 
 F = paddle.nn.functional
-_XP: Any = None
 
 
-def _xp() -> Any:
-    global _XP
-    if _XP is None:
-        import ivy
-
-        _XP = ivy.backend_namespace("paddle")
-    return _XP
 
 
 def _compose(name: str) -> Any:
-    from ivy._compose import load_defaults
-
-    return load_defaults()[name]
+    return composed(name, "paddle")
 
 
 _NARROW = idset(bool_, int8, int16, uint8)
@@ -59,7 +49,7 @@ def _long(i: Tensor) -> Tensor:
 
 def gather(params: Tensor, indices: Tensor, /, *, axis: int = -1, batch_dims: int = 0) -> Tensor:
     if batch_dims:
-        return _compose("gather")(_xp(), params, indices, axis=axis, batch_dims=batch_dims)
+        return _compose("gather")(params, indices, axis=axis, batch_dims=batch_dims)
     a = norm_axis(axis, params.ndim)
     out = paddle.gather(params, _long(indices).reshape([-1]), a)  # gather has kernels for every dtype
     return out.reshape(list(params.shape[:a]) + list(indices.shape) + list(params.shape[a + 1 :]))
@@ -67,7 +57,7 @@ def gather(params: Tensor, indices: Tensor, /, *, axis: int = -1, batch_dims: in
 
 def gather_nd(params: Tensor, indices: Tensor, /, *, batch_dims: int = 0) -> Tensor:
     if batch_dims or id(params.dtype) not in _FAST:
-        return _compose("gather_nd")(_xp(), params, indices, batch_dims=batch_dims)
+        return _compose("gather_nd")(params, indices, batch_dims=batch_dims)
     return paddle.gather_nd(params, _long(indices))
 
 
@@ -219,7 +209,7 @@ def split(
         if sum(sizes) != n:
             raise ValueError(f"split: sizes {sizes} do not add up to the axis length {n}")
     if not sizes or 0 in sizes:  # paddle.split refuses empty pieces
-        return _compose("split")(_xp(), x, num_or_size_splits, axis=axis, with_remainder=with_remainder)
+        return _compose("split")(x, num_or_size_splits, axis=axis, with_remainder=with_remainder)
     return list(paddle.split(x, sizes, axis))
 
 
@@ -233,7 +223,7 @@ def pad(
 ) -> Tensor:
     # paddle's reflect/replicate/circular pad only the last 1-3 axes of floats: those go composed
     if mode != "constant" or id(x.dtype) not in _FAST or isinstance(value, complex) or x.ndim == 0:
-        return _compose("pad")(_xp(), x, pad_width, mode=mode, value=value)
+        return _compose("pad")(x, pad_width, mode=mode, value=value)
     if isinstance(pad_width, int):
         widths = [(pad_width, pad_width)] * x.ndim
     elif len(pad_width) and isinstance(pad_width[0], int):
@@ -256,7 +246,7 @@ def pad(
 
 def _cumulative(fn: Any, name: str, x: Tensor, axis: int, exclusive: bool, reverse: bool, dtype: Any) -> Tensor:
     if exclusive or reverse or dtype is not None or id(x.dtype) not in FLOATS or x.ndim == 0:
-        return _compose(name)(_xp(), x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
+        return _compose(name)(x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
     return fn(x, norm_axis(axis, x.ndim))  # floats keep their dtype: paddle's kernel as it is
 
 
@@ -273,7 +263,7 @@ def cumprod(x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: bo
 
 def top_k(x: Tensor, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
     if id(x.dtype) not in _FAST or k == 0 or x.ndim == 0:
-        return _compose("top_k")(_xp(), x, k, axis=axis, largest=largest, sorted=sorted)
+        return _compose("top_k")(x, k, axis=axis, largest=largest, sorted=sorted)
     values, indices = paddle.topk(x, k, axis, largest, sorted)
     return values, indices
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import paddle
 from ivy import Container, Module
-from ivy._stateful.interop import NativeModuleWrapper, call_with_variables, mirror_place, module_variables
+from ivy.plugin_kit import NativeModuleWrapper, call_with_variables, mirror_place, module_variables
 
 __all__ = ["to_native_module", "from_native_module", "IvyPaddleLayer", "IvyLayer", "PaddleLayerWrapper"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 from ._common import lift, norm_axes, norm_axis, promote_many
 from ._dtypes import idset, int8, int16, uint8

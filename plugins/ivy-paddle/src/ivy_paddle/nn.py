@@ -20,10 +20,11 @@ from typing import Any
 from ._common import c_op
 from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, int32, int64, native
 from ._framework import Tensor, paddle
-from ivy.plugin import fastpath
-from ivy.plugin import channels_last as _channel_last
-from ivy.plugin import padding_pairs as _pads
-from ivy.plugin import ntuple
+from ivy.plugin_kit import fastpath
+from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import ntuple
+from ivy.plugin_kit import composed
 
 
 def _tuple(v: Any, n: int, what: str) -> list[int]:
@@ -42,23 +43,12 @@ __all__ = [
 ]
 
 F = paddle.nn.functional
-_XP: Any = None
 
 
-def _xp() -> Any:
-    """This backend's namespace, for falling back to core's compositions (fetched lazily)."""
-    global _XP
-    if _XP is None:
-        import ivy
-
-        _XP = ivy.backend_namespace("paddle")
-    return _XP
 
 
 def _compose(name: str) -> Any:
-    from ivy._compose import load_defaults
-
-    return load_defaults()[name]
+    return composed(name, "paddle")
 
 
 # ------------------------------------------------------------------------------------- layouts
@@ -361,7 +351,7 @@ def avg_pool3d(
 def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int], /, *, data_format: str = "NHWC") -> Tensor:
     # paddle's bins are the spec's: [floor(i n / m), ceil((i + 1) n / m))
     if x.ndim != 4 or id(x.dtype) not in FLOATS:
-        return _compose("adaptive_avg_pool2d")(_xp(), x, output_size, data_format=data_format)
+        return _compose("adaptive_avg_pool2d")(x, output_size, data_format=data_format)
     size = [output_size, output_size] if isinstance(output_size, int) else list(output_size)
     return F.adaptive_avg_pool2d(x, size, "NCHW" if data_format.startswith("NC") else "NHWC")
 
@@ -393,7 +383,7 @@ def silu(x: Tensor, /) -> Tensor:
 
 def selu(x: Tensor, /) -> Tensor:
     if x.dtype == paddle.float64:  # paddle's kernel holds scale and alpha as float32 attributes
-        return _compose("selu")(_xp(), x)
+        return _compose("selu")(x)
     return F.selu(x)
 
 
@@ -431,7 +421,7 @@ def softplus(x: Tensor, /, *, beta: float = 1.0, threshold: float = 20.0) -> Ten
 
 def elu(x: Tensor, /, *, alpha: float = 1.0) -> Tensor:
     if x.dtype is paddle.float64 and not _f32_exact(alpha):  # paddle's alpha is a float32 attribute
-        return _compose("elu")(_xp(), x, alpha=alpha)
+        return _compose("elu")(x, alpha=alpha)
     return F.elu(x, alpha)
 
 
@@ -441,7 +431,7 @@ def elu(x: Tensor, /, *, alpha: float = 1.0) -> Tensor:
 def linear(x: Tensor, weight: Tensor, /, bias: Tensor | None = None) -> Tensor:
     # paddle's F.linear takes weight [in, out]: the spec's is [out, in], so a transposed matmul
     if x.dtype is not weight.dtype or (bias is not None and bias.dtype is not x.dtype):
-        return _compose("linear")(_xp(), x, weight, bias)
+        return _compose("linear")(x, weight, bias)
     y = paddle.matmul(x, weight, transpose_y=True)
     return y if bias is None else y + bias
 
@@ -468,8 +458,7 @@ def scaled_dot_product_attention(
         or not (q.dtype == k.dtype == v.dtype)
         or q.ndim < 2
     ):
-        return _compose("scaled_dot_product_attention")(
-            _xp(), q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
+        return _compose("scaled_dot_product_attention")(q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
         )
     s = (1.0 / math.sqrt(q.shape[-1])) if scale is None else scale
     return paddle.matmul(F.softmax(paddle.matmul(q, k, transpose_y=True) * s, -1), v)
@@ -495,7 +484,7 @@ def layer_norm(
         or not 0.0 <= eps <= 1e-3
         or (x.dtype is paddle.float64 and not _f32_exact(eps))
     ):
-        return _compose("layer_norm")(_xp(), x, normalized_idxs, scale=scale, offset=offset, eps=eps)
+        return _compose("layer_norm")(x, normalized_idxs, scale=scale, offset=offset, eps=eps)
     ns = list(x.shape[nd - k :])
     w = scale if scale is not None and list(scale.shape) == ns and scale.dtype == x.dtype else None
     b = offset if offset is not None and list(offset.shape) == ns and offset.dtype == x.dtype else None
@@ -536,8 +525,7 @@ def batch_norm(
         or id(x.dtype) not in FLOATS
         or any(t is not None and t.dtype != x.dtype for t in (mean, variance, offset, scale))
     ):
-        return _compose("batch_norm")(
-            _xp(), x, mean, variance, offset=offset, scale=scale, training=training, eps=eps,
+        return _compose("batch_norm")(x, mean, variance, offset=offset, scale=scale, training=training, eps=eps,
             momentum=momentum, data_format=data_format,
         )
     y = F.batch_norm(x, mean, variance, weight=scale, bias=offset, training=False, epsilon=eps, data_format=fmt, use_global_stats=True)
@@ -566,13 +554,13 @@ def group_norm(
     if fmt is None or id(x.dtype) not in FLOATS or any(
         t is not None and (t.dtype is not x.dtype or list(t.shape) != [c]) for t in (scale, offset)
     ):
-        return _compose("group_norm")(_xp(), x, num_groups, scale=scale, offset=offset, eps=eps, data_format=data_format)
+        return _compose("group_norm")(x, num_groups, scale=scale, offset=offset, eps=eps, data_format=data_format)
     return F.group_norm(x, num_groups, eps, scale, offset, fmt)
 
 
 def embedding(weights: Tensor, indices: Tensor, /, *, max_norm: float | None = None) -> Tensor:
     if max_norm is not None:  # paddle would renormalise the rows of `weights` in place
-        return _compose("embedding")(_xp(), weights, indices, max_norm=max_norm)
+        return _compose("embedding")(weights, indices, max_norm=max_norm)
     if indices.dtype not in (int32, int64):
         indices = indices.astype(int64)
     return F.embedding(indices, weights)
@@ -607,13 +595,13 @@ def _fast_pair(true: Any, pred: Any) -> bool:
 def mse_loss(true: Tensor, pred: Tensor, /, *, reduction: str = "mean") -> Tensor:
     if _fast_pair(true, pred) and reduction in ("mean", "sum", "none"):
         return F.mse_loss(pred, true, reduction)
-    return _compose("mse_loss")(_xp(), true, pred, reduction=reduction)
+    return _compose("mse_loss")(true, pred, reduction=reduction)
 
 
 def l1_loss(true: Tensor, pred: Tensor, /, *, reduction: str = "mean") -> Tensor:
     if _fast_pair(true, pred) and reduction in ("mean", "sum", "none"):
         return F.l1_loss(pred, true, reduction)
-    return _compose("l1_loss")(_xp(), true, pred, reduction=reduction)
+    return _compose("l1_loss")(true, pred, reduction=reduction)
 
 
 def _f32_exact(v: float) -> bool:
@@ -626,7 +614,7 @@ def huber_loss(true: Tensor, pred: Tensor, /, *, delta: float = 1.0, reduction: 
     ):  # paddle holds delta as a float32 attribute: exact for float64 only if delta is a float32
         # paddle's Huber form: 0.5 d^2 where d < delta, delta (d - 0.5 delta) elsewhere
         return F.smooth_l1_loss(pred, true, reduction, delta, True)
-    return _compose("huber_loss")(_xp(), true, pred, delta=delta, reduction=reduction)
+    return _compose("huber_loss")(true, pred, delta=delta, reduction=reduction)
 
 
 def binary_cross_entropy(
@@ -641,6 +629,5 @@ def binary_cross_entropy(
     if from_logits and _fast_pair(true, pred) and reduction in ("mean", "sum", "none"):
         # paddle's stable form max(z, 0) - z t + log1p(exp(-|z|)) is the spec's
         return F.binary_cross_entropy_with_logits(pred, true, reduction=reduction)
-    return _compose("binary_cross_entropy")(
-        _xp(), true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction
+    return _compose("binary_cross_entropy")(true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction
     )

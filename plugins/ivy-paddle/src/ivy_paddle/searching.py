@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 from ._common import RETRY, c_op, cast, norm_axes, promote2
 from ._dtypes import bool_, int8, int16, int32, int64, uint8, idset

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 from ._common import RETRY, c_op, norm_axes, norm_axis, prod as _prod
 from ._dtypes import (

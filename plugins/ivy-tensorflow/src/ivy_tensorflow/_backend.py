@@ -51,5 +51,6 @@ def load() -> BackendImpl:
             "max dimensions": 254,  # TF's kernels (Eigen) cap tensor rank
         },
         framework=tf,
+        autodiff=True,
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from ivy.plugin import device_kinds
+from ivy.plugin_kit import device_kinds
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import tensorflow as tf
-from ivy.plugin import device_kinds
+from ivy.plugin_kit import device_kinds
 from tensorflow.python.ops import gen_array_ops as ga
 
 from ._helpers import device_name

@@ -25,22 +25,12 @@ __all__ = [
 ]
 
 _TENSORS = (tf.Tensor, tf.Variable)
-_XP: Any = None
 
 
-def _xp() -> Any:
-    global _XP
-    if _XP is None:
-        import ivy
-
-        _XP = ivy.backend_namespace("tensorflow")
-    return _XP
 
 
 def _compose(name: str) -> Any:
-    from ivy._compose import load_defaults
-
-    return load_defaults()[name]
+    return composed(name, "tensorflow")
 
 
 def _idx(i: Any) -> Any:
@@ -279,7 +269,7 @@ def flatten(x: Any, /, *, start_dim: int = 0, end_dim: int = -1) -> Any:
         raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim} for {nd} dims")
     dims = x.shape.as_list()
     if None in dims:
-        return _compose("flatten")(_xp(), x, start_dim=start_dim, end_dim=end_dim)
+        return _compose("flatten")(x, start_dim=start_dim, end_dim=end_dim)
     mid = 1
     for d in dims[s : e + 1]:
         mid *= d
@@ -328,7 +318,7 @@ def pad(
 ) -> Any:
     tfmode = _PAD_MODES.get(mode)
     if tfmode is None:  # edge / wrap: TF has neither (and unknown modes get the composition's error)
-        return _compose("pad")(_xp(), x, pad_width, mode=mode, value=value)
+        return _compose("pad")(x, pad_width, mode=mode, value=value)
     nd = x.shape.rank
     if isinstance(pad_width, int):
         widths = [(pad_width, pad_width)] * nd
@@ -345,7 +335,7 @@ def pad(
             # TF mirrors only within the axis (reflect: < n, symmetric: <= n); longer: composed
             limit = int(x.shape[axis]) - (1 if tfmode == "REFLECT" else 0)
             if max(lo, hi) > limit:
-                return _compose("pad")(_xp(), x, pad_width, mode=mode, value=value)
+                return _compose("pad")(x, pad_width, mode=mode, value=value)
     paddings = [list(w) for w in widths]
     if tfmode == "CONSTANT":
         dt = x.dtype
@@ -362,7 +352,7 @@ _CUM_OK = frozenset({D.F32, D.F64, D.C64, D.C128, D.I8, D.I16, D.I32, D.I64, D.U
 def _cumulative(fn: Any, name: str, x: Any, axis: int, exclusive: bool, reverse: bool, dtype: Any) -> Any:
     dt = D.SUM_DTYPE.get(x.dtype, x.dtype) if dtype is None else D.native(dtype)
     if x.shape.rank == 0 or dt not in _CUM_OK:
-        return _compose(name)(_xp(), x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
+        return _compose(name)(x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
     if x.dtype != dt:
         x = tf.cast(x, dt)
     a = norm_axis(axis, x.shape.rank)
@@ -391,7 +381,7 @@ def top_k(x: Any, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bo
         v, i = top_k(tf.cast(x, D.U8), k, axis=axis, largest=largest, sorted=sorted)
         return tf.cast(v, D.BOOL), i
     if dt.is_complex:
-        return _compose("top_k")(_xp(), x, k, axis=axis, largest=largest, sorted=sorted)
+        return _compose("top_k")(x, k, axis=axis, largest=largest, sorted=sorted)
     nd = x.shape.rank
     a = norm_axis(axis, nd)
     last = a == nd - 1

@@ -20,7 +20,7 @@ from typing import Any
 import keras
 import tensorflow as tf
 from ivy import Container, Module
-from ivy._stateful.interop import NativeModuleWrapper, call_with_variables, module_variables
+from ivy.plugin_kit import NativeModuleWrapper, call_with_variables, module_variables
 
 __all__ = ["to_native_module", "from_native_module", "IvyKerasLayer", "KerasLayerWrapper"]
 

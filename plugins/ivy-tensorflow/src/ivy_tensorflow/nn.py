@@ -24,9 +24,10 @@ from tensorflow.python.ops import gen_nn_ops as gn
 
 from . import _dtypes as D
 from ._helpers import ints, scalar, tensor
-from ivy.plugin import channels_last as _channel_last
-from ivy.plugin import padding_pairs as _pads
-from ivy.plugin import ntuple as _tuple
+from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import ntuple as _tuple
+from ivy.plugin_kit import composed
 
 __all__ = [
     # primitives
@@ -39,23 +40,12 @@ __all__ = [
     "scaled_dot_product_attention",
 ]
 
-_XP: Any = None
 
 
-def _xp() -> Any:
-    """This backend's namespace, for falling back to core's compositions (fetched lazily)."""
-    global _XP
-    if _XP is None:
-        import ivy
-
-        _XP = ivy.backend_namespace("tensorflow")
-    return _XP
 
 
 def _compose(name: str) -> Any:
-    from ivy._compose import load_defaults
-
-    return load_defaults()[name]
+    return composed(name, "tensorflow")
 
 
 # ------------------------------------------------------------------------------------- layouts
@@ -387,14 +377,14 @@ def leaky_relu(x: Any, /, *, alpha: float = 0.2) -> Any:
     # not tf.nn.leaky_relu: its alpha is a float32 attribute (inexact for float64), and it turns
     # integers into float32
     if not _floating(x):
-        return _compose("leaky_relu")(_xp(), x, alpha=alpha)
+        return _compose("leaky_relu")(x, alpha=alpha)
     return gm.select_v2(gm.greater(x, scalar(0.0, x.dtype)), x, gm.mul(x, scalar(alpha, x.dtype)))
 
 
 def gelu(x: Any, /, *, approximate: bool = False) -> Any:
     # not tf.nn.gelu: it rounds its constants through float32, which float64 inputs would notice
     if not _floating(x):
-        return _compose("gelu")(_xp(), x, approximate=approximate)
+        return _compose("gelu")(x, approximate=approximate)
     dt = x.dtype
     if approximate:
         half = gm.mul(x, scalar(0.5, dt))
@@ -429,7 +419,7 @@ def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
 def softplus(x: Any, /, *, beta: float = 1.0, threshold: float = 20.0) -> Any:
     # TF's softplus is the stable log1p(exp(x)); the spec's threshold returns x itself beyond it
     if not _floating(x):
-        return _compose("softplus")(_xp(), x, beta=beta, threshold=threshold)
+        return _compose("softplus")(x, beta=beta, threshold=threshold)
     dt = x.dtype
     bx = x if beta == 1.0 else gm.mul(x, scalar(beta, dt))
     soft = gn.softplus(bx)
@@ -440,7 +430,7 @@ def softplus(x: Any, /, *, beta: float = 1.0, threshold: float = 20.0) -> Any:
 
 def elu(x: Any, /, *, alpha: float = 1.0) -> Any:
     if not _floating(x):
-        return _compose("elu")(_xp(), x, alpha=alpha)
+        return _compose("elu")(x, alpha=alpha)
     y = gn.elu(x)  # x > 0 ? x : expm1(x)
     if alpha == 1.0:
         return y
@@ -449,14 +439,14 @@ def elu(x: Any, /, *, alpha: float = 1.0) -> Any:
 
 def hardswish(x: Any, /) -> Any:
     if not _floating(x):
-        return _compose("hardswish")(_xp(), x)
+        return _compose("hardswish")(x)
     dt = x.dtype
     return gm.mul(x, gm.real_div(gn.relu6(gm.add_v2(x, scalar(3.0, dt))), scalar(6.0, dt)))
 
 
 def mish(x: Any, /) -> Any:
     if not _floating(x):
-        return _compose("mish")(_xp(), x)
+        return _compose("mish")(x)
     return gm.mul(x, gm.tanh(gn.softplus(x)))
 
 
@@ -465,7 +455,7 @@ def mish(x: Any, /) -> Any:
 
 def linear(x: Any, weight: Any, /, bias: Any = None) -> Any:
     if x.shape.rank < 2 or weight.shape.rank != 2 or x.dtype != weight.dtype or (bias is not None and bias.dtype != x.dtype):
-        return _compose("linear")(_xp(), x, weight, bias)
+        return _compose("linear")(x, weight, bias)
     y = tf.linalg.matmul(x, weight, transpose_b=True)  # weight [out, in]; batch axes broadcast
     return y if bias is None else tf.nn.bias_add(y, bias) if bias.shape.rank == 1 else y + bias
 
@@ -474,7 +464,7 @@ def layer_norm(
     x: Any, normalized_idxs: int | Sequence[int], /, *, scale: Any = None, offset: Any = None, eps: float = 1e-5
 ) -> Any:
     if not _floating(x):
-        return _compose("layer_norm")(_xp(), x, normalized_idxs, scale=scale, offset=offset, eps=eps)
+        return _compose("layer_norm")(x, normalized_idxs, scale=scale, offset=offset, eps=eps)
     nd = x.shape.rank
     axes = _axes(tuple(sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})))
     mean = gm.mean(x, axes, keep_dims=True)
@@ -522,8 +512,7 @@ def scaled_dot_product_attention(
     is_causal: bool = False,
 ) -> Any:
     if not (q.dtype == k.dtype == v.dtype) or not q.dtype.is_floating or q.shape.rank < 2:
-        return _compose("scaled_dot_product_attention")(
-            _xp(), q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
+        return _compose("scaled_dot_product_attention")(q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
         )
     d = int(q.shape[-1])
     sc = (1.0 / math.sqrt(d)) if scale is None else scale

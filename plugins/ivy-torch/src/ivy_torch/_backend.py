@@ -46,6 +46,7 @@ def load() -> BackendImpl:
         devices=_devices,
         default_device=torch.get_default_device,
         framework=torch,
+        autodiff=True,
         tracing=torch.compiler.is_compiling,
         compiled_side_effects=True,  # dynamo replays Python side effects
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},

@@ -6,7 +6,7 @@ from typing import Any
 
 import torch
 from ivy.errors import UnsupportedDTypeError
-from ivy.plugin import device_kinds
+from ivy.plugin_kit import device_kinds
 
 Tensor = torch.Tensor
 

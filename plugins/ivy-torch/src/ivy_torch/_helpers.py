@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import torch
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 from ._dtypes import PARTIAL, SIGNED_VIEW, WIDE, i64, promote, scalar_dtype, u64, unsupported
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
-from ivy._dtypes import KINDS
+from ivy.plugin_kit import DTYPE_KINDS as KINDS
 
 from ._dtypes import COMPLEX, INTS, NAME, PARTIAL, STD_PROMOTE, c64, c128, device as _dev, f32, f64, native, promote, scalar_dtype
 from ._helpers import Tensor

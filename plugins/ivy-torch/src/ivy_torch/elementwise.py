@@ -11,7 +11,7 @@ from typing import Any
 
 import torch
 
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 from ._dtypes import COMPLEX, FLOATS, PARTIAL, UNSIGNED, u64
 from ._helpers import LOGIC, ORDER, VALUE, WRAP, Tensor, binop, prep2, scalar, u64_divmod, u64_shr, uint_call, unop

@@ -9,7 +9,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 from ._dtypes import COMPLEX, FLOATS, PARTIAL, SIGNED, SUM_DTYPE, i64, native, promote, scalar_dtype
 from ._helpers import Tensor, norm_axis, viewcall
@@ -23,22 +23,12 @@ __all__ = [
     "top_k", "split",
 ]
 
-_XP: Any = None
 
 
-def _xp() -> Any:
-    global _XP
-    if _XP is None:
-        import ivy
-
-        _XP = ivy.backend_namespace("torch")
-    return _XP
 
 
 def _compose(name: str) -> Any:
-    from ivy._compose import load_defaults
-
-    return load_defaults()[name]
+    return composed(name, "torch")
 
 
 _IDX = (torch.int64, torch.int32)
@@ -53,7 +43,7 @@ def _long(i: Tensor) -> Tensor:
 
 def gather(params: Tensor, indices: Tensor, /, *, axis: int = -1, batch_dims: int = 0) -> Tensor:
     if batch_dims:
-        return _compose("gather")(_xp(), params, indices, axis=axis, batch_dims=batch_dims)
+        return _compose("gather")(params, indices, axis=axis, batch_dims=batch_dims)
     a = norm_axis(axis, params.ndim)
     if indices.dtype not in _IDX:
         indices = indices.long()
@@ -271,7 +261,7 @@ def pad(
 ) -> Tensor:
     # torch's reflect/replicate/circular pad only the last 1-3 axes of floats: those go composed
     if mode != "constant" or isinstance(value, complex) or x.dtype in PARTIAL:
-        return _compose("pad")(_xp(), x, pad_width, mode=mode, value=value)
+        return _compose("pad")(x, pad_width, mode=mode, value=value)
     if isinstance(pad_width, int):
         widths = [(pad_width, pad_width)] * x.ndim
     elif len(pad_width) and isinstance(pad_width[0], int):
@@ -300,7 +290,7 @@ _CUM_NATIVE = frozenset({*FLOATS, *COMPLEX, *SIGNED, torch.bool, torch.float16, 
 def _cumulative(fn: Any, name: str, one: int, x: Tensor, axis: int, exclusive: bool, reverse: bool, dtype: Any) -> Tensor:
     dt = SUM_DTYPE.get(x.dtype, x.dtype) if dtype is None else native(dtype)
     if dt in PARTIAL or x.dtype in PARTIAL:
-        return _compose(name)(_xp(), x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
+        return _compose(name)(x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
     if x.ndim == 0:
         x = x.reshape(1)
         return _cumulative(fn, name, one, x, 0, exclusive, reverse, dt).reshape(())
@@ -337,7 +327,7 @@ def top_k(
     x: Tensor, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True
 ) -> tuple[Tensor, Tensor]:
     if x.dtype in PARTIAL or x.dtype is torch.bool:
-        return _compose("top_k")(_xp(), x, k, axis=axis, largest=largest, sorted=sorted)
+        return _compose("top_k")(x, k, axis=axis, largest=largest, sorted=sorted)
     values, indices = torch.topk(x, k, axis, largest, sorted)
     return values, indices
 

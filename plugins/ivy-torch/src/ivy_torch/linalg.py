@@ -93,7 +93,9 @@ def matrix_rank(x: Tensor, /, *, rtol: float | Tensor | None = None) -> Tensor:
     if rtol is None:
         return torch.linalg.matrix_rank(x)  # default rtol: eps * max(M, N), as the standard says
     if isinstance(rtol, Tensor):
-        rtol = rtol.to(torch.finfo(x.dtype).dtype if x.is_complex() or x.is_floating_point() else rtol.dtype)
+        # torch takes atol and rtol both as numbers or both as tensors of x's real dtype
+        rtol = rtol.to(x.real.dtype)
+        return torch.linalg.matrix_rank(x, atol=torch.zeros((), dtype=rtol.dtype, device=x.device), rtol=rtol)
     # torch ignores rtol when atol is None only if rtol is None: pass atol=0 explicitly
     return torch.linalg.matrix_rank(x, atol=0.0, rtol=rtol)
 
@@ -118,6 +120,10 @@ def _uint_outer(x1: Tensor, x2: Tensor) -> Tensor:
 def pinv(x: Tensor, /, *, rtol: float | Tensor | None = None) -> Tensor:
     if rtol is None:
         return torch.linalg.pinv(x)
+    if isinstance(rtol, Tensor):
+        # torch takes atol and rtol both as numbers or both as tensors of x's real dtype
+        rtol = rtol.to(x.real.dtype)
+        return torch.linalg.pinv(x, atol=torch.zeros((), dtype=rtol.dtype, device=x.device), rtol=rtol)
     return torch.linalg.pinv(x, atol=0.0, rtol=rtol)
 
 

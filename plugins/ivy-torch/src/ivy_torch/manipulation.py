@@ -6,7 +6,7 @@ from typing import Any
 
 import torch
 
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 from ._dtypes import promote
 from ._helpers import Tensor, norm_axis, viewcall

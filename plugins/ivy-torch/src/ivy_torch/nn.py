@@ -19,10 +19,11 @@ import torch.nn.functional as F
 
 from ._dtypes import FLOATS, PARTIAL, native
 from ._helpers import ORDER, Tensor, uint_call
-from ivy.plugin import channels_last as _channel_last
-from ivy.plugin import fastpath
-from ivy.plugin import padding_pairs as _pads
-from ivy.plugin import ntuple as _tuple
+from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import fastpath
+from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import ntuple as _tuple
+from ivy.plugin_kit import composed
 
 __all__ = [
     # primitives
@@ -36,23 +37,12 @@ __all__ = [
     "scaled_dot_product_attention", "mse_loss", "l1_loss", "huber_loss", "binary_cross_entropy",
 ]
 
-_XP: Any = None
 
 
-def _xp() -> Any:
-    """This backend's namespace, for falling back to core's compositions (fetched lazily)."""
-    global _XP
-    if _XP is None:
-        import ivy
-
-        _XP = ivy.backend_namespace("torch")
-    return _XP
 
 
 def _compose(name: str) -> Any:
-    from ivy._compose import load_defaults
-
-    return load_defaults()[name]
+    return composed(name, "torch")
 
 
 # ------------------------------------------------------------------------------------- layouts
@@ -404,8 +394,7 @@ def batch_norm(
         or any(t is not None and t.dtype != dt for t in (mean, variance, offset, scale))
         or (not training and (mean.requires_grad or variance.requires_grad))
     ):  # F.batch_norm needs one dtype, and has no gradient for the running statistics
-        return _compose("batch_norm")(
-            _xp(), x, mean, variance, offset=offset, scale=scale, training=training, eps=eps,
+        return _compose("batch_norm")(x, mean, variance, offset=offset, scale=scale, training=training, eps=eps,
             momentum=momentum, data_format=data_format,
         )
     xc = x if data_format.startswith("NC") else x.movedim(-1, 1)
@@ -438,7 +427,7 @@ def group_norm(
     if c % num_groups:
         raise ValueError(f"group_norm: {c} channels cannot be split into {num_groups} groups")
     if any(t is not None and (t.dtype != x.dtype or t.shape != (c,)) for t in (scale, offset)):
-        return _compose("group_norm")(_xp(), x, num_groups, scale=scale, offset=offset, eps=eps, data_format=data_format)
+        return _compose("group_norm")(x, num_groups, scale=scale, offset=offset, eps=eps, data_format=data_format)
     y = F.group_norm(xc, num_groups, scale, offset, eps)
     return y if cf else y.movedim(1, -1)
 
@@ -448,7 +437,7 @@ _IDX = (torch.int64, torch.int32)
 
 def embedding(weights: Tensor, indices: Tensor, /, *, max_norm: float | None = None) -> Tensor:
     if max_norm is not None:  # F.embedding would renormalise the rows of `weights` in place
-        return _compose("embedding")(_xp(), weights, indices, max_norm=max_norm)
+        return _compose("embedding")(weights, indices, max_norm=max_norm)
     if indices.dtype not in _IDX:
         indices = indices.long()
     return F.embedding(indices, weights)
@@ -497,8 +486,7 @@ def lstm_update(
     if x.ndim != 3 or init_h.ndim != 2 or any(
         t is not None and t.dtype != dt for t in (init_h, init_c, kernel, recurrent_kernel, bias, recurrent_bias)
     ):
-        return _compose("lstm_update")(
-            _xp(), x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
+        return _compose("lstm_update")(x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
         )
     params, has_b = _lstm_params([kernel], [recurrent_kernel], [bias], [recurrent_bias])
     hs, h, c = torch.lstm(x, (init_h[None], init_c[None]), params, has_b, 1, 0.0, False, False, True)
@@ -530,8 +518,7 @@ def lstm(
     if x.ndim != 3 or init_h.ndim != 3 or any(
         t is not None and t.dtype != dt for t in (init_h, init_c, *kernels, *recurrent_kernels, *bs, *rbs)
     ):
-        return _compose("lstm")(
-            _xp(), x, init_h, init_c, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases
+        return _compose("lstm")(x, init_h, init_c, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases
         )
     params, has_b = _lstm_params(kernels, recurrent_kernels, bs, rbs)
     hs, h, c = torch.lstm(x, (init_h, init_c), params, has_b, n, 0.0, False, False, True)
@@ -550,8 +537,7 @@ def scaled_dot_product_attention(
     is_causal: bool = False,
 ) -> Tensor:
     if q.ndim < 2 or k.ndim < 2 or v.ndim < 2 or not (q.dtype == k.dtype == v.dtype):
-        return _compose("scaled_dot_product_attention")(
-            _xp(), q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
+        return _compose("scaled_dot_product_attention")(q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
         )
     if mask is None:
         # torch's causal mask is the spec's: key j <= query i (aligned at the top left)
@@ -586,19 +572,19 @@ def _fast_pair(true: Any, pred: Any) -> bool:
 def mse_loss(true: Tensor, pred: Tensor, /, *, reduction: str = "mean") -> Tensor:
     if _fast_pair(true, pred):
         return F.mse_loss(pred, true, reduction=reduction)
-    return _compose("mse_loss")(_xp(), true, pred, reduction=reduction)
+    return _compose("mse_loss")(true, pred, reduction=reduction)
 
 
 def l1_loss(true: Tensor, pred: Tensor, /, *, reduction: str = "mean") -> Tensor:
     if _fast_pair(true, pred):
         return F.l1_loss(pred, true, reduction=reduction)
-    return _compose("l1_loss")(_xp(), true, pred, reduction=reduction)
+    return _compose("l1_loss")(true, pred, reduction=reduction)
 
 
 def huber_loss(true: Tensor, pred: Tensor, /, *, delta: float = 1.0, reduction: str = "mean") -> Tensor:
     if _fast_pair(true, pred):
         return F.huber_loss(pred, true, reduction=reduction, delta=delta)
-    return _compose("huber_loss")(_xp(), true, pred, delta=delta, reduction=reduction)
+    return _compose("huber_loss")(true, pred, delta=delta, reduction=reduction)
 
 
 def binary_cross_entropy(
@@ -613,7 +599,6 @@ def binary_cross_entropy(
     if from_logits and _fast_pair(true, pred):
         # max(z, 0) - z t + log1p(exp(-|z|)): torch's stable form is the spec's
         return F.binary_cross_entropy_with_logits(pred, true, reduction=reduction)
-    return _compose("binary_cross_entropy")(
-        _xp(), true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction
+    return _compose("binary_cross_entropy")(true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction
     )
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import torch
 
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 from ._dtypes import ALL, FLOATS, PARTIAL, u64
 from ._helpers import Tensor, prep2, to_u64_order

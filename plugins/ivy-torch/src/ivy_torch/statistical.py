@@ -8,7 +8,7 @@ from typing import Any
 
 import torch
 
-from ivy.plugin import fastpath
+from ivy.plugin_kit import fastpath
 
 from ._dtypes import ALL, PARTIAL, SUM_DTYPE, UNSIGNED, i64, native, u64
 from ._helpers import Tensor, axes_tuple, from_u64_order, norm_axis, to_u64_order

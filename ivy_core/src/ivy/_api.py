@@ -1,0 +1,87 @@
+"""``ivy``'s public functions for core's own upper layers (the functional and stateful API, the
+paper's aliases, Container, safetensors): every op, generated on first access as ``ivy.<op>`` is
+(the very same objects), and the helpers below dispatch that they need. It lets those layers call
+``ivy.<op>`` without importing the ``ivy`` package, which stands above them.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+from . import _dispatch, _registry, nest
+from ._context import current_backend, set_backend, unset_backend, use_backend
+from ._dtypes import DType, dtype_name
+from ._spec import SPECS
+from .errors import IvyError
+
+__all__ = [
+    "backends", "namespace", "is_native_array", "linalg", "fft", "nest", "DType", "dtype_name",
+    "current_backend", "set_backend", "unset_backend", "use_backend",
+]
+
+#: main-namespace op names, generated on first access by ``__getattr__`` below
+OPS = frozenset(q for q in SPECS if "." not in q)
+
+
+def backends(details: bool = False) -> Any:
+    """Names of the installed backends, in preference order. Reads package metadata only.
+
+    With ``details=True``, a dict per backend instead: ``name``, ``distribution``,
+    ``description``, ``array_modules``, ``status`` (``"loaded"``, ``"not loaded"``,
+    ``"broken: why"``), ``conflicts`` (two plugins claiming one array module) and, once it is
+    loaded, its coverage of the spec ops (``native``, ``composed``, ``missing``, ``total``).
+    ``python -m ivy plugins`` shows the same, loading each backend.
+    """
+    return _registry.backend_details() if details else _registry.backends()
+
+
+def namespace(*arrays: Any) -> Any:
+    """The backend namespace of the given native arrays (``xp = ivy.namespace(x)``).
+
+    Python scalars are ignored; arrays of two frameworks raise :class:`MixedBackendsError`; with no
+    array at all, the current backend's namespace.
+    """
+    return _dispatch._infer("namespace", {}, arrays, ()).namespace
+
+
+def is_native_array(x: Any, /) -> bool:
+    """Whether ``x`` is an array of an installed backend's framework (imports no framework)."""
+    if type(x) in _dispatch._NEUTRAL:
+        return False
+    try:
+        b = _registry.backend_for_type(type(x))
+    except IvyError:  # an array of a framework whose plugin is not installed
+        return False
+    return b is not None and isinstance(x, b.array_types)
+
+
+def _submodule(name: str, doc: str) -> types.ModuleType:
+    mod = types.ModuleType(f"ivy.{name}", doc)
+    names = sorted(q.partition(".")[2] for q in SPECS if q.startswith(name + "."))
+    mod.__all__ = names  # type: ignore[attr-defined]
+
+    def __getattr__(attr: str) -> Any:  # the ops are generated on first access
+        if attr in names:
+            fn = _dispatch.public_function(f"{name}.{attr}")
+            setattr(mod, attr, fn)
+            return fn
+        raise AttributeError(f"module 'ivy.{name}' has no attribute {attr!r}")
+
+    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
+    mod.__dir__ = lambda: names  # type: ignore[attr-defined]
+    sys.modules[f"ivy.{name}"] = mod
+    return mod
+
+
+linalg = _submodule("linalg", "The Array API linalg extension, dispatched like ``ivy.*``.")
+fft = _submodule("fft", "The Array API fft extension, dispatched like ``ivy.*``.")
+
+
+def __getattr__(name: str) -> Any:
+    if name in OPS:
+        fn = _dispatch.public_function(name)
+        globals()[name] = fn
+        return fn
+    raise AttributeError(f"module 'ivy._api' has no attribute {name!r}")

@@ -1,0 +1,105 @@
+"""Dtype promotion, by dtype names: the Array API 2024.12 lattice, and Ivy's rules where the
+standard leaves a pair undefined, written once. Backends derive their tables from it
+(``ivy.plugin_kit.promote_types``), so every backend promotes alike.
+
+Outside the standard Ivy follows NumPy's and JAX's common ground: ``bool`` with a number gives the
+number's dtype; an integer with a floating-point dtype gives the floating-point dtype; a signed
+integer with ``uint64`` (no integer dtype holds both) gives ``float64``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Mapping
+
+from ._dtypes import DTYPE_NAMES
+
+__all__ = ["promote_types", "result_type_name"]
+
+_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint16": 16, "uint32": 32,
+         "uint64": 64, "float32": 32, "float64": 64, "complex64": 32, "complex128": 64}
+_SIGNED = {8: "int8", 16: "int16", 32: "int32", 64: "int64"}
+_UNSIGNED = {8: "uint8", 16: "uint16", 32: "uint32", 64: "uint64"}
+
+
+def _kind(name: str) -> str:
+    if name == "bool":
+        return "b"
+    if name.startswith("uint"):
+        return "u"
+    if name.startswith("int"):
+        return "i"
+    return "c" if name.startswith("complex") else "f"
+
+
+@lru_cache(maxsize=None)
+def promote_types(a: str, b: str) -> str:
+    """The dtype name two dtype names promote to (see the module docstring for pairs outside the
+    standard).
+
+    Raises:
+        ValueError: a name is not a standard dtype name.
+    """
+    for n in (a, b):
+        if n not in _BITS and n != "bool":
+            raise ValueError(f"{n!r} is not a dtype name of the standard ({', '.join(DTYPE_NAMES)})")
+    if a == b:
+        return a
+    ka, kb = _kind(a), _kind(b)
+    if "b" in (ka, kb):
+        return b if ka == "b" else a
+    if ka in "iu" and kb in "iu":
+        if ka == kb:
+            return (_SIGNED if ka == "i" else _UNSIGNED)[max(_BITS[a], _BITS[b])]
+        s, u = (a, b) if ka == "i" else (b, a)
+        if _BITS[s] > _BITS[u]:
+            return s
+        return _SIGNED[2 * _BITS[u]] if _BITS[u] < 64 else "float64"
+    if ka in "fc" and kb in "fc":
+        bits = max(_BITS[a], _BITS[b])
+        return ("complex" if "c" in (ka, kb) else "float") + str(bits * (2 if "c" in (ka, kb) else 1))
+    return a if ka in "fc" else b  # an integer with a floating-point dtype
+
+
+def result_type_name(*names: str, scalars: tuple[Any, ...] = (), defaults: Mapping[str, str] | None = None) -> str:
+    """The dtype name of an operation on arrays of dtypes ``names`` and Python ``scalars``.
+
+    Scalars are weak (the standard's rule): a ``bool`` keeps the arrays' dtype; an ``int`` keeps a
+    numeric dtype (a ``bool`` array becomes the default integer dtype); a ``float`` keeps a
+    floating-point dtype (otherwise the default real floating dtype); a ``complex`` keeps a
+    complex dtype and turns a real floating one into the complex dtype of its precision
+    (otherwise the default complex dtype). ``defaults`` maps ``"integral"``, ``"real floating"``
+    and ``"complex floating"`` to the backend's default dtype names (``float32`` for torch...).
+
+    Raises:
+        ValueError: neither an array dtype nor a scalar was given.
+    """
+    d = {"integral": "int64", "real floating": "float64", "complex floating": "complex128", **(defaults or {})}
+    if not names:
+        if not scalars:
+            raise ValueError("result_type_name needs at least one dtype name or scalar")
+        kinds = {type(s) for s in scalars}
+        if complex in kinds:
+            return d["complex floating"]
+        if float in kinds:
+            return d["real floating"]
+        return d["integral"] if int in kinds else "bool"
+    out = names[0]
+    for n in names[1:]:
+        out = promote_types(out, n)
+    for s in scalars:
+        k = _kind(out)
+        if isinstance(s, bool):
+            continue
+        if isinstance(s, int):
+            out = d["integral"] if k == "b" else out
+        elif isinstance(s, float):
+            out = out if k in "fc" else d["real floating"]
+        elif isinstance(s, complex):
+            if k == "f":
+                out = "complex64" if out == "float32" else "complex128"
+            elif k != "c":
+                out = d["complex floating"]
+        else:
+            raise TypeError(f"expected Python scalars, got {type(s).__name__}")
+    return out

@@ -1,0 +1,129 @@
+"""The toolkit of plugin authors: what a backend plugin may use from core besides the contract
+(:mod:`ivy.plugin`). Everything here is public and versioned with the plugin API.
+
+Ops and specs
+    :func:`spec_ops` (the spec op names, per category), :data:`CATEGORIES`, :func:`composed`
+    (core's default of an op, written once against the Array API, to fall back to),
+    :func:`conformant_ops` and :func:`native_dtype` (alias a conformant Array API library: the
+    dtype and device forms Ivy passes normalised to its own), :data:`DTYPE_KINDS`.
+
+Dtype promotion
+    :func:`promote_types` and :func:`result_type_name`: the standard's promotion lattice and
+    Ivy's rules outside it, written once; plugins derive their tables from it.
+
+Neural-network argument normalisation
+    :func:`channels_last`, :func:`ntuple`, :func:`padding_pairs`, and the op families
+    :func:`conv_family`, :func:`conv_transpose_family`, :func:`pool_family` (the 1-3-d ops with
+    the spec's signatures, from one N-d function).
+
+Speed
+    :func:`fastpath`: the framework's function called from C for plain calls.
+
+Devices, state, interop
+    :func:`device_kinds` / :func:`refresh_device_kinds` (device kinds third parties add),
+    :func:`touch_random_state` (a global random state ``ivy.compile`` must thread),
+    ``NativeModuleWrapper``, ``module_variables``, ``call_with_variables``, ``mirror_place``,
+    ``pytree_flatten``, ``pytree_unflatten`` (native-module interop; loaded on first use).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from typing import Any, Callable
+
+from .. import _context
+from .._compose import load_defaults
+from .._dtypes import KINDS as DTYPE_KINDS
+from .._promotion import promote_types, result_type_name
+from .._spec import CATEGORIES, SPECS
+from .._tracking import touch_random_state
+from ._adapt import conformant_ops, native_dtype
+from ._devices import device_kinds, refresh_device_kinds
+from ._fastpath import fastpath
+from ._nn import channels_last, conv_family, conv_transpose_family, ntuple, padding_pairs, pool_family
+
+__all__ = [
+    "CATEGORIES",
+    "DTYPE_KINDS",
+    "spec_ops",
+    "composed",
+    "conformant_ops",
+    "native_dtype",
+    "promote_types",
+    "result_type_name",
+    "channels_last",
+    "ntuple",
+    "padding_pairs",
+    "conv_family",
+    "conv_transpose_family",
+    "pool_family",
+    "fastpath",
+    "device_kinds",
+    "refresh_device_kinds",
+    "touch_random_state",
+    "NativeModuleWrapper",
+    "module_variables",
+    "call_with_variables",
+    "mirror_place",
+    "pytree_flatten",
+    "pytree_unflatten",
+]
+
+
+def spec_ops(category: str | None = None) -> list[str]:
+    """The qualified names of the spec ops (``"add"``, ``"linalg.inv"``), of one category
+    (``"elementwise"``, ``"nn"``... see :data:`CATEGORIES`) or of all; composed ops included
+    (``composed(name, backend)`` has their defaults)."""
+    if category is not None and category not in CATEGORIES:
+        raise ValueError(f"unknown category {category!r}; the categories are {', '.join(CATEGORIES)}")
+    return [name for name, s in SPECS.items() if category is None or s.category == category]
+
+
+@functools.lru_cache(maxsize=None)
+def composed(name: str, backend: str) -> Callable[..., Any]:
+    """Core's composed default of op ``name`` (``"linspace"``, ``"linalg.pinv"``...), running on
+    the namespace of ``backend``: a function taking the op's arguments.
+
+    A plugin calls it for the inputs its framework cannot handle, e.g.
+    ``_linspace_arrays = composed("linspace", "torch")`` at import time, then
+    ``return _linspace_arrays(start, stop, num, ...)`` for array endpoints. The namespace is
+    looked up on the first call (it does not exist yet while the plugin loads).
+
+    Raises:
+        KeyError: core has no composed default of ``name`` (the known ones are named).
+    """
+    defaults = load_defaults()
+    if name not in defaults:
+        raise KeyError(f"core has no composed default of {name!r}; it has: {', '.join(sorted(defaults))}")
+    default = defaults[name]
+    xp: Any = None
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        nonlocal xp
+        if xp is None:
+            xp = _context.backend_namespace(backend)
+        return default(xp, *args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name.rpartition(".")[2]
+    call.__doc__ = f"Core's composed default of {name!r} on the {backend!r} backend."
+    return call
+
+
+_INTEROP = {
+    "NativeModuleWrapper": "ivy._stateful.interop",
+    "module_variables": "ivy._stateful.interop",
+    "call_with_variables": "ivy._stateful.interop",
+    "mirror_place": "ivy._stateful.interop",
+    "pytree_flatten": "ivy.container",
+    "pytree_unflatten": "ivy.container",
+}
+
+
+def __getattr__(name: str) -> Any:
+    # the interop helpers load the stateful API: only when a plugin's interop module asks for them
+    if name in _INTEROP:
+        value = getattr(importlib.import_module(_INTEROP[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'ivy.plugin_kit' has no attribute {name!r}")

@@ -1,0 +1,200 @@
+"""Argument normalisation every backend's convolutions and pools need, written once here, and the
+families of 1-3-d ops built from one N-d function."""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable, Sequence
+
+__all__ = ["channels_last", "ntuple", "padding_pairs", "conv_family", "conv_transpose_family", "pool_family"]
+
+_LAYOUTS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+
+
+def channels_last(data_format: str, n: int) -> bool:
+    """Whether ``data_format`` is the channels-last layout of ``n`` spatial dimensions.
+
+    Raises:
+        ValueError: ``data_format`` is neither layout of ``n`` dimensions.
+    """
+    last, first = _LAYOUTS[n]
+    if data_format == last:
+        return True
+    if data_format == first:
+        return False
+    raise ValueError(f"data_format must be {last!r} or {first!r} for {n}-D, got {data_format!r}")
+
+
+def ntuple(v: Any, n: int, what: str) -> tuple[int, ...]:
+    """An int or a sequence of ints (``strides``, ``dilations``, ``kernel``) as ``n`` ints.
+
+    A one-element sequence is repeated. Integer-like objects (NumPy integers) are accepted.
+    """
+    try:
+        return (operator.index(v),) * n
+    except TypeError:
+        pass
+    t = tuple(operator.index(i) for i in v)
+    if len(t) == 1 and n > 1:
+        return t * n
+    if len(t) != n:
+        raise ValueError(f"{what} must be an int or a sequence of {n} ints, got {v!r}")
+    return t
+
+
+def padding_pairs(
+    padding: Any, n: int, sizes: Sequence[int], windows: Sequence[int], strides: Sequence[int]
+) -> list[tuple[int, int]]:
+    """The spec's padding forms as one ``(lo, hi)`` pair per spatial axis.
+
+    ``"VALID"``: none; ``"SAME"``: output size ``ceil(size / stride)``, the odd extra element on
+    the high side; an int: that much on both sides of every axis; a sequence of ``(lo, hi)`` pairs
+    (or ints), one per axis. ``windows`` are the effective (dilated) window sizes.
+
+    Raises:
+        ValueError: an unknown form, the wrong number of pairs, or a negative padding.
+    """
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p == "VALID":
+            return [(0, 0)] * n
+        if p == "SAME":
+            out = []
+            for size, k, s in zip(sizes, windows, strides):
+                total = max((-(-size // s) - 1) * s + k - size, 0)
+                out.append((total // 2, total - total // 2))
+            return out
+        raise ValueError(f"padding must be 'SAME', 'VALID', an int or (lo, hi) pairs, got {padding!r}")
+    try:
+        p = operator.index(padding)
+        pads = [(p, p)] * n
+    except TypeError:
+        pads = []
+        for q in padding:
+            try:
+                i = operator.index(q)
+                pads.append((i, i))
+            except TypeError:
+                lo, hi = q
+                pads.append((operator.index(lo), operator.index(hi)))
+    if len(pads) != n:
+        raise ValueError(f"padding needs {n} (lo, hi) pairs, got {padding!r}")
+    if any(lo < 0 or hi < 0 for lo, hi in pads):
+        raise ValueError(f"padding must be non-negative, got {padding!r}")
+    return pads
+
+
+# --------------------------------------------------------------------------- op families
+
+#: ``conv_nd(x, filters, strides, pads, dilations, channels_last)``: ``filters`` as the spec lays
+#: them out (``[f..., d_in, d_out]``), ``strides`` and ``dilations`` tuples of ``n`` ints,
+#: ``pads`` ``n`` ``(lo, hi)`` pairs, ``x`` in the layout ``channels_last`` says (and the result)
+ConvND = Callable[[Any, Any, tuple[int, ...], list[tuple[int, int]], tuple[int, ...], bool], Any]
+#: ``conv_transpose_nd(x, filters, strides, pads, dilations, channels_last, out_sizes)``: as
+#: :data:`ConvND` with the spec's ``[f..., d_out, d_in]`` filters, the padding to remove from the
+#: full output, and the spatial sizes the result must have (``out_sizes``)
+ConvTransposeND = Callable[..., Any]
+#: ``pool_nd(x, kernel, strides, pads, channels_last)`` (max) and ``pool_nd(x, kernel, strides,
+#: pads, channels_last, count_include_pad)`` (average)
+PoolND = Callable[..., Any]
+
+
+def _spatial(x: Any, n: int, last: bool) -> list[int]:
+    shape = [int(d) for d in x.shape]
+    if len(shape) != n + 2:
+        raise ValueError(f"expected an input of {n + 2} dimensions (batch, {n} spatial, channels), got {len(shape)}")
+    return shape[1:-1] if last else shape[2:]
+
+
+def _effective(windows: Sequence[int], dilations: Sequence[int]) -> list[int]:
+    return [d * (k - 1) + 1 for k, d in zip(windows, dilations)]
+
+
+def conv_family(conv_nd: ConvND, dims: Sequence[int] = (1, 2, 3)) -> dict[str, Callable[..., Any]]:
+    """``conv1d``/``conv2d``/``conv3d`` with the spec's signatures, from one N-d convolution.
+
+    The ops normalise what the specs accept (layouts, an int or a sequence of strides and
+    dilations, ``"SAME"``/``"VALID"``/int/pairs padding) and call ``conv_nd`` (see
+    :data:`ConvND`) with explicit values. Use it as ``globals().update(conv_family(_conv))`` in
+    the plugin's ``nn`` module (and list the names in ``__all__``), or merge it into the ops.
+    """
+    out: dict[str, Callable[..., Any]] = {}
+    for n in dims:
+        default = _LAYOUTS[n][0]
+
+        def conv(x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = default,
+                 dilations: Any = 1, _n: int = n) -> Any:
+            last = channels_last(data_format, _n)
+            s, d = ntuple(strides, _n, "strides"), ntuple(dilations, _n, "dilations")
+            k = [int(f) for f in filters.shape[:_n]]
+            pads = padding_pairs(padding, _n, _spatial(x, _n, last), _effective(k, d), s)
+            return conv_nd(x, filters, s, pads, d, last)
+
+        conv.__name__ = conv.__qualname__ = f"conv{n}d"
+        out[f"conv{n}d"] = conv
+    return out
+
+
+def conv_transpose_family(conv_t_nd: ConvTransposeND, dims: Sequence[int] = (1, 2, 3)) -> dict[str, Callable[..., Any]]:
+    """``conv1d_transpose``/``conv2d_transpose``/``conv3d_transpose`` from one N-d transposed
+    convolution (see :data:`ConvTransposeND`): the output sizes follow the spec (``in * stride``
+    for ``"SAME"``, ``(in - 1) * stride + dilation * (f - 1) + 1 - lo - hi`` otherwise, or
+    ``output_shape``), and so does the padding removed from the full result."""
+    out: dict[str, Callable[..., Any]] = {}
+    for n in dims:
+        default = _LAYOUTS[n][0]
+
+        def conv_t(x: Any, filters: Any, strides: Any, padding: Any, /, *, output_shape: Any = None,
+                   data_format: str = default, dilations: Any = 1, _n: int = n) -> Any:
+            last = channels_last(data_format, _n)
+            s, d = ntuple(strides, _n, "strides"), ntuple(dilations, _n, "dilations")
+            sizes = _spatial(x, _n, last)
+            eff = _effective([int(f) for f in filters.shape[:_n]], d)
+            same = isinstance(padding, str) and padding.upper() == "SAME"
+            if output_shape is not None:
+                outs = list(ntuple(output_shape, _n, "output_shape"))
+            elif same:
+                outs = [i * si for i, si in zip(sizes, s)]
+            else:
+                pairs = padding_pairs(padding, _n, sizes, eff, s)
+                outs = [(i - 1) * si + e - lo - hi for i, si, e, (lo, hi) in zip(sizes, s, eff, pairs)]
+            pads = padding_pairs(padding, _n, outs, eff, s)
+            for i, o, si, e, (lo, hi) in zip(sizes, outs, s, eff, pads):
+                smallest = (i - 1) * si + e - lo - hi
+                if not smallest <= o < smallest + si:
+                    raise ValueError(f"output_shape {tuple(outs)} is inconsistent with the input, strides and padding "
+                                     f"(a size from {smallest} to {smallest + si - 1} along each axis)")
+            return conv_t_nd(x, filters, s, pads, d, last, tuple(outs))
+
+        conv_t.__name__ = conv_t.__qualname__ = f"conv{n}d_transpose"
+        out[f"conv{n}d_transpose"] = conv_t
+    return out
+
+
+def pool_family(max_nd: PoolND | None = None, avg_nd: PoolND | None = None,
+                dims: Sequence[int] = (1, 2, 3)) -> dict[str, Callable[..., Any]]:
+    """``max_pool{n}d`` and ``avg_pool{n}d`` from N-d pooling functions (see :data:`PoolND`)."""
+    out: dict[str, Callable[..., Any]] = {}
+    for n in dims:
+        default = _LAYOUTS[n][0]
+
+        def args(x: Any, kernel: Any, strides: Any, padding: Any, data_format: str, n: int) -> tuple[Any, ...]:
+            last = channels_last(data_format, n)
+            k, s = ntuple(kernel, n, "kernel"), ntuple(strides, n, "strides")
+            return x, k, s, padding_pairs(padding, n, _spatial(x, n, last), k, s), last
+
+        if max_nd is not None:
+            def max_pool(x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = default,
+                         _n: int = n) -> Any:
+                return max_nd(*args(x, kernel, strides, padding, data_format, _n))
+
+            max_pool.__name__ = max_pool.__qualname__ = f"max_pool{n}d"
+            out[f"max_pool{n}d"] = max_pool
+        if avg_nd is not None:
+            def avg_pool(x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = default,
+                         count_include_pad: bool = False, _n: int = n) -> Any:
+                return avg_nd(*args(x, kernel, strides, padding, data_format, _n), count_include_pad)
+
+            avg_pool.__name__ = avg_pool.__qualname__ = f"avg_pool{n}d"
+            out[f"avg_pool{n}d"] = avg_pool
+    return out
