@@ -178,9 +178,16 @@ json.dump(res, open(out, "w"))
 """
 
 
-def test_fn_interop_trained_weights_load_on_every_other_backend(backend, tmp_path):
-    """Train the three models here, save their weights; every other installed backend (each in
-    its own process) loads them and gives the same outputs."""
+#: each backend's weights are loaded by the next one (in a process of its own): across the test
+#: matrix every backend writes weights another reads, at one subprocess per backend, not four
+NEXT_BACKEND = {"numpy": "torch", "torch": "jax", "jax": "tensorflow", "tensorflow": "paddle", "paddle": "numpy"}
+
+
+def test_fn_interop_trained_weights_load_on_another_backend(backend, tmp_path):
+    """Train the three models here, save their weights; another backend (in its own process)
+    loads them and gives the same outputs."""
+    if backend not in NEXT_BACKEND:
+        pytest.skip("weights portability is checked among the in-tree backends")
     rng = np.random.default_rng(5)
     data = {
         "IvyFcModel": (_fc_weights(), _f32(rng.standard_normal((6, 3)))),
@@ -199,8 +206,9 @@ def test_fn_interop_trained_weights_load_on_every_other_backend(backend, tmp_pat
         want[name] = _np(backend, model(to_native(backend, x)))
     np.savez(tmp_path / "x.npz", **{k: x for k, (_, x) in data.items()})
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]))
-    others = [b for b in ivy.backends() if b != backend]
-    assert others, "only one backend installed"
+    others = [NEXT_BACKEND[backend]]
+    if others[0] not in ivy.backends():
+        pytest.skip(f"the {others[0]!r} backend, which loads these weights, is not installed")
     for other in others:
         out = tmp_path / f"{other}.json"
         r = subprocess.run(

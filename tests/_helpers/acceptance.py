@@ -301,10 +301,28 @@ def run_helper(*args: str, timeout: float = 300) -> None:
         raise AssertionError(f"subprocess {' '.join(args)} failed ({r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-6000:]}")
 
 
+def _shared_cache_dir() -> str:
+    """A folder the test processes of one machine share for references that are expensive to
+    compute (a torch training run), keyed below by the inputs and this helper's source."""
+    import hashlib
+    import tempfile
+
+    with open(__file__, "rb") as f:
+        key = hashlib.sha256(f.read()).hexdigest()[:16]
+    path = os.path.join(tempfile.gettempdir(), f"ivy-test-references-{os.getuid()}-{key}")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
 def torch_trajectory_in_subprocess(name: str, steps: int, tmp_dir: str) -> tuple[list[float], dict[str, Any]]:
-    out = os.path.join(tmp_dir, f"torch_{name}.npz")
-    run_helper("torch_trajectory", name, str(steps), out)
-    z = np.load(out)
+    """The torch reference trajectory, computed in a subprocess once per machine (each backend's
+    test process needs the same one), then read from the shared cache."""
+    cached = os.path.join(_shared_cache_dir(), f"torch_{name}_{steps}.npz")
+    if not os.path.exists(cached):
+        out = os.path.join(tmp_dir, f"torch_{name}.npz")
+        run_helper("torch_trajectory", name, str(steps), out)
+        os.replace(out, cached)  # atomic: a concurrent process reads either nothing or all of it
+    z = np.load(cached)
     weights: dict[str, Any] = {}
     for k in z.files:
         if k.startswith("w:"):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import ivy.plugin_kit._devices as _kit_devices
 import pytest
 
 ivy = pytest.importorskip("ivy")
@@ -1152,7 +1153,7 @@ def test_numpy_registered_device_kind(monkeypatch):
     cpu = "cpu"
     dk = DeviceKind(backend="numpy", kind="vdev", list_devices=lambda: ["vdev:0"], to_native=lambda s: cpu,
                     from_native=lambda n: None)
-    monkeypatch.setattr(ivy.plugin, "_device_kinds", {"numpy": {"vdev": dk}})  # restored afterwards
+    monkeypatch.setattr(_kit_devices, "_device_kinds", {"numpy": {"vdev": dk}})  # restored afterwards
     assert "vdev:0" in xp.devices() and "vdev:0" in ivy.devices(backend="numpy")
     assert xp.devices()[0] == "cpu"
     x = np.ones(3)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import ivy.plugin_kit._devices as _kit_devices
 import pytest
 
 ivy = pytest.importorskip("ivy")
@@ -1264,7 +1265,7 @@ def test_paddle_registered_device_kind(monkeypatch):
     cpu = paddle.CPUPlace()
     dk = DeviceKind(backend="paddle", kind="vdev", list_devices=lambda: ["vdev:0"], to_native=lambda s: cpu,
                     from_native=lambda n: None)
-    monkeypatch.setattr(ivy.plugin, "_device_kinds", {"paddle": {"vdev": dk}})  # restored afterwards
+    monkeypatch.setattr(_kit_devices, "_device_kinds", {"paddle": {"vdev": dk}})  # restored afterwards
     assert "vdev:0" in xp.devices() and "vdev:0" in ivy.devices(backend="paddle")
     assert xp.devices()[0] == "cpu"
     x = paddle.ones([3])

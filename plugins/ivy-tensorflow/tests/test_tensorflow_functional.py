@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import ivy.plugin_kit._devices as _kit_devices
 import pytest
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -1237,7 +1238,7 @@ def test_tensorflow_registered_device_kind(monkeypatch):
     cpu = "/device:CPU:0"
     dk = DeviceKind(backend="tensorflow", kind="vdev", list_devices=lambda: ["vdev:0"], to_native=lambda s: cpu,
                     from_native=lambda n: None)
-    monkeypatch.setattr(ivy.plugin, "_device_kinds", {"tensorflow": {"vdev": dk}})  # restored afterwards
+    monkeypatch.setattr(_kit_devices, "_device_kinds", {"tensorflow": {"vdev": dk}})  # restored afterwards
     assert "vdev:0" in xp.devices() and "vdev:0" in ivy.devices(backend="tensorflow")
     assert xp.devices()[0] == "cpu"
     x = tf.ones(3)

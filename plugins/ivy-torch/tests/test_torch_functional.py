@@ -12,6 +12,7 @@ import math
 import time
 
 import numpy as np
+import ivy.plugin_kit._devices as _kit_devices
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -1180,7 +1181,7 @@ def test_torch_registered_device_kind(monkeypatch):
     cpu = torch.device("cpu")
     dk = DeviceKind(backend="torch", kind="vdev", list_devices=lambda: ["vdev:0"], to_native=lambda s: cpu,
                     from_native=lambda n: None)
-    monkeypatch.setattr(ivy.plugin, "_device_kinds", {"torch": {"vdev": dk}})  # restored afterwards
+    monkeypatch.setattr(_kit_devices, "_device_kinds", {"torch": {"vdev": dk}})  # restored afterwards
     assert "vdev:0" in xp.devices() and "vdev:0" in ivy.devices(backend="torch")
     assert xp.devices()[0] == "cpu"
     x = torch.ones(3)

@@ -3,9 +3,11 @@ normalised to the library's own, so its functions serve as ops without a wrapper
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Mapping
 
-from .._codegen import call_args, param_source
+from .._codegen import param_source
+from .._registry import signature_mismatch
 from .._dtypes import DTYPE_NAMES, DType, dtype_name
 from .._spec import SPECS
 
@@ -66,12 +68,37 @@ def _adapted(name: str, fn: Callable[..., Any], roles: dict[str, str], dtypes: M
         else:
             lines.append(f"    if {p.name} is not None:\n        {p.name} = {conv}({p.name})")
     params = param_source(spec.signature, glb, "_d_", with_backend=False)
-    src = f"def {spec.short_name}({params}):\n" + "\n".join(lines) + f"\n    return _fn({call_args(spec.signature)})\n"
+    # positional-only parameters by position, every other one by name (the library may make a
+    # parameter keyword-only that the spec lets be positional)
+    call = ", ".join(
+        (f"*{p.name}" if p.kind is p.VAR_POSITIONAL else p.name) if p.kind in (p.POSITIONAL_ONLY, p.VAR_POSITIONAL)
+        else f"{p.name}={p.name}" for p in spec.signature.parameters.values()
+    )
+    src = f"def {spec.short_name}({params}):\n" + "\n".join(lines) + f"\n    return _fn({call})\n"
     exec(compile(src, f"<ivy adapted {name}>", "exec"), glb)  # noqa: S102 - generated from the spec
     out = glb[spec.short_name]
     out.__doc__ = getattr(fn, "__doc__", None)
-    out.__wrapped__ = fn
+    out.__ivy_adapted__ = fn  # (not __wrapped__: signature checks must see this function's own)
     return out  # type: ignore[no-any-return]
+
+
+def _accepts(fn: Callable[..., Any], name: str) -> bool:
+    """Whether ``fn`` takes every parameter of spec ``name`` (by name, where not positional-only)."""
+    try:
+        have = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return True  # no signature to read (a builtin): trust the library
+    if any(p.kind is p.VAR_KEYWORD for p in have.values()):
+        return True
+    positional = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in have.values())
+    var = any(p.kind is p.VAR_POSITIONAL for p in have.values())
+    for i, p in enumerate(SPECS[name].signature.parameters.values()):
+        if p.kind is p.POSITIONAL_ONLY:
+            if i >= positional and not var:
+                return False
+        elif p.kind is not p.VAR_POSITIONAL and p.name not in have:
+            return False
+    return True
 
 
 def conformant_ops(
@@ -87,8 +114,11 @@ def conformant_ops(
     spec's signature that turns ``ivy.float32`` / ``"float32"`` into the library's dtype (through
     ``dtypes``) and device strings into its devices (through ``device``, if given).
 
-    ``skip``: op names to leave out (the plugin implements them itself). Returns a dict for
-    ``BackendImpl.ops`` (merge the plugin's own ops over it).
+    A function whose signature differs from the spec only in how parameters may be passed
+    (keyword-only where the spec allows positional) is called through such a function too; one
+    that lacks a parameter of the spec (an Ivy extension) is left out, so core's composed default
+    serves where there is one. ``skip``: op names to leave out (the plugin implements them
+    itself). Returns a dict for ``BackendImpl.ops`` (merge the plugin's own ops over it).
     """
     ops: dict[str, Callable[..., Any]] = {}
     for name in SPECS:
@@ -102,5 +132,10 @@ def conformant_ops(
         roles = _roles(name)
         if device is None:
             roles = {k: r for k, r in roles.items() if r == "dtype"}
-        ops[name] = _adapted(name, fn, roles, dtypes, device) if roles else fn
+        if not roles and signature_mismatch(name, fn) is None:
+            ops[name] = fn  # the library's function itself
+        elif _accepts(fn, name):
+            ops[name] = _adapted(name, fn, roles, dtypes, device)
+        # else: the library lacks a parameter of Ivy's spec (an extension such as linspace's
+        # axis): left out, so core's composed default serves (or the op is reported missing)
     return ops

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["to_native", "native_to_numpy", "has_autodiff"]
+__all__ = ["DTYPES", "to_native", "native_to_numpy", "dtype_name", "shape_of", "has_autodiff"]
+
+#: Every dtype of the Array API standard, in promotion-friendly order.
+DTYPES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128",
+)
 
 
 def _np() -> Any:
@@ -64,7 +70,29 @@ def to_native(backend: str, a: Any, dtype: Any = None) -> Any:
         return conv(arr)
     import ivy
 
-    return ivy.backend_namespace(backend).asarray(arr)
+    xp = ivy.backend_namespace(backend)
+    # through DLPack where the backend takes it (no copy of the semantics through Python lists)
+    return xp.asarray(xp.from_dlpack(arr) if hasattr(arr, "__dlpack__") else arr, copy=True)
+
+
+def dtype_name(dtype: Any) -> str:
+    """The standard name of a native dtype ("float32"), read from the framework's own naming."""
+    np = _np()
+    if isinstance(dtype, str):
+        name = dtype
+    elif isinstance(dtype, type):  # numpy scalar types
+        name = np.dtype(dtype).name
+    else:
+        name = getattr(dtype, "name", None)
+        if not isinstance(name, str):
+            name = str(dtype)
+        name = name.rpartition(".")[2].lower()
+    return {"bool_": "bool", "boolean": "bool"}.get(name, name)
+
+
+def shape_of(x: Any) -> tuple[int, ...]:
+    """The shape of a native array as a tuple of Python ints (TF TensorShape, paddle lists...)."""
+    return tuple(int(d) for d in x.shape)
 
 
 def native_to_numpy(backend: str, x: Any) -> Any:

@@ -8,6 +8,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ._special import complex_corrected
+
 __all__ = [
     "abs",
     "acos",
@@ -79,20 +81,20 @@ __all__ = [
 ]
 
 abs = jnp.abs
-acos = jnp.acos
-acosh = jnp.acosh
-asin = jnp.asin
-asinh = jnp.asinh
-atan = jnp.atan
+acos = complex_corrected(jnp.acos, "acos")
+acosh = complex_corrected(jnp.acosh, "acosh")
+asin = complex_corrected(jnp.asin, "asin")
+asinh = complex_corrected(jnp.asinh, "asinh")
+atan = complex_corrected(jnp.atan, "atan")
 atan2 = jnp.atan2
-atanh = jnp.atanh
+atanh = complex_corrected(jnp.atanh, "atanh")
 bitwise_invert = jnp.bitwise_invert
 ceil = jnp.ceil
 conj = jnp.conj
 copysign = jnp.copysign
-cos = jnp.cos
-cosh = jnp.cosh
-exp = jnp.exp
+cos = complex_corrected(jnp.cos, "cos")
+cosh = complex_corrected(jnp.cosh, "cosh")
+exp = complex_corrected(jnp.exp, "exp")
 expm1 = jnp.expm1
 floor = jnp.floor
 hypot = jnp.hypot
@@ -100,10 +102,10 @@ imag = jnp.imag
 isfinite = jnp.isfinite
 isinf = jnp.isinf
 isnan = jnp.isnan
-log = jnp.log
-log10 = jnp.log10
-log1p = jnp.log1p
-log2 = jnp.log2
+log = complex_corrected(jnp.log, "log")
+log10 = complex_corrected(jnp.log10, "log10")
+log1p = complex_corrected(jnp.log1p, "log1p")
+log2 = complex_corrected(jnp.log2, "log2")
 logaddexp = jnp.logaddexp
 logical_and = jnp.logical_and
 logical_not = jnp.logical_not
@@ -116,12 +118,12 @@ reciprocal = jnp.reciprocal
 round = jnp.round
 sign = jnp.sign
 signbit = jnp.signbit
-sin = jnp.sin
-sinh = jnp.sinh
-sqrt = jnp.sqrt
+sin = complex_corrected(jnp.sin, "sin")
+sinh = complex_corrected(jnp.sinh, "sinh")
+sqrt = complex_corrected(jnp.sqrt, "sqrt")
 square = jnp.square
-tan = jnp.tan
-tanh = jnp.tanh
+tan = complex_corrected(jnp.tan, "tan")
+tanh = complex_corrected(jnp.tanh, "tanh")
 trunc = jnp.trunc
 
 

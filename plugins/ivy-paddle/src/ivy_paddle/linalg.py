@@ -137,7 +137,10 @@ def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
 def svdvals(x: Any, /) -> Any:
     if id(x.dtype) in COMPLEX:  # no complex svdvals kernel; the complex svd exists
         return paddle.linalg.svd(x, False)[1]
-    return paddle.linalg.svdvals(x)
+    s = paddle.linalg.svdvals(x)
+    if len(x.shape) > 3:  # paddle flattens two or more batch dimensions into one
+        s = s.reshape(list(x.shape[:-2]) + [s.shape[-1]])
+    return s
 
 
 def outer(x1: Any, x2: Any, /) -> Any:

@@ -13,7 +13,7 @@ import torch
 
 from ivy.plugin_kit import fastpath
 
-from ._dtypes import COMPLEX, FLOATS, PARTIAL, UNSIGNED, u64
+from ._dtypes import ALL, COMPLEX, FLOATS, PARTIAL, UNSIGNED, u64
 from ._helpers import LOGIC, ORDER, VALUE, WRAP, Tensor, binop, prep2, scalar, u64_divmod, u64_shr, uint_call, unop
 
 __all__ = [
@@ -40,7 +40,6 @@ exp = torch.exp
 expm1 = torch.expm1
 log = torch.log
 log10 = torch.log10
-log1p = torch.log1p
 log2 = torch.log2
 reciprocal = torch.reciprocal
 signbit = torch.signbit
@@ -90,6 +89,15 @@ def round(x: Tensor, /) -> Tensor:
     if x.dtype in COMPLEX:  # torch.round has no complex kernel: round both parts
         return torch.complex(torch.round(x.real), torch.round(x.imag))
     return torch.round(x)  # half to even, like the standard
+
+
+@fastpath(torch.log1p, nargs=1, dtypes=ALL - set(COMPLEX))
+def log1p(x: Tensor, /) -> Tensor:
+    out = torch.log1p(x)
+    if x.dtype in COMPLEX:
+        # torch gives NaN + NaN j where a part is infinite; the standard (like torch.log) +inf + ...j
+        out = torch.where(x.real.isinf() | x.imag.isinf(), torch.log(x + 1), out)
+    return out
 
 
 def logical_not(x: Tensor, /) -> Tensor:

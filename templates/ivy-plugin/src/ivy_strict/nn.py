@@ -1,0 +1,78 @@
+"""Convolutions and pools: one N-d function each, the 1-3-d ops with the spec's signatures built
+from them by the toolkit (``conv_family``, ``pool_family``). Computed in NumPy: the reference
+library has no convolution."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import array_api_strict as xp
+import numpy as np
+from ivy.plugin_kit import conv_family, pool_family
+
+from .conversion import to_numpy
+
+
+def _windows(a: np.ndarray, sizes: tuple[int, ...], strides: tuple[int, ...], dilations: tuple[int, ...]) -> np.ndarray:
+    """``[batch, *out, channels, *window]`` views of channels-last ``a`` (already padded)."""
+    n = len(sizes)
+    eff = tuple(d * (k - 1) + 1 for k, d in zip(sizes, dilations))
+    w = np.lib.stride_tricks.sliding_window_view(a, eff, axis=tuple(range(1, n + 1)))
+    step = tuple(slice(None, None, s) for s in strides)
+    taps = tuple(slice(None, None, d) for d in dilations)
+    return w[(slice(None), *step, slice(None), *taps)]
+
+
+def _channels_last(x: Any, last: bool, n: int) -> np.ndarray:
+    a = to_numpy(x)
+    return a if last else np.moveaxis(a, 1, -1)
+
+
+def _back(a: np.ndarray, last: bool, dtype: Any) -> Any:
+    return xp.asarray(np.ascontiguousarray(a if last else np.moveaxis(a, -1, 1)), dtype=dtype)
+
+
+def _conv(x: Any, filters: Any, strides: tuple[int, ...], pads: list[tuple[int, int]],
+          dilations: tuple[int, ...], channels_last: bool) -> Any:
+    n = len(strides)
+    a = np.pad(_channels_last(x, channels_last, n), [(0, 0), *pads, (0, 0)])
+    f = to_numpy(filters)  # [*window, d_in, d_out]
+    w = _windows(a, f.shape[:n], strides, dilations)  # [batch, *out, d_in, *window]
+    win_axes = tuple(range(w.ndim - n, w.ndim))
+    out = np.tensordot(w, f, axes=((w.ndim - n - 1, *win_axes), (n, *range(n))))
+    return _back(out, channels_last, x.dtype)
+
+
+def _pool(x: Any, kernel: tuple[int, ...], strides: tuple[int, ...], pads: list[tuple[int, int]],
+          channels_last: bool, reduce: str, count_include_pad: bool = False) -> Any:
+    n = len(kernel)
+    a = _channels_last(x, channels_last, n)
+    fill = -np.inf if reduce == "max" else 0.0
+    padded = np.pad(a, [(0, 0), *pads, (0, 0)], constant_values=fill)
+    w = _windows(padded, kernel, strides, (1,) * n)
+    axes = tuple(range(w.ndim - n, w.ndim))
+    if reduce == "max":
+        out = w.max(axis=axes)
+    else:
+        total = w.sum(axis=axes)
+        if count_include_pad:
+            out = total / np.prod(kernel)
+        else:  # divide by the positions inside the input
+            ones = np.pad(np.ones((1, *a.shape[1:-1], 1)), [(0, 0), *pads, (0, 0)])
+            out = total / _windows(ones, kernel, strides, (1,) * n).sum(axis=axes)
+    return _back(out.astype(a.dtype), channels_last, x.dtype)
+
+
+def _max_pool(x: Any, kernel: tuple[int, ...], strides: tuple[int, ...], pads: list[tuple[int, int]],
+              channels_last: bool) -> Any:
+    return _pool(x, kernel, strides, pads, channels_last, "max")
+
+
+def _avg_pool(x: Any, kernel: tuple[int, ...], strides: tuple[int, ...], pads: list[tuple[int, int]],
+              channels_last: bool, count_include_pad: bool) -> Any:
+    return _pool(x, kernel, strides, pads, channels_last, "avg", count_include_pad)
+
+
+_FAMILY = {**conv_family(_conv), **pool_family(_max_pool, _avg_pool)}
+globals().update(_FAMILY)
+__all__ = sorted(_FAMILY)
