@@ -69,8 +69,8 @@ def _submodule(name: str, doc: str) -> types.ModuleType:
             return fn
         raise AttributeError(f"module 'ivy.{name}' has no attribute {attr!r}")
 
-    mod.__getattr__ = __getattr__  # type: ignore[attr-defined]
-    mod.__dir__ = lambda: names  # type: ignore[attr-defined]
+    setattr(mod, "__getattr__", __getattr__)  # noqa: B010 - PEP 562 on a module made at run time
+    setattr(mod, "__dir__", lambda: names)  # noqa: B010
     sys.modules[f"ivy.{name}"] = mod
     return mod
 

@@ -35,7 +35,7 @@ def resolve(backend: BackendLike) -> "Backend":
         return _registry.get_backend(backend)
     b = getattr(backend, "_ivy_backend", None)  # BackendNamespace
     if b is not None:
-        return b  # type: ignore[no-any-return]
+        return b
     if isinstance(backend, _registry.Backend):
         return backend
     if isinstance(backend, types.ModuleType):  # the paper's ivy.set_framework(torch)

@@ -36,7 +36,7 @@ if os.environ.get("IVY_PURE_PYTHON", "").strip() not in ("", "0"):
     _cdispatch = None
 else:
     try:
-        from . import _cdispatch
+        from . import _cdispatch  # type: ignore[no-redef]
     except ImportError:  # built without a C compiler: the Python functions alone, same behaviour
         _cdispatch = None
 
@@ -283,6 +283,13 @@ def _c_wrap(s: Spec, py: Callable[..., Any]) -> Callable[..., Any]:
     obj.__name__ = py.__name__
     obj.__ivy_python__ = py  # the complete Python function (tests compare the two)
     return obj
+
+
+def drop_types(types: "tuple[type, ...]") -> None:
+    """Forget the cached implementations of array types (a backend that was removed)."""
+    for table in TABLES.values():
+        for t in types:
+            table.pop(t, None)
 
 
 def build_public_functions() -> dict[str, Callable[..., Any]]:

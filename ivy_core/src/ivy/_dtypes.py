@@ -58,10 +58,9 @@ def dtype_name(dtype: Any) -> str:
     else:
         # paddle's .name lies for bfloat16 storage (paddle.uint16.name == "UINT16"); its str() is right
         mod = getattr(type(dtype), "__module__", "") or ""
-        name = None if mod.startswith("paddle") else getattr(dtype, "name", None)  # numpy, jax, tf
-        if not isinstance(name, str):
-            name = str(dtype)  # "torch.float32", "paddle.float32"
-        name = name.rpartition(".")[2].lower()  # paddle's dtypes are named "FLOAT32"
+        got = None if mod.startswith("paddle") else getattr(dtype, "name", None)  # numpy, jax, tf
+        # "torch.float32", "paddle.FLOAT32" (paddle's dtypes are named in upper case)
+        name = (got if isinstance(got, str) else str(dtype)).rpartition(".")[2].lower()  # paddle's dtypes are named "FLOAT32"
     name = _ALIASES.get(name, name)
     if name == "bfloat16" or name == "float16":
         return name

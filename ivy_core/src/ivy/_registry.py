@@ -345,6 +345,36 @@ def get_backend(name: str) -> Backend:
         return b
 
 
+def add_runtime_backend(spec: "BackendSpec", impl: "BackendImpl", label: str) -> Backend:
+    """Load a backend that core itself makes at run time (the graph tracer's recording backend),
+    with no entry point: validated like a plugin's, then found by name and by its array types.
+
+    Raises:
+        PluginValidationError: ``impl`` does not honour the specs.
+        ValueError: a backend of that name is loaded already.
+    """
+    with _lock:
+        if spec.name in _loaded:
+            raise ValueError(f"a backend named {spec.name!r} is loaded already")
+        validate(label, impl)
+        b = Backend(spec, label, impl)
+        _loaded[spec.name] = b
+        for t in b.array_types:
+            _type_backend[t] = b
+        return b
+
+
+def remove_runtime_backend(name: str) -> "Backend | None":
+    """Forget a backend added by :func:`add_runtime_backend`; returns it (or None). The public
+    functions' caches of its array types are dropped with ``_dispatch.drop_types``."""
+    with _lock:
+        b = _loaded.pop(name, None)
+        if b is not None:
+            for t in b.array_types:
+                _type_backend.pop(t, None)
+        return b
+
+
 def seed_all(value: int) -> None:
     """Seed every loaded backend with ``value``, and each backend that loads later as it loads."""
     global _seed
@@ -548,6 +578,7 @@ def signature_mismatch(name: str, fn: Callable[..., Any]) -> str | None:
     var_kw = next((p for p in got if p.kind is _P.VAR_KEYWORD), None)
     used: set[str] = set()
     i = 0
+    g: inspect.Parameter | None
     for w in want:
         if w.kind is _P.POSITIONAL_ONLY:
             if i < len(positional):

@@ -37,7 +37,7 @@ def _describe(x: Any) -> str:
     return repr(x)
 
 
-class Container(dict):  # type: ignore[type-arg]
+class Container(dict):
     """A nested dict with attribute access (``c.layer0.w``) and leaf-wise methods and arithmetic.
 
     ``Container({"a": x, "b": {"c": y}})``, ``Container(a=x, b={"c": y})`` and

@@ -30,6 +30,11 @@ class Structure:
 
     __slots__ = ("kind", "meta", "children", "num_leaves")
 
+    kind: str
+    meta: Any
+    children: list["Structure"]
+    num_leaves: int
+
     def __init__(self, kind: str, meta: Any, children: list["Structure"]):
         self.kind = kind
         self.meta = meta

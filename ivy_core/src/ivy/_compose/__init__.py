@@ -77,4 +77,4 @@ def bind(name: str, default: Callable[..., Any], xp: "BackendNamespace") -> Call
     fn.__qualname__ = spec.short_name
     fn.__module__ = f"{xp.__name__}"
     fn.__ivy_composed__ = default
-    return fn  # type: ignore[no-any-return]
+    return fn

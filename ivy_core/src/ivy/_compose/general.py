@@ -107,7 +107,7 @@ def pad(
     elif len(pad_width) and isinstance(pad_width[0], int):
         widths = [tuple(pad_width)] * x.ndim  # type: ignore[list-item]
     else:
-        widths = [tuple(w) for w in pad_width]  # type: ignore[union-attr]
+        widths = [tuple(w) for w in pad_width]  # type: ignore[arg-type, misc]
     if len(widths) != x.ndim:
         raise ValueError(f"pad: pad_width has {len(widths)} entries for an array of {x.ndim} dims")
     if mode not in ("constant", "edge", "reflect", "symmetric", "wrap"):

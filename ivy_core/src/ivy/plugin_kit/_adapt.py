@@ -79,7 +79,7 @@ def _adapted(name: str, fn: Callable[..., Any], roles: dict[str, str], dtypes: M
     out = glb[spec.short_name]
     out.__doc__ = getattr(fn, "__doc__", None)
     out.__ivy_adapted__ = fn  # (not __wrapped__: signature checks must see this function's own)
-    return out  # type: ignore[no-any-return]
+    return out
 
 
 def _accepts(fn: Callable[..., Any], name: str) -> bool:

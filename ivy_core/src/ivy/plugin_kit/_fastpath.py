@@ -56,4 +56,4 @@ def fastpath(
     obj.__wrapped__ = full  # inspect.signature reads full's signature
     obj.__ivy_python__ = full  # what tracing compilers and the signature check look at
     obj.__ivy_native__ = native
-    return obj  # type: ignore[no-any-return]
+    return obj

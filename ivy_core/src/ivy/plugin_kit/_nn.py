@@ -55,16 +55,17 @@ def padding_pairs(
         ValueError: an unknown form, the wrong number of pairs, or a negative padding.
     """
     if isinstance(padding, str):
-        p = padding.upper()
-        if p == "VALID":
+        mode = padding.upper()
+        if mode == "VALID":
             return [(0, 0)] * n
-        if p == "SAME":
+        if mode == "SAME":
             out = []
             for size, k, s in zip(sizes, windows, strides):
                 total = max((-(-size // s) - 1) * s + k - size, 0)
                 out.append((total // 2, total - total // 2))
             return out
         raise ValueError(f"padding must be 'SAME', 'VALID', an int or (lo, hi) pairs, got {padding!r}")
+    pads: list[tuple[int, int]]
     try:
         p = operator.index(padding)
         pads = [(p, p)] * n

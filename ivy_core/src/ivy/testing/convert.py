@@ -83,10 +83,8 @@ def dtype_name(dtype: Any) -> str:
     elif isinstance(dtype, type):  # numpy scalar types
         name = np.dtype(dtype).name
     else:
-        name = getattr(dtype, "name", None)
-        if not isinstance(name, str):
-            name = str(dtype)
-        name = name.rpartition(".")[2].lower()
+        got = getattr(dtype, "name", None)
+        name = (got if isinstance(got, str) else str(dtype)).rpartition(".")[2].lower()
     return {"bool_": "bool", "boolean": "bool"}.get(name, name)
 
 
