@@ -122,3 +122,21 @@ def test_public_names() -> None:
                  "set_framework", "unset_framework", "get_framework", "array", "reduce_sum", "concatenate"):
         assert hasattr(ivy, name), name
     assert ivy.errors.IvyError is ivy.IvyError
+
+
+def test_dtype_equal_in_every_form_and_order() -> None:
+    import ivy
+
+    class Foreign:  # a native dtype that refuses to compare with foreign objects (as paddle's)
+        name = "float32"
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Foreign)
+
+        __hash__ = object.__hash__
+
+    f = Foreign()
+    assert f != ivy.float32  # what user code meets on paddle...
+    for a, b in [(f, ivy.float32), (ivy.float32, f), ("float32", f), (f, "float32")]:
+        assert ivy.dtype_equal(a, b)  # ...and what it can rely on
+    assert not ivy.dtype_equal(f, ivy.float64) and not ivy.dtype_equal(f, "not a dtype")

@@ -47,7 +47,7 @@ from ._context import (
     unset_backend,
     use_backend,
 )
-from ._dtypes import DType, dtype_name
+from ._dtypes import DType, dtype_equal, dtype_name
 from ._namespace import ARRAY_API_VERSION as __array_api_version__
 from ._namespace import CONSTANTS as _CONSTANTS
 from ._namespace import Info as _Info

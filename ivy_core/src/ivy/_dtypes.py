@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DType", "DTYPE_NAMES", "KINDS", "dtype_name"]
+__all__ = ["DType", "DTYPE_NAMES", "KINDS", "dtype_name", "dtype_equal"]
 
 #: Every dtype of the Array API standard, in promotion-friendly order.
 DTYPE_NAMES = (
@@ -60,7 +60,7 @@ def dtype_name(dtype: Any) -> str:
         mod = getattr(type(dtype), "__module__", "") or ""
         got = None if mod.startswith("paddle") else getattr(dtype, "name", None)  # numpy, jax, tf
         # "torch.float32", "paddle.FLOAT32" (paddle's dtypes are named in upper case)
-        name = (got if isinstance(got, str) else str(dtype)).rpartition(".")[2].lower()  # paddle's dtypes are named "FLOAT32"
+        name = (got if isinstance(got, str) else str(dtype)).rpartition(".")[2].lower()
     name = _ALIASES.get(name, name)
     if name == "bfloat16" or name == "float16":
         return name
@@ -71,12 +71,25 @@ def dtype_name(dtype: Any) -> str:
     return name
 
 
+def dtype_equal(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are the same dtype, each given in any form (a native dtype of any
+    backend, an ``ivy.DType``, a name): right on every backend, in either order. False when
+    either is not a dtype of the standard."""
+    try:
+        return dtype_name(a) == dtype_name(b)
+    except TypeError:
+        return False
+
+
 class DType(str):
     """A backend-independent dtype: ``ivy.float32``.
 
     It is the string ``"float32"``, so every backend accepts it wherever a dtype is accepted, and it
-    compares equal to the native dtype of that name on every backend
-    (``ivy.float32 == torch.float32``, ``x.dtype == ivy.float32``).
+    compares equal to the native dtype of that name on every backend: ``ivy.float32 ==
+    torch.float32``. Put ``ivy.<dtype>`` first, or use :func:`dtype_equal`: with the native dtype
+    first the framework decides, and paddle's dtypes answer ``False`` to foreign objects
+    (``x.dtype == ivy.float32`` is False on paddle). Its hash is the string's, so a dict keyed by
+    ``ivy.float32`` does not find ``torch.float32``: key tables by :func:`dtype_name`.
     """
 
     __slots__ = ()

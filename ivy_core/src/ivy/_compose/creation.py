@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._dtypes import dtype_name
+from ..errors import UnsupportedDTypeError
 from . import composes
 
 _SCALARS = (bool, int, float, complex)
@@ -36,6 +38,11 @@ def linspace(
         raise ValueError(f"linspace: num must be non-negative, got {num}")
     if dtype is None:
         dtype = _endpoint_dtype(xp, start, stop)
+    else:  # the backend's own dtype object: compared with the result's below (paddle's refuse others)
+        native = xp.__array_namespace_info__().dtypes().get(dtype_name(dtype))
+        if native is None:
+            raise UnsupportedDTypeError(f"linspace: this backend has no {dtype_name(dtype)} dtype")
+        dtype = native
     s = xp.asarray(start, dtype=dtype, device=device)
     e = xp.asarray(stop, dtype=dtype, device=device)
     s, e = xp.broadcast_arrays(s, e)

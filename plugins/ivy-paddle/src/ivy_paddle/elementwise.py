@@ -36,6 +36,7 @@ _sqrt = c_op(paddle.sqrt)
 _INEXACT = FLOATS | COMPLEX
 _where = paddle.where
 _INF = math.inf
+_LN2 = math.log(2.0)
 _EXACT = 2**53  # Python ints beyond this are not exact as the double paddle's scalar kernels use
 
 
@@ -103,7 +104,7 @@ floor = unary(paddle.floor)
 log = unary(paddle.log)
 log10 = unary(paddle.log10)
 log1p = unary(paddle.log1p)
-log2 = unary(paddle.log2)
+_log2 = unary(paddle.log2)
 reciprocal = unary(paddle.reciprocal)
 sin = unary(paddle.sin)
 sinh = unary(paddle.sinh)
@@ -124,11 +125,35 @@ def abs(x: Any, /) -> Any:
 
 # (no fastpath: a dtype guard costs more than this function does; see _common)
 def exp(x: Any, /) -> Any:
-    if x.dtype is complex128:  # paddle's complex128 exp is only single-precision accurate
-        re, im = paddle.real(x), paddle.imag(x)
-        m = paddle.exp(re)
-        return paddle.complex(m * paddle.cos(im), m * paddle.sin(im))
+    if id(x.dtype) in COMPLEX:
+        return _exp_complex(x)
     return _exp(x)
+
+
+def _exp_complex(x: Any) -> Any:
+    re, im = paddle.real(x), paddle.imag(x)
+    if x.dtype is complex128:  # paddle's complex128 exp is only single-precision accurate
+        m = paddle.exp(re)
+        ore, oim = m * paddle.cos(im), m * paddle.sin(im)
+    else:
+        out = _exp(x)
+        ore, oim = paddle.real(out), paddle.imag(out)
+    # the standard's special cases, where paddle gives NaN + NaN j
+    zero_im = im == 0
+    ore = _where(zero_im, paddle.exp(re), ore)  # exp(x + 0j) = exp(x) + 0j, NaN and inf included
+    oim = _where(zero_im, im, oim)
+    bad_im = paddle.logical_not(paddle.isfinite(im))
+    hi, lo = paddle.logical_and(re == _INF, bad_im), paddle.logical_and(re == -_INF, bad_im)
+    ore = _where(hi, paddle.full_like(ore, _INF), _where(lo, paddle.zeros_like(ore), ore))
+    oim = _where(hi, paddle.full_like(oim, math.nan), _where(lo, paddle.zeros_like(oim), oim))
+    return paddle.complex(ore, oim)
+
+
+def log2(x: Any, /) -> Any:
+    if id(x.dtype) in COMPLEX:  # paddle's complex log2 gives a NaN angle for infinite real parts
+        ln = paddle.log(x)  # (scaled by parts: paddle's complex / real scalar makes NaNs of infinities)
+        return paddle.complex(paddle.real(ln) / _LN2, paddle.imag(ln) / _LN2)
+    return _log2(x)
 
 
 def sqrt(x: Any, /) -> Any:

@@ -12,6 +12,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ivy.plugin_kit import composed
+
 from ._common import norm_axis, promote_many
 from ._dtypes import INEXACT as _INEXACT, DEFAULT_FLOAT, DEFAULT_INT, FLOATS, bool_, idset, int8, int16, int32, int64, native, uint8
 from ._framework import Tensor, paddle

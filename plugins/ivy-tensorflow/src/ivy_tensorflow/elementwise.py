@@ -93,10 +93,10 @@ cosh = _unary_float("cosh", gm.cosh)
 exp = _unary_float("exp", gm.exp)
 expm1 = _unary_float("expm1", gm.expm1)
 log = _unary_float("log", gm.log)
-log1p = _unary_float("log1p", gm.log1p)
+_log1p = _unary_float("log1p", gm.log1p)
 sin = _unary_float("sin", gm.sin)
 sinh = _unary_float("sinh", gm.sinh)
-sqrt = _unary_float("sqrt", gm.sqrt)
+_sqrt = _unary_float("sqrt", gm.sqrt)
 tan = _unary_float("tan", gm.tan)
 tanh = _unary_float("tanh", gm.tanh)
 reciprocal = _unary_float("reciprocal", gm.reciprocal)
@@ -107,12 +107,50 @@ _LN10 = math.log(10.0)
 
 def log2(x: Any, /) -> Any:
     x = _float_in(x)
-    return gm.real_div(gm.log(x), scalar(_LN2, x.dtype))  # TF has no log2 kernel
+    return _scaled_log(gm.log(x), _LN2)  # TF has no log2 kernel
 
 
 def log10(x: Any, /) -> Any:
     x = _float_in(x)
-    return gm.real_div(gm.log(x), scalar(_LN10, x.dtype))  # TF has no log10 kernel
+    return _scaled_log(gm.log(x), _LN10)  # TF has no log10 kernel
+
+
+def _scaled_log(ln: Any, scale: float) -> Any:
+    if ln.dtype in D.COMPLEX:  # by parts: a complex / real division makes NaNs of infinite parts
+        re, im = tf.math.real(ln), tf.math.imag(ln)
+        return tf.complex(gm.real_div(re, scalar(scale, re.dtype)), gm.real_div(im, scalar(scale, im.dtype)))
+    return gm.real_div(ln, scalar(scale, ln.dtype))
+
+
+def _full(like: Any, v: float) -> Any:
+    return tf.fill(tf.shape(like), tf.constant(v, like.dtype))
+
+
+def log1p(x: Any, /) -> Any:
+    out = _log1p(x)
+    if out.dtype in D.COMPLEX:
+        # TF gives NaN + NaN j where a part is infinite, and -inf + NaN j at -1: TF's log is right
+        x1 = x + tf.constant(1, x.dtype)
+        re, im = tf.math.real(x1), tf.math.imag(x1)
+        bad = gm.logical_or(gm.logical_or(gm.is_inf(re), gm.is_inf(im)),
+                            gm.logical_and(gm.equal(re, tf.zeros_like(re)), gm.equal(im, tf.zeros_like(im))))
+        out = tf.where(bad, gm.log(x1), out)
+    return out
+
+
+def sqrt(x: Any, /) -> Any:
+    out = _sqrt(x)
+    if out.dtype in D.COMPLEX:
+        # sqrt(-inf + yj) for finite y is +0 + inf j with y's sign: TF loses the sign
+        re, im = tf.math.real(x), tf.math.imag(x)
+        neg_inf = gm.logical_and(gm.equal(re, _full(re, -math.inf)), gm.is_finite(im))
+        fixed = tf.complex(tf.zeros_like(im), _copysign(_full(im, math.inf), im))
+        out = tf.where(neg_inf, fixed, out)
+    return out
+
+
+def _copysign(a: Any, b: Any) -> Any:
+    return tf.where(gm.less(ga.bitcast(b, D.SAME_WIDTH_INT[b.dtype]), tf.zeros((), D.SAME_WIDTH_INT[b.dtype])), -a, a)
 
 
 def square(x: Any, /) -> Any:
@@ -202,7 +240,12 @@ def sign(x: Any, /) -> Any:
         return cast(gm.greater(x, _zeros_like(x)), d)  # no Sign kernel for unsigned
     if d is D.BOOL:
         raise TypeError("sign needs a numeric array, got bool")
-    return gm.sign(x)  # complex: x / |x| (0 at 0), NaN stays NaN
+    out = gm.sign(x)  # complex: x / |x| (0 at 0)
+    if d in D.COMPLEX:  # a NaN part gives NaN + NaN j (TF keeps the other part's direction)
+        re, im = tf.math.real(x), tf.math.imag(x)
+        nan = gm.logical_or(gm.is_nan(re), gm.is_nan(im))
+        out = tf.where(nan, tf.complex(_full(re, math.nan), _full(im, math.nan)), out)
+    return out
 
 
 def signbit(x: Any, /) -> Any:

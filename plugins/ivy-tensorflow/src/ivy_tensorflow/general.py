@@ -12,6 +12,8 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
 
+from ivy.plugin_kit import composed
+
 from . import _dtypes as D
 from ._helpers import ints, norm_axis, tensor
 from .data_type import astype

@@ -11,6 +11,8 @@ import torch.nn.functional as F
 
 from ivy.plugin_kit import fastpath
 
+from ivy.plugin_kit import composed
+
 from ._dtypes import COMPLEX, FLOATS, PARTIAL, SIGNED, SUM_DTYPE, i64, native, promote, scalar_dtype
 from ._helpers import Tensor, norm_axis, viewcall
 from .data_type import astype
