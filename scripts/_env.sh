@@ -9,7 +9,7 @@ LIB_DIRS=()
 for d in "$ROOT"/libs/ivy-*/; do [ -f "$d/pyproject.toml" ] && LIB_DIRS+=("${d%/}"); done
 # The C dispatcher is built in place by the editable install: its source is part of the stamp.
 want="$(cat "$ROOT/constraints.txt" "$ROOT"/ivy_core/pyproject.toml "$ROOT"/ivy_core/setup.py \
-  "$ROOT"/ivy_core/src/ivy/_cdispatch.c "$ROOT"/plugins/*/pyproject.toml \
+  "$ROOT"/ivy_core/src/ivy/_cdispatch.c "$ROOT"/plugins/*/pyproject.toml "$ROOT"/templates/ivy-plugin/pyproject.toml \
   "${LIB_DIRS[@]/%//pyproject.toml}" | cksum)"
 if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
   echo "== setting up $VENV (first run takes a few minutes: frameworks are large)"
@@ -17,8 +17,9 @@ if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
   "$PY" -m pip install -q --upgrade pip
   libs=()
   for d in "${LIB_DIRS[@]}"; do libs+=(-e "$d"); done
-  # One resolver run for everything, so the pins in constraints.txt hold together. The test
-  # references of the libraries: scipy, transforms3d, kornia (on the pinned torch), gymnasium.
+  # One resolver run for everything, so the pins in constraints.txt hold together. The plugin
+  # template (backend "strict") runs the conformance kit in CI. The test references of the
+  # libraries: scipy, transforms3d, kornia (on the pinned torch), gymnasium.
   "$PY" -m pip install -q -c "$ROOT/constraints.txt" \
     -e "$ROOT/ivy_core" \
     -e "$ROOT/plugins/ivy-numpy" \
@@ -26,6 +27,7 @@ if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
     -e "$ROOT/plugins/ivy-jax[flax]" \
     -e "$ROOT/plugins/ivy-tensorflow[cpu]" \
     -e "$ROOT/plugins/ivy-paddle[cpu]" \
+    -e "$ROOT/templates/ivy-plugin" \
     "${libs[@]}" \
     pytest pytest-xdist hypothesis array-api-strict scipy transforms3d kornia gymnasium
   echo "$want" > "$STAMP"

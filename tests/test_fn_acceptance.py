@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from _helpers import acceptance as A
-from _helpers.backends import native_to_numpy, to_native
+from ivy.testing.convert import native_to_numpy, to_native
 
 import ivy
 

@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 import pytest
-from _helpers.backends import native_to_numpy, to_native
+from ivy.testing.convert import native_to_numpy, to_native
 
 import ivy
 
@@ -166,7 +166,7 @@ spec = importlib.util.spec_from_file_location("interop_models", sys.argv[5])
 mod = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(mod)
 import ivy
-from _helpers.backends import native_to_numpy, to_native
+from ivy.testing.convert import native_to_numpy, to_native
 xs = np.load(inputs)
 res = {}
 for name in ("IvyFcModel", "IvyConvNet", "IvyLSTMModel"):

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 from _helpers import acceptance as A
-from _helpers.backends import native_to_numpy, to_native
+from ivy.testing.convert import native_to_numpy, to_native
 
 import ivy
 from ivy._stateful.interop import NativeModuleWrapper

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _helpers.backends import dtype_name, native_to_numpy, shape_of, to_native
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
 import ivy
 

@@ -28,12 +28,7 @@ if not jax.config.jax_enable_x64:
 
 import jax.numpy as jnp  # noqa: E402
 from scipy import signal, special, stats  # noqa: E402
-import pathlib as _pathlib
-import sys as _sys
-
-# the repository's shared test helpers (tests/_helpers), also when this folder runs alone
-_sys.path.insert(0, str(_pathlib.Path(__file__).resolve().parents[3] / "tests"))
-from _helpers.nn_reference import (  # noqa: E402
+from ivy.testing._helpers.nn_reference import (  # noqa: E402
     CONV,
     FMT,
     _norm,

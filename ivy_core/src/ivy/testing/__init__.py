@@ -19,8 +19,8 @@ Fixtures:
 * ``autodiff``: the backend's name, skipping the test when the backend has no automatic
   differentiation (``BackendImpl.autodiff``).
 
-Expected failures: a file of ``pattern  # reason`` lines (a test name or node id, ``fnmatch``
-wildcards allowed; the reason is required), from ``--ivy-xfails FILE`` or, by default, the file
+Expected failures: a file of ``pattern  # reason`` lines (a test name or node id; ``*`` and ``?``
+are wildcards, brackets are literal; the reason is required), from ``--ivy-xfails FILE`` or, by default, the file
 ``conformance-xfails.txt`` beside the plugin's entry-point module. Each matching test is marked
 ``xfail(strict=True)``: a test that passes again fails the run until its line is removed, and a
 line that matches no collected test is reported at the end.
@@ -140,7 +140,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     used: set[str] = set()
     for item in items:
         for pattern, reason in entries:
-            if fnmatch.fnmatchcase(item.name, pattern) or fnmatch.fnmatchcase(item.nodeid, pattern):
+            glob = _literal_brackets(pattern)
+            if fnmatch.fnmatchcase(item.name, glob) or fnmatch.fnmatchcase(item.nodeid, glob):
                 item.add_marker(pytest.mark.xfail(strict=True, reason=f"expected on {backend!r}: {reason}"))
                 used.add(pattern)
                 break
@@ -148,6 +149,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 _XFAILS = pytest.StashKey[tuple[Path, list[str]]]()
+
+
+def _literal_brackets(pattern: str) -> str:
+    """``pattern`` for fnmatch with ``[`` and ``]`` literal (they belong to test ids, as in
+    ``test_op_present[einsum]``); ``*`` and ``?`` stay wildcards."""
+    return "".join({"[": "[[]", "]": "[]]"}.get(c, c) for c in pattern)
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

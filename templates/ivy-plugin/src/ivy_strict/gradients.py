@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import array_api_strict as xp
+
 __all__ = ["variable", "is_variable", "stop_gradient"]
 
 
@@ -13,7 +15,11 @@ def variable(x: Any, /) -> Any:
 
 
 def is_variable(x: Any, /, *, exclusive: bool = False) -> bool:
-    return False
+    # no distinct variable kind: with `exclusive` nothing counts; without it, every floating-point
+    # array does (the spec's rule for such frameworks)
+    if exclusive or not isinstance(x, type(xp.asarray(0))):
+        return False
+    return xp.isdtype(x.dtype, ("real floating", "complex floating"))
 
 
 def stop_gradient(x: Any, /) -> Any:

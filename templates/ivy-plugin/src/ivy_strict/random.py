@@ -35,7 +35,8 @@ def _param(v: Any) -> Any:
 def random_uniform(*, low: Any = 0.0, high: Any = 1.0, shape: Any = None, dtype: Any = None, device: Any = None,
                    seed: int | None = None) -> Any:
     lo, hi = _param(low), _param(high)
-    return _out(_gen(seed).uniform(lo, hi, None if shape is None else tuple(shape)), dtype)
+    # lo + (hi - lo) u: NumPy's uniform() refuses high < low where the bounds broadcast
+    return _out(lo + (np.subtract(hi, lo)) * _gen(seed).random(_shape(shape, lo, hi)), dtype)
 
 
 def random_normal(*, mean: Any = 0.0, std: Any = 1.0, shape: Any = None, dtype: Any = None, device: Any = None,
@@ -59,6 +60,8 @@ def randint(low: Any, high: Any, /, shape: Any = None, *, dtype: Any = None, dev
 def multinomial(population_size: int, num_samples: int, /, *, batch_size: int = 1, probs: Any = None,
                 replace: bool = True, device: Any = None, seed: int | None = None) -> Any:
     g = _gen(seed)
+    if probs is not None and np.ndim(_param(probs)) == 2:  # one row of probabilities per batch element
+        batch_size = np.shape(_param(probs))[0]
     p = None if probs is None else np.broadcast_to(_param(probs), (batch_size, population_size))
     rows = [g.choice(population_size, num_samples, replace=replace, p=None if p is None else p[i] / p[i].sum())
             for i in range(batch_size)]

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import ivy
-from _helpers.backends import native_to_numpy, to_native
+from ivy.testing.convert import native_to_numpy, to_native
 from ivy._spec import SPECS
 from ivy.testing import has_autodiff
 
@@ -311,6 +311,8 @@ def test_every_op_through_ivy(name: str, backend: str, xp: Any) -> None:
     python = getattr(public, "__ivy_python__", None)
     if python is not None:  # the C dispatcher's complete Python function
         paths["python"] = python
+    if name not in ivy._registry.get_backend(backend).ops:
+        pytest.skip(f"the {backend!r} backend lacks ivy.{name} (test_op_present reports it)")
     random = name in RANDOM
     args, kwargs = _arguments(name, backend)
     spec = SPECS[name]
@@ -325,7 +327,8 @@ def test_every_op_through_ivy(name: str, backend: str, xp: Any) -> None:
         if random:
             ivy.seed(0)
         want = _outcome(_native_op(xp, name), *_arguments(name, backend), backend)
-        refused = (backend, name) in REFUSED or (name in GRADIENT_OPS and not has_autodiff(backend))
+        refused = (backend, name) in REFUSED or (name in GRADIENT_OPS and not has_autodiff(backend)) or (
+            name == "inplace_update" and isinstance(want, Raised) and "immutable" in str(want.error))
         if isinstance(want, Raised) and not refused:
             raise AssertionError(f"the example call of {name} fails on the backend itself: {want!r}") from want.error
         _same(got, want, backend, xp, random, f"ivy.{name} ({label})")

@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 
 import ivy
-from _helpers.backends import dtype_name, native_to_numpy, to_native
-from _helpers.compare import strict_to_numpy
-from _helpers.ref import strict_op, xs
-from _helpers.registry import covers
-from _helpers.strategies import backend_dtypes
+from ivy.testing.convert import dtype_name, native_to_numpy, to_native
+from ivy.testing._helpers.compare import strict_to_numpy
+from ivy.testing._helpers.ref import strict_op, xs
+from ivy.testing._helpers.registry import covers
+from ivy.testing._helpers.strategies import backend_dtypes
 
 PARTS = [math.nan, math.inf, -math.inf, 0.0, 1.0, -1.0, 0.5, -2.5]
 #: complex element-wise functions checked on the grid. expm1 and tanh are left out: NumPy (so the

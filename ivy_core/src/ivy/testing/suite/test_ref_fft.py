@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ivy
-from _helpers.compare import assert_matches
-from _helpers.ref import check, strict_dtype, xs
-from _helpers.strategies import arrays, backend_dtypes
+from ivy.testing._helpers.compare import assert_matches
+from ivy.testing._helpers.ref import check, strict_dtype, xs
+from ivy.testing._helpers.strategies import arrays, backend_dtypes
 
 FFT_OPS = {
     "fft.fft": "", "fft.ifft": "", "fft.fftn": "", "fft.ifftn": "", "fft.rfft": "", "fft.irfft": "",

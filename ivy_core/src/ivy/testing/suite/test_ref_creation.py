@@ -11,11 +11,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import ivy
-from _helpers.backends import DTYPES, dtype_name, native_to_numpy, shape_of, to_native
-from _helpers.compare import assert_matches
-from _helpers.ref import check, strict_dtype, xs
-from _helpers.registry import covers
-from _helpers.strategies import arrays, backend_dtypes, kind_of, scalar_for, shapes, supported_dtypes
+from ivy.testing.convert import DTYPES, dtype_name, native_to_numpy, shape_of, to_native
+from ivy.testing._helpers.compare import assert_matches
+from ivy.testing._helpers.ref import check, strict_dtype, xs
+from ivy.testing._helpers.registry import covers
+from ivy.testing._helpers.strategies import arrays, backend_dtypes, kind_of, scalar_for, shapes, supported_dtypes
 
 CREATION_OPS = {
     "arange": "no array argument: backend=",

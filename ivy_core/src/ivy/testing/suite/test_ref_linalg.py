@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ivy
-from _helpers.backends import dtype_name, native_to_numpy, shape_of, to_native
-from _helpers.compare import assert_matches, assert_values
-from _helpers.ref import check, sdtype, snp, strict_dtype, xs
-from _helpers.strategies import arrays, axis_arg, backend_dtypes
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
+from ivy.testing._helpers.compare import assert_matches, assert_values
+from ivy.testing._helpers.ref import check, sdtype, snp, strict_dtype, xs
+from ivy.testing._helpers.strategies import arrays, axis_arg, backend_dtypes
 
 LINALG_OPS = {
     "linalg.cholesky": "", "linalg.cross": "", "linalg.det": "", "linalg.diagonal": "", "linalg.eigh": "",

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import ivy
-from _helpers.backends import native_to_numpy, to_native
+from ivy.testing.convert import native_to_numpy, to_native
 
 RNG = np.random.default_rng(11)
 X = RNG.standard_normal((16, 3)).astype(np.float32)

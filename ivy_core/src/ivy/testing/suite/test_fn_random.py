@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _helpers.backends import dtype_name, native_to_numpy, shape_of, to_native
-from _helpers.registry import covers
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
+from ivy.testing._helpers.registry import covers
 from scipy import stats
 
 import ivy

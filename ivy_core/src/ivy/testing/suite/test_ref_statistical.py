@@ -10,8 +10,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from _helpers.ref import check
-from _helpers.strategies import INTS, arrays, axis_arg, backend_dtypes, kind_of, norm_axes, shapes, supported_dtypes
+from ivy.testing._helpers.ref import check
+from ivy.testing._helpers.strategies import INTS, arrays, axis_arg, backend_dtypes, kind_of, norm_axes, shapes, supported_dtypes
 
 STATISTICAL_OPS = {
     "cumulative_prod": "", "cumulative_sum": "", "max": "", "mean": "", "min": "", "prod": "",
@@ -51,7 +51,7 @@ def test_ref_sum_prod(name: str, backend: str, xp: Any, data: st.DataObject) -> 
     dt = _sum_dtype_arg(data, backend, dtype)
     kw: dict[str, Any] = {"axis": axis, "keepdims": keepdims}
     if dt is not None:
-        from _helpers.ref import strict_dtype
+        from ivy.testing._helpers.ref import strict_dtype
 
         kw["dtype"] = dt
     if name == "prod":
@@ -62,13 +62,13 @@ def test_ref_sum_prod(name: str, backend: str, xp: Any, data: st.DataObject) -> 
 
 def _check_with_dtype(name: str, backend: str, xp: Any, x: Any, **kw: Any) -> None:
     """check() with a dtype keyword given by name to ivy and as a strict dtype to the reference."""
-    from _helpers.compare import assert_matches
-    from _helpers.ref import ivy_op, strict_dtype, strict_op, to_backend, xs
+    from ivy.testing._helpers.compare import assert_matches
+    from ivy.testing._helpers.ref import ivy_op, strict_dtype, strict_op, to_backend, xs
 
     skw = dict(kw)
     if kw.get("dtype") is not None:
         skw["dtype"] = strict_dtype(kw["dtype"])
-    from _helpers.ref import expect_unsupported
+    from ivy.testing._helpers.ref import expect_unsupported
 
     expected = strict_op(name)(xs.asarray(x), **skw)
     if expect_unsupported(backend, expected, call=lambda: ivy_op(name)(to_backend(backend, x), **kw)):

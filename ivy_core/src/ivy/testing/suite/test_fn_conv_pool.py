@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 import pytest
-from _helpers.backends import native_to_numpy, to_native
-from _helpers.registry import covers
+from ivy.testing.convert import native_to_numpy, to_native
+from ivy.testing._helpers.registry import covers
 
 import ivy
 

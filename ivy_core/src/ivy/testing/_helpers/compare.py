@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .backends import dtype_name, native_to_numpy, shape_of
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of
 
 #: Default tolerances per dtype (rtol, atol); complex dtypes use their component's.
 TOLERANCES = {

@@ -9,6 +9,8 @@ import math
 import pathlib
 from typing import Any
 
+import pytest
+
 import ivy
 from ivy._spec import SPECS
 
@@ -19,11 +21,20 @@ REF_MODULES = sorted([*HERE.glob("test_ref_*.py"), *HERE.glob("test_fn_*.py")]) 
 # --------------------------------------------------------------------------- (a)
 
 
-def test_backend_implements_every_spec_op(backend: str) -> None:
-    ops = ivy._registry.get_backend(backend).ops
-    missing = sorted(set(SPECS) - set(ops))
-    assert not missing, f"the {backend!r} backend lacks {len(missing)} spec ops: {', '.join(missing)}"
-    assert all(callable(ops[n]) for n in SPECS)
+#: gradient primitives a backend without automatic differentiation need not have
+_AUTODIFF_OPS = {"value_and_grad_flat", "vjp", "jvp", "jacobian"}
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_op_present(backend: str, name: str) -> None:
+    """The backend has the op: its own, or core's composition (``conformance-xfails.txt`` lists
+    what a backend knowingly lacks)."""
+    b = ivy._registry.get_backend(backend)
+    if name in _AUTODIFF_OPS and not b.impl.autodiff:
+        pytest.skip(f"the {backend!r} backend declares no automatic differentiation")
+    if name not in b.ops:
+        pytest.fail(f"the {backend!r} backend lacks ivy.{name}", pytrace=False)
+    assert callable(b.ops[name])
 
 
 # --------------------------------------------------------------------------- (b)
@@ -92,6 +103,8 @@ def test_every_spec_op_is_listed_in_a_table() -> None:
 
 # --------------------------------------------------------------------------- (c)
 
+_IVY_CATEGORIES = ("conversion", "gradients", "random", "device", "nn", "general")
+
 DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                "float32", "float64", "complex64", "complex128")
 
@@ -116,32 +129,8 @@ def test_namespace_is_complete_array_api(backend: str, xp: Any) -> None:
     assert info.default_device() in info.devices() or str(info.default_device()) in map(str, info.devices())
     for required in ("bool", "float32", "int32", "int64"):
         assert required in dts, f"{backend} must support {required}"
-    for qual in SPECS:
+    for qual in (q for q, sp in SPECS.items() if sp.category not in _IVY_CATEGORIES):  # the standard's
         ns, _, short = qual.rpartition(".")
         holder = getattr(xp, ns) if ns else xp
         assert callable(getattr(holder, short, None)), f"xp.{qual} missing"
     assert isinstance(xp.linalg.__name__, str) and isinstance(xp.fft.__name__, str)
-
-
-# --------------------------------------------------------------------------- test names
-
-REPO = HERE.parent
-
-
-def test_test_names_are_unique_repo_wide() -> None:
-    """pytest runs every test tree with --import-mode=importlib: a test function name may occur once
-    in the whole repository (tests/, ivy_core/tests/, plugins/*/tests/)."""
-    seen: dict[str, list[str]] = {}
-    roots = [REPO / "tests", REPO / "ivy_core" / "tests", *sorted((REPO / "plugins").glob("*/tests"))]
-    for root in roots:
-        for path in sorted(root.rglob("test_*.py")):
-            if "fixtures" in path.relative_to(REPO).parts:
-                continue
-            tree = ast.parse(path.read_text(), str(path))
-            for node in tree.body:
-                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test_"):
-                    seen.setdefault(node.name, []).append(str(path.relative_to(REPO)))
-                elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-                    seen.setdefault(node.name, []).append(str(path.relative_to(REPO)))
-    dups = {k: v for k, v in seen.items() if len(v) > 1}
-    assert not dups, f"test names defined more than once: {dups}"

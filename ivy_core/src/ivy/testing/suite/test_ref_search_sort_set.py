@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ivy
-from _helpers.backends import dtype_name, native_to_numpy, shape_of, to_native
-from _helpers.compare import assert_values
-from _helpers.ref import check, sdtype, snp, xs
-from _helpers.strategies import arrays, axis_arg, backend_dtypes, shapes, supported_dtypes
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
+from ivy.testing._helpers.compare import assert_values
+from ivy.testing._helpers.ref import check, sdtype, snp, xs
+from ivy.testing._helpers.strategies import arrays, axis_arg, backend_dtypes, shapes, supported_dtypes
 
 SEARCHING_OPS = {"argmax": "", "argmin": "", "count_nonzero": "", "nonzero": "", "searchsorted": "", "where": ""}
 SORTING_OPS = {"argsort": "", "sort": ""}
@@ -74,7 +74,7 @@ def test_ref_where(backend: str, xp: Any, data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(supported_dtypes(backend)), label="dtype")
     shp = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=3, max_dims=3, min_side=0, max_side=4))
     cond = data.draw(arrays("bool", shp.input_shapes[0]), label="cond")
-    from _helpers.strategies import scalar_for
+    from ivy.testing._helpers.strategies import scalar_for
 
     args = []
     for i in (1, 2):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import ivy
-from _helpers.backends import native_to_numpy, to_native
+from ivy.testing.convert import native_to_numpy, to_native
 
 
 def test_asarray_converts_into_the_selected_backend(backend, xp):

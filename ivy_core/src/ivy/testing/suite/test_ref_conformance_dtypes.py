@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 import ivy
-from _helpers.backends import dtype_name, to_native
-from _helpers.ref import strict_dtype, xs
-from _helpers.strategies import kind_of, supported_dtypes
+from ivy.testing.convert import dtype_name, to_native
+from ivy.testing._helpers.ref import strict_dtype, xs
+from ivy.testing._helpers.strategies import kind_of, supported_dtypes
 
 KINDS = ("bool", "signed integer", "unsigned integer", "integral", "real floating", "complex floating", "numeric")
 

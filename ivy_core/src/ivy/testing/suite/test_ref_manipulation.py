@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from _helpers.ref import check
-from _helpers.strategies import arrays, axis_arg, shapes, supported_dtypes
+from ivy.testing._helpers.ref import check
+from ivy.testing._helpers.strategies import arrays, axis_arg, shapes, supported_dtypes
 
 MANIPULATION_OPS = {
     "broadcast_arrays": "", "broadcast_to": "", "concat": "", "expand_dims": "", "flip": "",

@@ -14,9 +14,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from _helpers.ref import check, strict_dtype, strict_op, xs
-from _helpers.registry import covers
-from _helpers.strategies import INTS, arrays, backend_dtypes, dtypes_of, kind_of, scalar_for, shapes
+from ivy.testing._helpers.ref import check, strict_dtype, strict_op, xs
+from ivy.testing._helpers.registry import covers
+from ivy.testing._helpers.strategies import INTS, arrays, backend_dtypes, dtypes_of, kind_of, scalar_for, shapes
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from _helpers.ref import check
-from _helpers.strategies import arrays, backend_dtypes
+from ivy.testing._helpers.ref import check
+from ivy.testing._helpers.strategies import arrays, backend_dtypes
 
 LINEAR_ALGEBRA_OPS = {
     "matmul": "", "matrix_transpose": "", "tensordot": "", "vecdot": "",

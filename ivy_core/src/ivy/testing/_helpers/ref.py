@@ -7,7 +7,7 @@ from typing import Any, Callable
 import array_api_strict as xs
 import numpy as np
 
-from .backends import to_native
+from ivy.testing.convert import to_native
 from .compare import assert_matches, strict_dtype_name, strict_to_numpy
 
 xs.set_array_api_strict_flags(api_version="2024.12")

@@ -1,0 +1,1 @@
+"""Helpers of the conformance suite: NumPy and Array API references, comparisons, strategies."""
