@@ -33,12 +33,14 @@ def _kind(name: str) -> str:
 
 
 @lru_cache(maxsize=None)
-def promote_types(a: str, b: str) -> str:
+def promote_types(a: str, b: str, standard: bool = False) -> str:
     """The dtype name two dtype names promote to (see the module docstring for pairs outside the
-    standard).
+    standard). With ``standard=True`` only the standard's own table applies (what ``can_cast``
+    follows), and a pair it leaves undefined raises ``TypeError``.
 
     Raises:
         ValueError: a name is not a standard dtype name.
+        TypeError: ``standard=True`` and the standard defines no promotion of the pair.
     """
     for n in (a, b):
         if n not in _BITS and n != "bool":
@@ -46,6 +48,11 @@ def promote_types(a: str, b: str) -> str:
     if a == b:
         return a
     ka, kb = _kind(a), _kind(b)
+    if standard and (
+        ("b" in (ka, kb)) or ((ka in "iu") != (kb in "iu")) or ({ka, kb} == {"i", "u"} and 64 in (_BITS[a], _BITS[b])
+                                                                and _BITS[a if ka == "u" else b] == 64)
+    ):
+        raise TypeError(f"the Array API standard defines no promotion of {a} and {b}")
     if "b" in (ka, kb):
         return b if ka == "b" else a
     if ka in "iu" and kb in "iu":

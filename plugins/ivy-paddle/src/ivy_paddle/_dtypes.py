@@ -6,6 +6,7 @@ from typing import Any
 
 from ivy import dtype_name
 from ivy.errors import UnsupportedDTypeError
+from ivy.plugin_kit import promote_types
 
 from ._framework import paddle
 
@@ -72,43 +73,10 @@ def native(dtype: Any, op: str = "this op") -> Any:
 
 # ----------------------------------------------------------------------------------- promotion
 
-_KIND_RANK = {bool_: 0}
-for _d in T_INTS:
-    _KIND_RANK[_d] = 1
-for _d in T_FLOATS:
-    _KIND_RANK[_d] = 2
-for _d in T_COMPLEX:
-    _KIND_RANK[_d] = 3
-_BITS = {bool_: 8, int8: 8, int16: 16, int32: 32, int64: 64, uint8: 8, float32: 32, float64: 64,
-         complex64: 64, complex128: 128}
-_SIGNED_BY_BITS = {8: int8, 16: int16, 32: int32, 64: int64}
-
-
-def _promote_pair(a: Any, b: Any) -> Any:
-    if a == b:
-        return a
-    ka, kb = _KIND_RANK.get(a), _KIND_RANK.get(b)
-    if ka is None or kb is None:
-        raise TypeError(f"cannot promote paddle dtypes {a} and {b}")
-    if ka != kb:  # mixed kinds (implementation-defined): the higher kind wins, like torch
-        if ka < kb:
-            a, b, ka, kb = b, a, kb, ka
-        if ka == 3 and kb == 2:  # real float with complex: the wider precision
-            return COMPLEX_OF[float64] if (a == complex128 or b == float64) else complex64
-        return a
-    if ka == 1:
-        ua, ub = a == uint8, b == uint8
-        if ua != ub:  # uint8 with a signed integer: the smallest signed type holding both
-            s = b if ua else a
-            return s if _BITS[s] > 8 else int16
-        return a if _BITS[a] >= _BITS[b] else b
-    return a if _BITS[a] >= _BITS[b] else b
-
-
-PROMOTE: dict[tuple[Any, Any], Any] = {}
-for _a in DTYPES.values():
-    for _b in DTYPES.values():
-        PROMOTE[(_a, _b)] = _promote_pair(_a, _b)
+#: core's promotion rules (written once, in core) as a table of the dtypes paddle has
+PROMOTE: dict[tuple[Any, Any], Any] = {
+    (a, b): DTYPES[promote_types(an, bn)] for an, a in DTYPES.items() for bn, b in DTYPES.items()
+}
 
 
 def scalar_dtype(value: Any, dt: Any) -> Any:

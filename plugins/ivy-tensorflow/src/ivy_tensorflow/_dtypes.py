@@ -6,6 +6,7 @@ from typing import Any
 
 import tensorflow as tf
 from ivy.errors import UnsupportedDTypeError
+from ivy.plugin_kit import promote_types
 
 NAMES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -66,53 +67,12 @@ def unsupported(dtype: Any, op: str) -> UnsupportedDTypeError:
 
 # --------------------------------------------------------------------------- promotion
 
-_ORDER_S = (I8, I16, I32, I64)
-_ORDER_U = (U8, U16, U32, U64)
-_BITS = {I8: 8, I16: 16, I32: 32, I64: 64, U8: 8, U16: 16, U32: 32, U64: 64}
+def _derived() -> dict[tuple[tf.DType, tf.DType], tf.DType]:
+    """Core's promotion rules (written once, in core) as a table of TensorFlow dtypes."""
+    return {(a, b): DTYPES[promote_types(an, bn)] for an, a in DTYPES.items() for bn, b in DTYPES.items()}
 
 
-def _promote_slow(a: tf.DType, b: tf.DType) -> tf.DType:
-    if a == b:
-        return a
-    if a == BOOL or b == BOOL:
-        # bool with a number is not in the standard; like NumPy, bool becomes the other dtype
-        return b if a == BOOL else a
-    ka, kb = _kind(a), _kind(b)
-    if ka == kb == "s" or ka == kb == "u":
-        return a if _BITS[a] >= _BITS[b] else b
-    if {ka, kb} == {"s", "u"}:
-        s, u = (a, b) if ka == "s" else (b, a)
-        for c in _ORDER_S:
-            if _BITS[c] > _BITS[u] and _BITS[c] >= _BITS[s]:
-                return c
-        return F64  # int64 with uint64: no integer holds both (outside the standard; NumPy's choice)
-    if ka in "fc" and kb in "fc":
-        prec = max(_BITS_F[a], _BITS_F[b])
-        if "c" in (ka, kb):
-            return C64 if prec == 32 else C128
-        return F32 if prec == 32 else F64
-    # integer with floating: outside the standard; the floating dtype wins (like JAX / torch)
-    return a if ka in "fc" else b
-
-
-_BITS_F = {F32: 32, F64: 64, C64: 32, C128: 64}
-
-
-def _kind(d: tf.DType) -> str:
-    if d in SIGNED:
-        return "s"
-    if d in UNSIGNED:
-        return "u"
-    if d in REALF:
-        return "f"
-    if d in COMPLEX:
-        return "c"
-    return "b"
-
-
-PROMOTE: dict[tuple[tf.DType, tf.DType], tf.DType] = {
-    (a, b): _promote_slow(a, b) for a in DTYPES.values() for b in DTYPES.values()
-}
+PROMOTE: dict[tuple[tf.DType, tf.DType], tf.DType] = _derived()
 
 
 def promote(a: tf.DType, b: tf.DType) -> tf.DType:

@@ -6,7 +6,7 @@ from typing import Any
 
 import torch
 from ivy.errors import UnsupportedDTypeError
-from ivy.plugin_kit import device_kinds
+from ivy.plugin_kit import device_kinds, promote_types
 
 Tensor = torch.Tensor
 
@@ -39,49 +39,32 @@ WIDE = {u16: i32, u32: i64}
 #: default accumulation dtype of sum/prod/cumulative_*/trace (None: keep the input dtype)
 SUM_DTYPE: dict[torch.dtype, torch.dtype] = {b_: i64, **{d: i64 for d in SIGNED}, **{d: u64 for d in UNSIGNED}}
 
-_KIND = {b_: 0, **{d: 1 for d in INTS}, f32: 2, f64: 2, c64: 3, c128: 3}
-
-
-def _std_table() -> dict[tuple[torch.dtype, torch.dtype], torch.dtype]:
-    """The Array API 2024.12 promotion table (pairs it leaves undefined are absent)."""
-    t: dict[tuple[torch.dtype, torch.dtype], torch.dtype] = {}
-    bits = {i8: 8, i16: 16, i32: 32, i64: 64, u8: 8, u16: 16, u32: 32, u64: 64}
-    sig = {8: i8, 16: i16, 32: i32, 64: i64}
-    uns = {8: u8, 16: u16, 32: u32, 64: u64}
-    for a in INTS:
-        for b in INTS:
-            sa, sb = a in SIGNED, b in SIGNED
-            if sa == sb:
-                t[a, b] = (sig if sa else uns)[max(bits[a], bits[b])]
-            else:
-                s, u = (a, b) if sa else (b, a)
-                if bits[s] > bits[u]:
-                    t[a, b] = s
-                elif bits[u] < 64:
-                    t[a, b] = sig[2 * bits[u]]
-    fl = {f32: 32, f64: 64, c64: 32, c128: 64}
-    for a in INEXACT:
-        for b in INEXACT:
-            p = max(fl[a], fl[b])
-            t[a, b] = (c64 if p == 32 else c128) if (a in COMPLEX or b in COMPLEX) else (f32 if p == 32 else f64)
-    t[b_, b_] = b_
+def _derived(standard: bool) -> dict[tuple[torch.dtype, torch.dtype], torch.dtype]:
+    """Core's promotion rules as a table of torch dtypes (written once, in core); with
+    ``standard`` only the standard's pairs (what ``can_cast`` follows)."""
+    t = {}
+    for an, a in DTYPES.items():
+        for bn, b in DTYPES.items():
+            try:
+                t[a, b] = DTYPES[promote_types(an, bn, standard)]
+            except TypeError:  # a pair the standard leaves undefined
+                pass
     return t
 
 
-STD_PROMOTE = _std_table()
+STD_PROMOTE = _derived(standard=True)
+PROMOTE = _derived(standard=False)
 
 
 def promote(a: torch.dtype, b: torch.dtype) -> torch.dtype:
-    """Standard promotion of two dtypes; mixed kinds (undefined) follow torch (int + float -> float)."""
-    r = STD_PROMOTE.get((a, b))
-    if r is not None:
-        return r
-    ka, kb = _KIND[a], _KIND[b]
-    if ka == kb == 1:  # uint64 with a signed integer: no integer dtype holds both
-        raise TypeError(f"{NAME[a]} and {NAME[b]} cannot be promoted together (Array API 2024.12)")
-    if ka == kb:
-        return a
-    return a if ka > kb else b
+    """Promotion of two dtypes by core's rules (the standard's, and Ivy's outside it)."""
+    try:
+        return PROMOTE[a, b]
+    except KeyError:  # float16 / bfloat16: not standard dtypes
+        raise TypeError(f"{a} and {b} cannot be promoted together (not dtypes of the Array API)") from None
+
+
+_KIND = {b_: 0, **{d: 1 for d in INTS}, f32: 2, f64: 2, c64: 3, c128: 3}
 
 
 def scalar_dtype(v: Any, like: torch.dtype) -> torch.dtype:

@@ -97,3 +97,24 @@ def test_ref_conformance_dtype_forms_in_reductions(op: str, backend: str, xp: An
             got = getattr(ivy, op)(x, dtype=form)
             assert dtype_name(got.dtype) == name, (op, name, form)
             np.testing.assert_array_equal(ivy.to_numpy(got), np.asarray(want._array))
+
+
+def test_ref_conformance_promotion_follows_core(backend: str, xp: Any) -> None:
+    """``result_type`` follows core's promotion (``ivy.plugin_kit.promote_types``): the standard's
+    table, and Ivy's rules for the pairs it leaves undefined: bool with a number, a signed integer
+    with uint64. (An integer with a floating-point dtype stays the framework's choice: NumPy gives
+    float64 for int32 with float32, the others float32.)"""
+    from ivy.plugin_kit import promote_types
+
+    names = [n for n in xp.__array_namespace_info__().dtypes()]
+    for a in names:
+        for b in names:
+            kinds = {a.startswith(("int", "uint")), b.startswith(("int", "uint"))}
+            floats = {a.startswith(("float", "complex")), b.startswith(("float", "complex"))}
+            if kinds == {True, False} and floats == {True, False}:
+                continue  # integer with floating point: implementation-defined, left to the framework
+            want = promote_types(a, b)
+            if want not in names:
+                continue  # (paddle has no uint64 to promote to)
+            got = dtype_name(ivy.result_type(getattr(xp, a), getattr(xp, b)))
+            assert got == want, f"result_type({a}, {b}) is {got}, core says {want}"
