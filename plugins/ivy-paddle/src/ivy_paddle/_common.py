@@ -29,7 +29,9 @@ def cast(x: Any, dt: Any) -> Any:
 
 def scalar(value: Any, dt: Any, like: Any = None) -> Any:
     """A 0-d tensor holding a Python scalar, on the place of ``like``."""
-    if like is not None and not like.place.is_cpu_place():
+    # (compared with ==, not like.place.is_cpu_place(): that call breaks paddle's SOT when it
+    # compiles the op, with an UnboundLocalError in the code it generates)
+    if like is not None and like.place != _CPU:
         return _full([], value, dt, device=like.place)
     return _full([], value, dt)
 
