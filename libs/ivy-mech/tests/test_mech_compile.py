@@ -15,13 +15,6 @@ BATCH = (2, 3, 4)
 # flow); aot_eager skips inductor's C++ code generation, which takes tens of seconds per function.
 _OPTIONS = {"torch": {"backend": "aot_eager", "fullgraph": True}}
 
-_PADDLE_COMPILE = pytest.mark.xfail(
-    strict=True,
-    reason="core: under ivy.compile on paddle (to_static/SOT), ivy.where with a Python scalar branch "
-    "raises UnboundLocalError inside ivy_paddle._common.scalar",
-)
-
-
 def _from_rot_mats(m):
     return (
         ivy_mech.rot_mat_to_quaternion(m),
@@ -82,14 +75,8 @@ CASES = {
 }
 
 
-def _xfail_core_defects(request, backend):
-    if backend == "paddle":
-        request.applymarker(_PADDLE_COMPILE)
-
-
 @pytest.mark.parametrize("name", list(CASES))
-def test_compiled_equals_eager(request, backend, to_native, to_numpy, rng, name):
-    _xfail_core_defects(request, backend)
+def test_compiled_equals_eager(backend, to_native, to_numpy, rng, name):
     fn, make_input = CASES[name]
     x = to_native(make_input(rng))
     eager = fn(x)
@@ -100,9 +87,8 @@ def test_compiled_equals_eager(request, backend, to_native, to_numpy, rng, name)
         np.testing.assert_allclose(to_numpy(c), to_numpy(e), rtol=1e-12, atol=1e-12)
 
 
-def test_compiled_random_quaternion(request, backend, to_numpy):
+def test_compiled_random_quaternion(backend, to_numpy):
     """The restricted sampler's Newton iterations have a fixed count: they compile too."""
-    _xfail_core_defects(request, backend)
     fn = ivy.compile(
         lambda: ivy_mech.get_random_quaternion(0.5, (64,), backend=backend, dtype="float64"),
         backend=backend,
