@@ -131,8 +131,9 @@ def device_name(device: Any) -> str:
 
 
 def on(device: Any) -> Any:
-    """A context placing new tensors on ``device`` (None: TF's default placement)."""
-    if device is None:
+    """A context placing new tensors on ``device`` (None, or the empty device of a graph tensor
+    not placed yet inside ``tf.function``: TF's default placement)."""
+    if device is None or device == "":
         return contextlib.nullcontext()
     return tf.device(device_name(device))
 

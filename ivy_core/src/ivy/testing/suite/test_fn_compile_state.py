@@ -172,3 +172,11 @@ def test_compiled_random_draws_differ_per_call(backend):
     assert set(np.unique(a)) <= {0.0, 2.0}
     ivy.seed(0)
     np.testing.assert_array_equal(_np(backend, f(x)), a)
+
+
+def test_compiled_creation_like_an_intermediate(backend):
+    """``*_like`` of a value computed inside the compiled program (whose device a graph compiler
+    may not have placed yet) is placed where the eager one is."""
+    x = to_native(backend, np.arange(3, dtype=np.float32))
+    f = ivy.compile(lambda x: ivy.full_like(x * 2.0, 2.0) + ivy.zeros_like(x, dtype="float32"), **_options(backend))
+    np.testing.assert_array_equal(_np(backend, f(x)), np.full(3, 2.0, np.float32))
