@@ -1,7 +1,7 @@
 """Generates docs/api.md, the API reference, from the specs (the single source of truth).
 
-    python docs/gen_api.py          # rewrite docs/api.md
-    python docs/gen_api.py --check  # exit 1 if docs/api.md is out of date (run by the tests)
+python docs/gen_api.py          # rewrite docs/api.md
+python docs/gen_api.py --check  # exit 1 if docs/api.md is out of date (run by the tests)
 """
 
 from __future__ import annotations
@@ -37,8 +37,14 @@ TITLES = {
 
 #: Core-level functions (not backend ops): they work on functions and nests.
 CORE_FUNCTIONS = (
-    "execute_with_gradients", "grad", "value_and_grad", "jac",
-    "gradient_descent_update", "adam_update", "lamb_update", "lars_update",
+    "execute_with_gradients",
+    "grad",
+    "value_and_grad",
+    "jac",
+    "gradient_descent_update",
+    "adam_update",
+    "lamb_update",
+    "lars_update",
     "compile",
 )
 
@@ -65,10 +71,21 @@ def render() -> str:
     import ivy
 
     composed = set(__import__("ivy._compose", fromlist=["load_defaults"]).load_defaults())
-    out += ["## Composed ops", "", "These have a default implementation in core, written once against the Array API;",
-            "a backend may override them natively:", "",
-            ", ".join(f"`{n}`" for n in sorted(composed)), ""]
-    out += ["## Core-level functions", "", "Functions on functions and nests, built on the backend primitives above.", ""]
+    out += [
+        "## Composed ops",
+        "",
+        "These have a default implementation in core, written once against the Array API;",
+        "a backend may override them natively:",
+        "",
+        ", ".join(f"`{n}`" for n in sorted(composed)),
+        "",
+    ]
+    out += [
+        "## Core-level functions",
+        "",
+        "Functions on functions and nests, built on the backend primitives above.",
+        "",
+    ]
     for name in CORE_FUNCTIONS:
         fn = getattr(ivy, name)
         out += [f"### {name}", "", "```python", f"ivy.{name}{inspect.signature(fn)}", "```", ""]

@@ -61,7 +61,8 @@ def render() -> str:
         "",
         _doc(contract),
         "",
-        f"Plugin API version: `{contract.PLUGIN_API}`; Array API revision of the specs: `{contract.ARRAY_API_VERSION}`.",
+        f"Plugin API version: `{contract.PLUGIN_API}`; "
+        f"Array API revision of the specs: `{contract.ARRAY_API_VERSION}`.",
         "",
     ]
     for cls in (contract.BackendSpec, contract.BackendImpl, contract.DeviceKind):

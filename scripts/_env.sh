@@ -29,7 +29,7 @@ if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
     -e "$ROOT/plugins/ivy-paddle[cpu]" \
     -e "$ROOT/templates/ivy-plugin" \
     "${libs[@]}" \
-    pytest pytest-xdist hypothesis array-api-strict scipy transforms3d kornia gymnasium
+    pytest pytest-xdist hypothesis array-api-strict scipy transforms3d kornia gymnasium ruff mypy matplotlib tqdm
   echo "$want" > "$STAMP"
 fi
 export PATH="$VENV/bin:$PATH"

@@ -14,7 +14,8 @@ import os
 import pickle
 import pydoc
 import weakref
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest

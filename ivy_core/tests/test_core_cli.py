@@ -23,17 +23,29 @@ FRAMEWORKS = ("numpy", "torch", "jax", "jaxlib", "tensorflow", "paddle")
 def broken_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder with an installed backend plugin whose import fails (a framework it lacks)."""
     root = tmp_path_factory.mktemp("broken-site")
-    make_fake_dist(root, "ivy-broken", {"broken": "ivy_broken_fake"},
-                   {"ivy_broken_fake": "import ivy_doctor_framework_that_is_not_installed\n"})
+    make_fake_dist(
+        root,
+        "ivy-broken",
+        {"broken": "ivy_broken_fake"},
+        {"ivy_broken_fake": "import ivy_doctor_framework_that_is_not_installed\n"},
+    )
     return root
 
 
-def doctor(*args: str, paths: tuple[Path, ...] = (), env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def doctor(
+    *args: str, paths: tuple[Path, ...] = (), env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k not in ("IVY_PURE_PYTHON", "IVY_BACKEND")}
     full.update(env or {})
     full["PYTHONPATH"] = os.pathsep.join([*map(str, paths), full.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-m", "ivy", "doctor", *args], capture_output=True, text=True,
-                          env=full, timeout=120, cwd=tempfile.gettempdir())
+    return subprocess.run(
+        [sys.executable, "-m", "ivy", "doctor", *args],
+        capture_output=True,
+        text=True,
+        env=full,
+        timeout=120,
+        cwd=tempfile.gettempdir(),
+    )
 
 
 def test_doctor_names_the_dispatch_path_and_lists_backends(toy_site: Path) -> None:
@@ -72,22 +84,31 @@ def test_doctor_unknown_backend_is_an_error() -> None:
 
 def test_doctor_imports_no_framework_itself(toy_site: Path) -> None:
     # Loading happens in child processes: the doctor's own process stays framework-free.
-    out = run_json(f"""
+    out = run_json(
+        f"""
 import sys, contextlib, io
 from ivy._cli import main
 with contextlib.redirect_stdout(io.StringIO()):
     rc_list = main(["doctor", "--no-load"])
     rc_load = main(["doctor", "--backend", "toy"])
 emit({{"rc": [rc_list, rc_load], "frameworks": sorted(n for n in {FRAMEWORKS!r} if n in sys.modules)}})
-""", [toy_site])
+""",
+        [toy_site],
+    )
     assert out == {"rc": [0, 0], "frameworks": []}
 
 
 def _ivy_cmd(*args: str, paths: tuple[Path, ...] = ()) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k not in ("IVY_PURE_PYTHON", "IVY_BACKEND")}
     full["PYTHONPATH"] = os.pathsep.join([*map(str, paths), full.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-m", "ivy", *args], capture_output=True, text=True,
-                          env=full, timeout=120, cwd=tempfile.gettempdir())
+    return subprocess.run(
+        [sys.executable, "-m", "ivy", *args],
+        capture_output=True,
+        text=True,
+        env=full,
+        timeout=120,
+        cwd=tempfile.gettempdir(),
+    )
 
 
 def test_plugins_lists_status_coverage_and_broken_plugins(toy_site: Path, broken_site: Path) -> None:
@@ -99,7 +120,10 @@ def test_plugins_lists_status_coverage_and_broken_plugins(toy_site: Path, broken
     rows = {r["name"]: r for r in json.loads(proc.stdout)}
     assert set(ivy.backends()) | {"toy", "broken"} <= set(rows)
     assert rows["toy"]["distribution"] == "ivy-toy 0.1.0" and rows["toy"]["status"] == "not loaded"
-    assert rows["broken"]["status"].startswith("broken:") and "ivy_doctor_framework_that_is_not_installed" in rows["broken"]["status"]
+    assert (
+        rows["broken"]["status"].startswith("broken:")
+        and "ivy_doctor_framework_that_is_not_installed" in rows["broken"]["status"]
+    )
     assert proc.returncode == 1  # a broken plugin
     # loading the toy backend (no framework: quick) gives its coverage of the spec
     from ivy._spec import SPECS
@@ -112,12 +136,19 @@ def test_plugins_lists_status_coverage_and_broken_plugins(toy_site: Path, broken
 
 
 def test_plugins_reports_two_plugins_claiming_one_module(toy_site: Path, tmp_path: Path) -> None:
-    make_fake_dist(tmp_path, "ivy-toy-twin", {"toytwin": "ivy_toy_twin"}, {"ivy_toy_twin": (
-        "from ivy.plugin import BackendSpec, hookimpl\n"
-        "@hookimpl\n"
-        "def ivy_register_backends(register):\n"
-        "    register(BackendSpec(name='toytwin', array_modules=('ivy_toy',), load='ivy_toy._backend:load'))\n"
-    )})
+    make_fake_dist(
+        tmp_path,
+        "ivy-toy-twin",
+        {"toytwin": "ivy_toy_twin"},
+        {
+            "ivy_toy_twin": (
+                "from ivy.plugin import BackendSpec, hookimpl\n"
+                "@hookimpl\n"
+                "def ivy_register_backends(register):\n"
+                "    register(BackendSpec(name='toytwin', array_modules=('ivy_toy',), load='ivy_toy._backend:load'))\n"
+            )
+        },
+    )
     proc = _ivy_cmd("plugins", "--no-load", paths=(toy_site, tmp_path))
     assert "CONFLICT:   the arrays of 'ivy_toy' are claimed by toytwin too" in proc.stdout
     assert proc.returncode == 1

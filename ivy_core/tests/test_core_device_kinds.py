@@ -12,22 +12,22 @@ from ivy_core_tests_support import make_fake_dist, run_json
 
 pytest.importorskip("ivy_numpy")
 
-_VDEV = '''
+_VDEV = """
 from ivy.plugin import DeviceKind, hookimpl
 
 @hookimpl
 def ivy_register_devices(register):
     register(DeviceKind(backend="numpy", kind="vdev", list_devices=lambda: ["vdev:0"],
                         to_native=lambda s: "cpu", from_native=lambda n: None))
-'''
+"""
 
-_BAD = '''
+_BAD = """
 from ivy.plugin import hookimpl
 
 @hookimpl
 def ivy_register_devices(register):
     register(("numpy", "vdev"))  # not a DeviceKind
-'''
+"""
 
 
 def test_core_device_kind_from_plugin_group(tmp_path):
@@ -83,8 +83,9 @@ def test_core_device_kind_must_be_devicekind(tmp_path):
 def test_core_broken_plugin_group_module_is_reported(tmp_path):
     make_fake_dist(tmp_path, "ivy-vdev", {"vdev": "ivy_vdev"}, {"ivy_vdev": _VDEV}, group="ivy.plugins")
     other = tmp_path / "other"
-    make_fake_dist(other, "ivy-broken", {"broken": "ivy_broken"}, {"ivy_broken": "raise ImportError('boom')"},
-                   group="ivy.plugins")
+    make_fake_dist(
+        other, "ivy-broken", {"broken": "ivy_broken"}, {"ivy_broken": "raise ImportError('boom')"}, group="ivy.plugins"
+    )
     got = run_json(
         """
         import warnings

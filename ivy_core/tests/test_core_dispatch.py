@@ -188,7 +188,7 @@ def test_use_backend_context_manager() -> None:
     assert not _context.is_set()
     with pytest.raises(ZeroDivisionError):
         with ivy.use_backend("toy"):
-            1 / 0
+            raise ZeroDivisionError
     assert not _context.is_set()
 
 
@@ -338,14 +338,21 @@ def test_default_without_env_is_first_preferred(toy_site: Path) -> None:
 
 def test_default_falls_back_in_preference_order(tmp_path: Path, toy_site: Path) -> None:
     # Only a broken backend "aaa" and "toy" visible: the default skips "aaa" with a warning.
-    make_fake_dist(tmp_path, "ivy-aaa", {"aaa": "aaa_plugin"}, {"aaa_plugin": """
+    make_fake_dist(
+        tmp_path,
+        "ivy-aaa",
+        {"aaa": "aaa_plugin"},
+        {
+            "aaa_plugin": """
         from ivy.plugin import BackendSpec, hookimpl
         @hookimpl
         def ivy_register_backends(register):
             register(BackendSpec(name="aaa", array_modules=("aaa_plugin",), load="aaa_plugin:load"))
         def load():
             raise RuntimeError("aaa cannot start")
-        """})
+        """
+        },
+    )
     out = run_json(
         """
         import warnings, ivy
@@ -366,7 +373,8 @@ def test_default_falls_back_in_preference_order(tmp_path: Path, toy_site: Path) 
 
 def test_refresh_finds_a_plugin_installed_while_running(toy_site: Path) -> None:
     out = run_json(
-        f"SITE = {str(toy_site)!r}\n" + """
+        f"SITE = {str(toy_site)!r}\n"
+        + """
 import sys, ivy
 from ivy import _registry
 before = ivy.backends()
@@ -374,7 +382,8 @@ sys.path.insert(0, SITE)
 _registry.refresh()
 from ivy_toy import ToyArray
 emit([before, ivy.backends(), type(ivy.add(ToyArray([1.0], (1,)), 1.0)).__name__])
-""")
+"""
+    )
     before, after, result = out
     assert "toy" not in before and "toy" in after
     assert result == "ToyArray"
@@ -382,7 +391,8 @@ emit([before, ivy.backends(), type(ivy.add(ToyArray([1.0], (1,)), 1.0)).__name__
 
 def test_refresh_forgets_unowned_modules(toy_site: Path) -> None:
     out = run_json(
-        f"SITE = {str(toy_site)!r}\n" + """
+        f"SITE = {str(toy_site)!r}\n"
+        + """
 import sys, ivy
 from ivy import _registry
 Early = type("ToyArray", (), {"__module__": "ivy_toy._array"})
@@ -395,7 +405,8 @@ try:
     emit([ivy.is_native_array(x), type(ivy.add(x, x)).__name__])
 except Exception as e:
     emit([ivy.is_native_array(x), type(e).__name__])
-""")
+"""
+    )
     assert out == [True, "ToyArray"]
 
 
@@ -420,7 +431,8 @@ def test_no_backend_installed(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize("name", ["torch", "paddle"])
 def test_backend_not_installed_known_framework(name: str) -> None:
     out = run_json(
-        f"NAME = {name!r}\n" + """
+        f"NAME = {name!r}\n"
+        + """
 import sys, ivy
 from ivy import _registry
 # As if the plugin were not installed, whatever is installed here.
@@ -429,7 +441,8 @@ try:
     ivy.set_backend(NAME)
 except ivy.errors.BackendNotInstalledError as e:
     emit([str(e), isinstance(e, ImportError), ivy._context.is_set(), NAME in sys.modules])
-""")
+"""
+    )
     msg, is_import_error, is_set, imported = out
     assert f"pip install ivy-{name}" in msg and f"'{name}'" in msg and "numpy" in msg, msg
     assert is_import_error is True and is_set is False and imported is False
@@ -458,13 +471,16 @@ Fake = type("Tensor", (), {"__module__": MOD})
 @pytest.mark.parametrize(("mod", "fw"), [("tensorflow.fake", "tensorflow"), ("jaxlib.xla", "jax"), ("torch", "torch")])
 def test_foreign_array_without_plugin(mod: str, fw: str) -> None:
     out = run_json(
-        f"FW, MOD = {fw!r}, {mod!r}\n" + FOREIGN + """
+        f"FW, MOD = {fw!r}, {mod!r}\n"
+        + FOREIGN
+        + """
 import sys
 try:
     ivy.add(Fake(), Fake())
 except ivy.errors.BackendNotInstalledError as e:
     emit([str(e), FW in sys.modules])
-""")
+"""
+    )
     msg, imported = out
     assert f"got a {fw} object ({mod}.Tensor)" in msg and f"pip install ivy-{fw}" in msg, msg
     assert imported is False
@@ -488,12 +504,15 @@ def test_foreign_type_message_through_backend_for_type() -> None:
 
 def test_is_native_array_of_foreign_framework_is_false() -> None:
     out = run_json(
-        "FW, MOD = 'tensorflow', 'tensorflow.fake'\n" + FOREIGN + """
+        "FW, MOD = 'tensorflow', 'tensorflow.fake'\n"
+        + FOREIGN
+        + """
 try:
     emit(ivy.is_native_array(Fake()))
 except Exception as e:
     emit(type(e).__name__)
-""")
+"""
+    )
     assert out is False
 
 
@@ -508,8 +527,20 @@ def _public(name: str) -> Any:
 
 
 _ARRAY_API_CATEGORIES = (
-    "elementwise", "creation", "data_type", "indexing", "linear_algebra", "manipulation",
-    "searching", "set", "sorting", "statistical", "utility", "linalg", "fft", "conversion",
+    "elementwise",
+    "creation",
+    "data_type",
+    "indexing",
+    "linear_algebra",
+    "manipulation",
+    "searching",
+    "set",
+    "sorting",
+    "statistical",
+    "utility",
+    "linalg",
+    "fft",
+    "conversion",
 )
 
 
@@ -651,8 +682,21 @@ def test_dtype_equality() -> None:
     assert repr(ivy.float32) == "ivy.float32" and str(ivy.float32) == "float32"
     assert hash(ivy.float32) == hash("float32") and {ivy.float32: 1}["float32"] == 1
     assert ivy.DType("uint8") == ivy.uint8
-    for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-              "float32", "float64", "complex64", "complex128"):
+    for n in (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    ):
         assert getattr(ivy, n) == n == np.dtype(n)
 
 
@@ -669,10 +713,22 @@ class _PaddleLikeDType:
 @pytest.mark.parametrize(
     ("dtype", "name"),
     [
-        (np.dtype("int16"), "int16"), (np.float32, "float32"), (np.bool_, "bool"), (np.dtype(bool), "bool"),
-        (np.complex64, "complex64"), ("float32", "float32"), (ivy.uint64, "uint64"), ("bool_", "bool"),
-        ("float", "float64"), ("int", "int64"), (bool, "bool"), (float, "float64"), (int, "int64"),
-        ("float16", "float16"), ("bfloat16", "bfloat16"), (_TorchLikeDType(), "float32"),
+        (np.dtype("int16"), "int16"),
+        (np.float32, "float32"),
+        (np.bool_, "bool"),
+        (np.dtype(bool), "bool"),
+        (np.complex64, "complex64"),
+        ("float32", "float32"),
+        (ivy.uint64, "uint64"),
+        ("bool_", "bool"),
+        ("float", "float64"),
+        ("int", "int64"),
+        (bool, "bool"),
+        (float, "float64"),
+        (int, "int64"),
+        ("float16", "float16"),
+        ("bfloat16", "bfloat16"),
+        (_TorchLikeDType(), "float32"),
         (_PaddleLikeDType(), "float32"),
     ],
 )
@@ -715,8 +771,13 @@ def test_paper_array() -> None:
 
 @pytest.mark.parametrize(
     ("alias", "ref"),
-    [("reduce_sum", np.sum), ("reduce_mean", np.mean), ("reduce_min", np.min), ("reduce_max", np.max),
-     ("reduce_prod", np.prod)],
+    [
+        ("reduce_sum", np.sum),
+        ("reduce_mean", np.mean),
+        ("reduce_min", np.min),
+        ("reduce_max", np.max),
+        ("reduce_prod", np.prod),
+    ],
 )
 @pytest.mark.parametrize("axis", [None, 0, 1, -1, [0], (1,), [0, 1], (0, 1)])
 def test_paper_reductions_positional_axis(alias: str, ref: Any, axis: Any) -> None:

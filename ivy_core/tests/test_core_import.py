@@ -21,56 +21,73 @@ def loaded(names):
 
 
 def test_import_ivy_imports_no_framework() -> None:
-    out = run_json(_LOADED + """
+    out = run_json(
+        _LOADED
+        + """
 import ivy
 ivy.float32, ivy.add, ivy.linalg.inv, ivy.fft.fft, ivy.e, ivy.__array_api_version__
 emit({"frameworks": loaded(FRAMEWORKS), "plugins": loaded(PLUGINS),
       "metadata": "importlib.metadata" in sys.modules, "pluggy": "pluggy" in sys.modules})
-""")
+"""
+    )
     assert out == {"frameworks": [], "plugins": [], "metadata": False, "pluggy": False}
 
 
 def test_backends_imports_no_framework(toy_site: Path) -> None:
-    out = run_json(_LOADED + """
+    out = run_json(
+        _LOADED
+        + """
 import ivy
 names = ivy.backends()
 dir(ivy)
 emit({"names": names, "frameworks": loaded(FRAMEWORKS), "plugins": loaded(PLUGINS)})
-""", [toy_site])
+""",
+        [toy_site],
+    )
     assert "numpy" in out["names"] and "toy" in out["names"]
     assert out["frameworks"] == [] and out["plugins"] == []
 
 
 def test_numpy_backend_imports_numpy_only() -> None:
-    out = run_json(_LOADED + """
+    out = run_json(
+        _LOADED
+        + """
 import ivy
 r = ivy.add(1.0, 2.0, backend="numpy")
 ivy.numpy.asarray([1.0])
 emit({"frameworks": loaded(FRAMEWORKS), "plugins": loaded(PLUGINS), "r": float(r)})
-""")
+"""
+    )
     assert out == {"frameworks": ["numpy"], "plugins": ["ivy_numpy"], "r": 3.0}
 
 
 def test_toy_backend_imports_no_framework(toy_site: Path) -> None:
-    out = run_json(_LOADED + """
+    out = run_json(
+        _LOADED
+        + """
 import ivy
 x = ivy.toy.zeros(2)
 ivy.add(x, x)
 with ivy.use_backend("toy"):
     ivy.zeros(3)
 emit({"frameworks": loaded(FRAMEWORKS), "plugins": loaded(PLUGINS)})
-""", [toy_site])
+""",
+        [toy_site],
+    )
     # Finding the owner of ToyArray may import other plugins' lightweight hook modules, never a
     # framework.
     assert out["frameworks"] == [] and "ivy_toy" in out["plugins"]
 
 
 def test_default_backend_imports_only_its_framework() -> None:
-    out = run_json(_LOADED + """
+    out = run_json(
+        _LOADED
+        + """
 import ivy
 ivy.zeros(2)
 emit({"backend": ivy.current_backend().name, "frameworks": loaded(FRAMEWORKS)})
-""")
+"""
+    )
     assert out == {"backend": "numpy", "frameworks": ["numpy"]}
 
 
@@ -93,10 +110,14 @@ def load():
 
 def test_import_order_guard_mechanism(tmp_path: Path) -> None:
     """``unsafe_after`` refuses to load a framework after the module it cannot follow."""
-    make_fake_dist(tmp_path, "ivy-guarded", {"guarded": "guarded_plugin"},
-                   {"guarded_plugin": _FAKE_GUARDED, "guarded_fw": "class Array:\n    pass\n",
-                    "fakeflow": "\n"})
-    out = run_json("""
+    make_fake_dist(
+        tmp_path,
+        "ivy-guarded",
+        {"guarded": "guarded_plugin"},
+        {"guarded_plugin": _FAKE_GUARDED, "guarded_fw": "class Array:\n    pass\n", "fakeflow": "\n"},
+    )
+    out = run_json(
+        """
 import sys, ivy
 import fakeflow
 res = {}
@@ -110,7 +131,9 @@ res["fw_imported"] = "guarded_fw" in sys.modules
 import guarded_fw
 res["after"] = ivy.backend_namespace("guarded").name
 emit(res)
-""", [tmp_path])
+""",
+        [tmp_path],
+    )
     msg = out["error"]
     assert "'guarded'" in msg and "guarded_fw must be imported before fakeflow" in msg, msg
     assert "separate process" in msg
@@ -120,15 +143,21 @@ emit(res)
 
 
 def test_import_order_guard_allows_the_safe_order(tmp_path: Path) -> None:
-    make_fake_dist(tmp_path, "ivy-guarded", {"guarded": "guarded_plugin"},
-                   {"guarded_plugin": _FAKE_GUARDED, "guarded_fw": "class Array:\n    pass\n",
-                    "fakeflow": "\n"})
-    out = run_json("""
+    make_fake_dist(
+        tmp_path,
+        "ivy-guarded",
+        {"guarded": "guarded_plugin"},
+        {"guarded_plugin": _FAKE_GUARDED, "guarded_fw": "class Array:\n    pass\n", "fakeflow": "\n"},
+    )
+    out = run_json(
+        """
 import ivy
 ns = ivy.backend_namespace("guarded")
 import fakeflow
 emit(ns.name)
-""", [tmp_path])
+""",
+        [tmp_path],
+    )
     assert out == "guarded"
 
 

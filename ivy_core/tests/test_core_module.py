@@ -48,7 +48,12 @@ def test_core_module_paper_model_variables_and_forward() -> None:
     with ivy.use_backend("numpy"):
         model = IvyFcModel()
         v = model.v
-    assert v.shapes.to_flat_dict() == {"linear0/w": (64, 3), "linear0/b": (64,), "linear1/w": (1, 64), "linear1/b": (1,)}
+    assert v.shapes.to_flat_dict() == {
+        "linear0/w": (64, 3),
+        "linear0/b": (64,),
+        "linear1/w": (1, 64),
+        "linear1/b": (1,),
+    }
     assert model.backend == "numpy" and model.linear0.backend == "numpy"
     assert isinstance(v.linear0.w, np.ndarray) and v.linear0.w.dtype == np.float32
     np.testing.assert_array_equal(v.linear0.b, 0)
@@ -126,8 +131,16 @@ def test_core_module_train_eval_and_dropout() -> None:
 
 def test_core_module_activation_modules_match_the_functions() -> None:
     x = np.linspace(-3, 3, 13)
-    for mod, fn in [(ivy.ReLU(), ivy.relu), (ivy.Sigmoid(), ivy.sigmoid), (ivy.Tanh(), ivy.tanh), (ivy.GELU(), ivy.gelu),
-                    (ivy.SiLU(), ivy.silu), (ivy.SELU(), ivy.selu), (ivy.Mish(), ivy.mish), (ivy.Hardswish(), ivy.hardswish)]:
+    for mod, fn in [
+        (ivy.ReLU(), ivy.relu),
+        (ivy.Sigmoid(), ivy.sigmoid),
+        (ivy.Tanh(), ivy.tanh),
+        (ivy.GELU(), ivy.gelu),
+        (ivy.SiLU(), ivy.silu),
+        (ivy.SELU(), ivy.selu),
+        (ivy.Mish(), ivy.mish),
+        (ivy.Hardswish(), ivy.hardswish),
+    ]:
         np.testing.assert_allclose(mod(x), fn(x), rtol=1e-12)
         assert mod.v == {}
     np.testing.assert_allclose(ivy.LeakyReLU(alpha=0.1)(x), np.where(x > 0, x, 0.1 * x))
@@ -163,8 +176,9 @@ def test_core_module_save_and_load_weights(tmp_path) -> None:
     model(np.ones((2, 1, 1, 3), dtype="float32"))  # updates the running stats
     model.save_weights(tmp_path / "m.safetensors")
     ref = load_file(str(tmp_path / "m.safetensors"))
-    assert sorted(ref) == sorted(["layers/0/w", "layers/0/b", "layers/1/w", "layers/1/b",
-                                  "layers/1/running_mean", "layers/1/running_var"])
+    assert sorted(ref) == sorted(
+        ["layers/0/w", "layers/0/b", "layers/1/w", "layers/1/b", "layers/1/running_mean", "layers/1/running_var"]
+    )
     np.testing.assert_array_equal(ref["layers/0/w"], model.v.layers["0"].w)
     other = ivy.Sequential(ivy.Linear(3, 4), ivy.BatchNorm2D(4), backend="numpy")
     other.load_weights(tmp_path / "m.safetensors")
@@ -237,8 +251,9 @@ def test_core_optimizer_lamb_and_lars_use_the_functional_updates() -> None:
     v = Container(W0)
     lamb = ivy.LAMB(0.01, decay_lambda=0.1)
     got = lamb.step(v, GRADS[0])
-    want, _, _ = ivy.lamb_update(W0, GRADS[0], 0.01, ivy.nest.map(np.zeros_like, W0), ivy.nest.map(np.zeros_like, W0), 1,
-                                 decay_lambda=0.1)
+    want, _, _ = ivy.lamb_update(
+        W0, GRADS[0], 0.01, ivy.nest.map(np.zeros_like, W0), ivy.nest.map(np.zeros_like, W0), 1, decay_lambda=0.1
+    )
     assert got.all_close(want, rtol=1e-12)
     lars = ivy.LARS(0.1)
     assert lars.step(v, GRADS[1]).all_close(ivy.lars_update(W0, GRADS[1], 0.1), rtol=1e-12)
@@ -275,8 +290,14 @@ def test_core_initializers_uniform_bounds_and_variance(init, low, high, var) -> 
     np.testing.assert_allclose(x.var(), var, rtol=0.02)
 
 
-@pytest.mark.parametrize(("init", "std"), [(ivy.GlorotNormal(), math.sqrt(2 / 900)), (ivy.KaimingNormal(), math.sqrt(2 / 400)),
-                                           (ivy.KaimingNormal(gain=1.0, mode="fan_out"), math.sqrt(1 / 500))])
+@pytest.mark.parametrize(
+    ("init", "std"),
+    [
+        (ivy.GlorotNormal(), math.sqrt(2 / 900)),
+        (ivy.KaimingNormal(), math.sqrt(2 / 400)),
+        (ivy.KaimingNormal(gain=1.0, mode="fan_out"), math.sqrt(1 / 500)),
+    ],
+)
 def test_core_initializers_normal_mean_and_std(init, std) -> None:  # noqa: ANN001
     x = init.create((N,), fan_in=400, fan_out=500, backend="numpy", dtype="float64")
     np.testing.assert_allclose(x.mean(), 0.0, atol=5 * std / math.sqrt(N))

@@ -46,13 +46,22 @@ def load():
 '''
 
 
-def _module(mod: str, name: str, *, api: int = 1, ops: str = '{"add": good_add}', pre: str = "",
-            defs: str = "", load: str = "pass") -> str:
-    return _TEMPLATE.format(mod=mod, name=name, api=api, ops=ops, pre=pre, defs=defs, load=load,
-                            cls=f"{mod.capitalize()}Array")
+def _module(
+    mod: str,
+    name: str,
+    *,
+    api: int = 1,
+    ops: str = '{"add": good_add}',
+    pre: str = "",
+    defs: str = "",
+    load: str = "pass",
+) -> str:
+    return _TEMPLATE.format(
+        mod=mod, name=name, api=api, ops=ops, pre=pre, defs=defs, load=load, cls=f"{mod.capitalize()}Array"
+    )
 
 
-_BADSIG_DEFS = '''
+_BADSIG_DEFS = """
 def sum_no_keepdims(x, /, *, axis=None, dtype=None):
     pass
 
@@ -61,22 +70,41 @@ def mean_wrong_default(x, /, *, axis=None, keepdims=True):
 
 def add_extra_required(x1, x2, /, out):
     pass
-'''
+"""
 
 #: case -> (distribution, entry-point name, module name, module source)
 CASES: dict[str, tuple[str, str, str, str]] = {
     "good": ("ivy-fakegood", "fakegood", "fakegood", _module("fakegood", "fakegood")),
     "plugin_api": ("ivy-badapi", "badapi", "badapi", _module("badapi", "badapi", api=99)),
-    "unknown_op": ("ivy-badop", "badop", "badop",
-                   _module("badop", "badop", ops='{"add": good_add, "frobnicate": good_add}')),
-    "signature": ("ivy-badsig", "badsig", "badsig",
-                  _module("badsig", "badsig", defs=_BADSIG_DEFS,
-                          ops='{"sum": sum_no_keepdims, "mean": mean_wrong_default, "add": add_extra_required}')),
-    "import_error": ("ivy-importerr", "importerr", "importerr",
-                     _module("importerr", "importerr",
-                             pre='import fakeframework_that_does_not_exist  # raises ImportError')),
-    "load_raises": ("ivy-loadfail", "loadfail", "loadfail",
-                    _module("loadfail", "loadfail", load='raise RuntimeError("boom: no device found")')),
+    "unknown_op": (
+        "ivy-badop",
+        "badop",
+        "badop",
+        _module("badop", "badop", ops='{"add": good_add, "frobnicate": good_add}'),
+    ),
+    "signature": (
+        "ivy-badsig",
+        "badsig",
+        "badsig",
+        _module(
+            "badsig",
+            "badsig",
+            defs=_BADSIG_DEFS,
+            ops='{"sum": sum_no_keepdims, "mean": mean_wrong_default, "add": add_extra_required}',
+        ),
+    ),
+    "import_error": (
+        "ivy-importerr",
+        "importerr",
+        "importerr",
+        _module("importerr", "importerr", pre="import fakeframework_that_does_not_exist  # raises ImportError"),
+    ),
+    "load_raises": (
+        "ivy-loadfail",
+        "loadfail",
+        "loadfail",
+        _module("loadfail", "loadfail", load='raise RuntimeError("boom: no device found")'),
+    ),
     "entry_point_name": ("ivy-epname", "epname", "epname", _module("epname", "othername")),
 }
 
@@ -84,16 +112,26 @@ CASES: dict[str, tuple[str, str, str, str]] = {
 EXPECTED: dict[str, tuple[str, str | None, tuple[str, ...]]] = {
     "plugin_api": ("PluginValidationError", None, ("ivy-badapi 0.1", "plugin API 99", "plugin API 1")),
     "unknown_op": ("PluginValidationError", None, ("ivy-badop 0.1", "frobnicate", "not in Ivy's specs")),
-    "signature": ("PluginValidationError", None,
-                  ("ivy-badsig 0.1", "sum: keyword 'keepdims' is missing",
-                   "mean: default of 'keepdims' is True", "add: extra parameter 'out' has no default")),
-    "import_error": ("BackendLoadError", "ModuleNotFoundError",
-                     ("ivy-importerr 0.1", "'importerr'", "fakeframework_that_does_not_exist")),
+    "signature": (
+        "PluginValidationError",
+        None,
+        (
+            "ivy-badsig 0.1",
+            "sum: keyword 'keepdims' is missing",
+            "mean: default of 'keepdims' is True",
+            "add: extra parameter 'out' has no default",
+        ),
+    ),
+    "import_error": (
+        "BackendLoadError",
+        "ModuleNotFoundError",
+        ("ivy-importerr 0.1", "'importerr'", "fakeframework_that_does_not_exist"),
+    ),
     "load_raises": ("BackendLoadError", "RuntimeError", ("ivy-loadfail 0.1", "'loadfail'", "boom: no device found")),
     "entry_point_name": ("PluginValidationError", None, ("ivy-epname 0.1", "'epname'", "othername")),
 }
 
-_PROBE = '''
+_PROBE = """
 import sys, warnings
 import ivy
 import ivy.errors as E
@@ -144,7 +182,7 @@ with warnings.catch_warnings():
     out["default"] = ivy.current_backend().name
     _registry.plugin_manager()  # broken plugins are skipped, not raised
 emit(out)
-'''
+"""
 
 
 @pytest.fixture(scope="module")

@@ -57,9 +57,7 @@ def test_array_parameters_are_positional_only(name: str) -> None:
     for p in SPECS[name].signature.parameters.values():
         if not _is_array_param(p):
             continue
-        if beyond_the_standard and (
-            p.default is not P.empty or p.kind in (P.VAR_POSITIONAL, P.KEYWORD_ONLY)
-        ):
+        if beyond_the_standard and (p.default is not P.empty or p.kind in (P.VAR_POSITIONAL, P.KEYWORD_ONLY)):
             # Ivy's own ops: optional arrays (bias, mask, ...) and named weights
             # (multi_head_attention's q_weight...) are keywords; positional arrays stay positional-only.
             continue
@@ -101,8 +99,21 @@ def test_array_api_version() -> None:
 
 
 def test_dtype_objects() -> None:
-    for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-              "float32", "float64", "complex64", "complex128"):
+    for n in (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    ):
         dt = getattr(ivy, n)
         assert isinstance(dt, ivy.DType) and dt == n
 
@@ -115,11 +126,32 @@ def test_constants() -> None:
 
 
 def test_public_names() -> None:
-    for name in ("backends", "set_backend", "unset_backend", "use_backend", "current_backend",
-                 "backend_namespace", "namespace", "is_native_array", "dtype_name", "DType",
-                 "__array_namespace_info__", "IvyError", "MixedBackendsError", "BackendNotInstalledError",
-                 "BackendLoadError", "BackendConflictError", "PluginValidationError", "UnsupportedDTypeError",
-                 "set_framework", "unset_framework", "get_framework", "array", "reduce_sum", "concatenate"):
+    for name in (
+        "backends",
+        "set_backend",
+        "unset_backend",
+        "use_backend",
+        "current_backend",
+        "backend_namespace",
+        "namespace",
+        "is_native_array",
+        "dtype_name",
+        "DType",
+        "__array_namespace_info__",
+        "IvyError",
+        "MixedBackendsError",
+        "BackendNotInstalledError",
+        "BackendLoadError",
+        "BackendConflictError",
+        "PluginValidationError",
+        "UnsupportedDTypeError",
+        "set_framework",
+        "unset_framework",
+        "get_framework",
+        "array",
+        "reduce_sum",
+        "concatenate",
+    ):
         assert hasattr(ivy, name), name
     assert ivy.errors.IvyError is ivy.IvyError
 

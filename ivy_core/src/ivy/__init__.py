@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys as _sys
 from typing import Any as _Any
 
-from . import _api, _dispatch, _registry
+from . import _api, _dispatch, _registry, nest
 from ._aliases import (
     array,
     concatenate,
@@ -28,18 +28,6 @@ from ._aliases import (
     set_framework,
     unset_framework,
 )
-from . import nest
-from ._stateful_names import NAMES as _STATEFUL_NAMES
-from ._functional.compile import compile, compile_fn
-from ._functional.gradients import execute_with_gradients, grad, jac, value_and_grad
-from ._functional.random import seed
-from ._functional.optimizers import (
-    adam_update,
-    gradient_descent_update,
-    lamb_update,
-    lars_update,
-)
-from ._context import current_backend_object as _current_backend_object
 from ._context import (
     backend_namespace,
     current_backend,
@@ -47,11 +35,22 @@ from ._context import (
     unset_backend,
     use_backend,
 )
+from ._context import current_backend_object as _current_backend_object
 from ._dtypes import DType, dtype_equal, dtype_name
+from ._functional.compile import compile, compile_fn
+from ._functional.gradients import execute_with_gradients, grad, jac, value_and_grad
+from ._functional.optimizers import (
+    adam_update,
+    gradient_descent_update,
+    lamb_update,
+    lars_update,
+)
+from ._functional.random import seed
 from ._namespace import ARRAY_API_VERSION as __array_api_version__
 from ._namespace import CONSTANTS as _CONSTANTS
 from ._namespace import Info as _Info
 from ._spec import SPECS as _SPECS
+from ._stateful_names import NAMES as _STATEFUL_NAMES
 from .errors import (
     BackendConflictError,
     BackendLoadError,
@@ -83,8 +82,13 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "Container": ("ivy.container", "Container"),
     "container": ("ivy.container", None),
     "safetensors": ("ivy.safetensors", None),
-    **{n: ("ivy._stateful.interop", n) for n in (
-        "InteropNotSupportedError", "NativeModuleWrapper", "from_native_module", "to_native_module")},
+    "graph": ("ivy.graph", None),
+    "trace_graph": ("ivy.graph", "trace_graph"),
+    "Graph": ("ivy.graph", "Graph"),
+    **{
+        n: ("ivy._stateful.interop", n)
+        for n in ("InteropNotSupportedError", "NativeModuleWrapper", "from_native_module", "to_native_module")
+    },
 }
 
 
@@ -116,7 +120,20 @@ def __dir__() -> list[str]:
 
 globals().update(_CONSTANTS)
 # The dtypes last: `bool` and `float` shadow the builtins in this module from here on.
-for _n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-           "float32", "float64", "complex64", "complex128"):
+for _n in (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+):
     globals()[_n] = DType(_n)
 del _n

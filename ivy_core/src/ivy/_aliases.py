@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from . import _api
-from . import _context
+from . import _api, _context
 
 __all__ = [
     "set_framework",

@@ -17,8 +17,18 @@ from ._spec import SPECS
 from .errors import IvyError
 
 __all__ = [
-    "backends", "namespace", "is_native_array", "linalg", "fft", "nest", "DType", "dtype_name",
-    "current_backend", "set_backend", "unset_backend", "use_backend",
+    "backends",
+    "namespace",
+    "is_native_array",
+    "linalg",
+    "fft",
+    "nest",
+    "DType",
+    "dtype_name",
+    "current_backend",
+    "set_backend",
+    "unset_backend",
+    "use_backend",
 ]
 
 #: main-namespace op names, generated on first access by ``__getattr__`` below

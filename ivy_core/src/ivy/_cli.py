@@ -22,9 +22,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 __all__ = ["main", "COMMANDS", "Command"]
 
@@ -117,14 +117,12 @@ def _load_one(name: str) -> None:
 def _check_load(name: str, timeout: float) -> dict[str, object]:
     code = f"from ivy._cli import _load_one; _load_one({name!r})"
     try:
-        proc = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout
-        )
+        proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return {"ok": False, "error": f"did not finish loading within {timeout:g} s"}
     for line in proc.stdout.splitlines():
         if line.startswith(_MARK):
-            return json.loads(line[len(_MARK):])
+            return json.loads(line[len(_MARK) :])
     tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
     if proc.returncode < 0:
         return {"ok": False, "error": f"the interpreter crashed while loading (signal {-proc.returncode}) {tail}"}
@@ -148,10 +146,17 @@ def _satisfies(version: str, spec: str) -> bool:
         op = next((o for o in (">=", "<=", "==", "!=", "~=", ">", "<") if clause.startswith(o)), None)
         if op is None:
             continue
-        w = _version_key(clause[len(op):].strip().rstrip(".*"))
+        w = _version_key(clause[len(op) :].strip().rstrip(".*"))
         n = len(w)
-        checks = {">=": v >= w, "<=": v[:n] <= w, ">": v > w, "<": v < w, "==": v[:n] == w, "!=": v[:n] != w,
-                  "~=": v >= w and v[: max(n - 1, 1)] == w[: max(n - 1, 1)]}
+        checks = {
+            ">=": v >= w,
+            "<=": v[:n] <= w,
+            ">": v > w,
+            "<": v < w,
+            "==": v[:n] == w,
+            "!=": v[:n] != w,
+            "~=": v >= w and v[: max(n - 1, 1)] == w[: max(n - 1, 1)],
+        }
         if not checks[op]:
             return False
     return True
@@ -181,8 +186,10 @@ def _version_checks(names: Sequence[str]) -> list[str]:
             except PackageNotFoundError:
                 continue  # an extra that is not installed
             if not _satisfies(installed, spec):
-                out.append(f"warning: {dist.name} is tested with {project}{spec}, but {project} {installed} is "
-                           f"installed: pip install '{project}{spec}'")
+                out.append(
+                    f"warning: {dist.name} is tested with {project}{spec}, but {project} {installed} is "
+                    f"installed: pip install '{project}{spec}'"
+                )
     return out
 
 
@@ -201,22 +208,30 @@ def _conflict_notes(names: Sequence[str]) -> list[str]:
         own = spec.array_modules[0] if spec.array_modules else name
         for other in spec.unsafe_after:
             if importlib.util.find_spec(other) is not None:
-                out.append(f"note: {own} crashes if imported after {other} in one process; Ivy refuses with "
-                           f"BackendConflictError: use the {name!r} backend first, or separate processes")
+                out.append(
+                    f"note: {own} crashes if imported after {other} in one process; Ivy refuses with "
+                    f"BackendConflictError: use the {name!r} backend first, or separate processes"
+                )
     return out
 
 
 def _doctor_setup(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--no-load", action="store_true",
+        "--no-load",
+        action="store_true",
         help="only list what is installed (read from package metadata): load no backend and import no framework",
     )
     p.add_argument(
-        "--backend", action="append", metavar="NAME",
+        "--backend",
+        action="append",
+        metavar="NAME",
         help="check only this backend (repeatable); default: every installed backend",
     )
     p.add_argument(
-        "--timeout", type=float, default=300.0, metavar="SECONDS",
+        "--timeout",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
         help="give up on a backend that takes longer than this to load (default: 300)",
     )
 
@@ -236,8 +251,10 @@ def _doctor(args: argparse.Namespace) -> int:
             problems += 1
     names = [n for n in wanted if n in labels]
     if not installed:
-        print("backends: none installed (pip install ivy-numpy, ivy-torch, ivy-jax, ivy-tensorflow[cpu] "
-              "or ivy-paddle[cpu] for one)")
+        print(
+            "backends: none installed (pip install ivy-numpy, ivy-torch, ivy-jax, ivy-tensorflow[cpu] "
+            "or ivy-paddle[cpu] for one)"
+        )
     elif args.no_load:
         print(f"backends: {len(installed)} installed (not loaded: --no-load)")
         for name in names:
@@ -270,12 +287,20 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def _plugins_setup(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--no-load", action="store_true",
-                   help="read package metadata only: no coverage or framework version (loads nothing)")
+    p.add_argument(
+        "--no-load",
+        action="store_true",
+        help="read package metadata only: no coverage or framework version (loads nothing)",
+    )
     p.add_argument("--missing", action="store_true", help="also list the spec ops each backend lacks")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
-                   help="give up on a backend that takes longer than this to load (default: 300)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=300.0,
+        metavar="SECONDS",
+        help="give up on a backend that takes longer than this to load (default: 300)",
+    )
 
 
 def _plugins(args: argparse.Namespace) -> int:
@@ -295,8 +320,10 @@ def _plugins(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2))
         return 0 if all(not str(r["status"]).startswith("broken") for r in rows) else 1
     if not rows:
-        print("no Ivy backend is installed (pip install ivy-numpy, ivy-torch, ivy-jax, ivy-tensorflow[cpu] or "
-              "ivy-paddle[cpu])")
+        print(
+            "no Ivy backend is installed (pip install ivy-numpy, ivy-torch, ivy-jax, ivy-tensorflow[cpu] or "
+            "ivy-paddle[cpu])"
+        )
         return 0
     problems = 0
     for r in rows:
@@ -309,8 +336,10 @@ def _plugins(args: argparse.Namespace) -> int:
         print(f"  status:     {r['status']}")
         if "native" in r:
             missing = r["missing"]
-            print(f"  coverage:   {len(r['native'])}/{r['total']} spec ops implemented, {len(r['composed'])} composed "
-                  f"by core, {len(missing)} missing")
+            print(
+                f"  coverage:   {len(r['native'])}/{r['total']} spec ops implemented, {len(r['composed'])} composed "
+                f"by core, {len(missing)} missing"
+            )
             if args.missing and missing:
                 print("  missing:    " + ", ".join(missing))
         for c in r["conflicts"]:

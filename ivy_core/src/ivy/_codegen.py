@@ -26,9 +26,7 @@ def call_args(sig: inspect.Signature) -> str:
     return ", ".join(out)
 
 
-def param_source(
-    sig: inspect.Signature, defaults: dict[str, Any], prefix: str, with_backend: bool = True
-) -> str:
+def param_source(sig: inspect.Signature, defaults: dict[str, Any], prefix: str, with_backend: bool = True) -> str:
     """Parameter list source with defaults bound to generated global names."""
     parts: list[str] = []
     saw_posonly = saw_kwonly = False

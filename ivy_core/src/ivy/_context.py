@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import types
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from . import _registry
 from ._stack import STACK as _STACK
-from ._stack import stack_get
 from .errors import IvyError
 
 if TYPE_CHECKING:
@@ -28,8 +28,7 @@ __all__ = [
 BackendLike = Any  # "torch" | ivy.torch | the torch module | a Backend
 
 
-
-def resolve(backend: BackendLike) -> "Backend":
+def resolve(backend: BackendLike) -> Backend:
     """A Backend from a name, a backend namespace, a framework module or a Backend."""
     if isinstance(backend, str):
         return _registry.get_backend(backend)
@@ -49,7 +48,7 @@ def resolve(backend: BackendLike) -> "Backend":
     )
 
 
-def set_backend(backend: BackendLike) -> "BackendNamespace":
+def set_backend(backend: BackendLike) -> BackendNamespace:
     """Make ``backend`` the current backend of this thread / task (pushed on a stack).
 
     Arrays passed to an op still decide its backend; the current backend decides only calls
@@ -60,7 +59,7 @@ def set_backend(backend: BackendLike) -> "BackendNamespace":
     return b.namespace
 
 
-def unset_backend() -> "BackendNamespace | None":
+def unset_backend() -> BackendNamespace | None:
     """Pop the backend set last by :func:`set_backend`, restoring the one before it.
 
     Returns the namespace now current, or None when no backend is set any more. Popping an empty
@@ -74,7 +73,7 @@ def unset_backend() -> "BackendNamespace | None":
 
 
 @contextlib.contextmanager
-def use_backend(backend: BackendLike) -> Iterator["BackendNamespace"]:
+def use_backend(backend: BackendLike) -> Iterator[BackendNamespace]:
     """``with ivy.use_backend("jax") as xp:``: the current backend inside the block."""
     b = resolve(backend)
     token = _STACK.set(_STACK.get() + (b,))
@@ -84,17 +83,17 @@ def use_backend(backend: BackendLike) -> Iterator["BackendNamespace"]:
         _STACK.reset(token)
 
 
-def current_backend_object() -> "Backend":
+def current_backend_object() -> Backend:
     stack = _STACK.get()
     return stack[-1] if stack else _registry.default_backend()
 
 
-def current_backend() -> "BackendNamespace":
+def current_backend() -> BackendNamespace:
     """The namespace of the backend that calls without array arguments use right now."""
     return current_backend_object().namespace
 
 
-def backend_namespace(name: BackendLike) -> "BackendNamespace":
+def backend_namespace(name: BackendLike) -> BackendNamespace:
     """The namespace of backend ``name`` (``ivy.backend_namespace("torch")`` is ``ivy.torch``)."""
     return resolve(name).namespace
 
@@ -102,4 +101,3 @@ def backend_namespace(name: BackendLike) -> "BackendNamespace":
 def is_set() -> bool:
     """Whether a backend has been set explicitly in this thread / task."""
     return bool(_STACK.get())
-

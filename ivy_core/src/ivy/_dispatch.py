@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import inspect
 import os
-from itertools import chain
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import _context, _registry, _stack
 from ._codegen import call_args as _call_args
@@ -123,8 +123,7 @@ def _short_call(sig: inspect.Signature, prefix: str) -> tuple[str, str]:
     them is its default: the implementation's defaults equal the spec's (checked when the backend
     loads), and many frameworks' Python-level functions are much slower with keywords passed."""
     kw = [
-        (i, p) for i, p in enumerate(sig.parameters.values())
-        if p.kind is p.KEYWORD_ONLY and p.default is not p.empty
+        (i, p) for i, p in enumerate(sig.parameters.values()) if p.kind is p.KEYWORD_ONLY and p.default is not p.empty
     ]
     if not kw:
         return "", ""
@@ -155,9 +154,7 @@ def _source(spec: Spec, idx: int, glb: dict[str, Any]) -> str:
         get = prefix + "get"
         first, role = spec.roles[0]
         others = [p for p, r in spec.roles[1:] if r == "array"]
-        checks = "".join(
-            f" and ((_u := _type({p})) is _t or _u in _NEUTRAL or {get}(_u) is _f)" for p in others
-        )
+        checks = "".join(f" and ((_u := _type({p})) is _t or _u in _NEUTRAL or {get}(_u) is _f)" for p in others)
         lines.append("    if backend is None:")
         if spec.convert:  # a selected backend decides before the argument's framework
             lines += ["        _s = _stack()", "        if _s:", f"            return _s[-1].calls[{q}]({call})"]
@@ -285,7 +282,7 @@ def _c_wrap(s: Spec, py: Callable[..., Any]) -> Callable[..., Any]:
     return obj
 
 
-def drop_types(types: "tuple[type, ...]") -> None:
+def drop_types(types: tuple[type, ...]) -> None:
     """Forget the cached implementations of array types (a backend that was removed)."""
     for table in TABLES.values():
         for t in types:

@@ -65,9 +65,7 @@ def dtype_name(dtype: Any) -> str:
     if name == "bfloat16" or name == "float16":
         return name
     if name not in DTYPE_NAMES:
-        raise TypeError(
-            f"{dtype!r} is not a dtype of the Array API standard; use one of {', '.join(DTYPE_NAMES)}"
-        )
+        raise TypeError(f"{dtype!r} is not a dtype of the Array API standard; use one of {', '.join(DTYPE_NAMES)}")
     return name
 
 

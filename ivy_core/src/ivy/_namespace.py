@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from . import _stack
 from ._dtypes import DTYPE_NAMES, KINDS, DType, dtype_name
 from ._spec import SPECS
-from .errors import MissingOpError
 from ._spec._base import EXTENSIONS
+from .errors import MissingOpError
 
 if TYPE_CHECKING:
     from ._registry import Backend
@@ -49,7 +49,7 @@ class Info:
     ``ivy`` namespace itself they are ``ivy.DType`` names.
     """
 
-    def __init__(self, backend: "Backend", native: bool = True):
+    def __init__(self, backend: Backend, native: bool = True):
         self._b = backend
         self._native = native
 
@@ -92,11 +92,11 @@ class _Use:
     ``ivy.set_backend`` itself; tokens are kept per thread / task.
     """
 
-    def __init__(self, backend: "Backend"):
+    def __init__(self, backend: Backend):
         self._b = backend
         self._tokens: ContextVar[tuple[Any, ...]] = ContextVar(f"ivy_use_{backend.name}", default=())
 
-    def __enter__(self) -> "BackendNamespace":
+    def __enter__(self) -> BackendNamespace:
         token = _stack.STACK.set(_stack.stack_get() + (self._b,))
         self._tokens.set(self._tokens.get() + (token,))
         return self._b.namespace
@@ -129,7 +129,7 @@ def _missing_attr(module: str, backend: str, prefix: str) -> Any:
 class BackendNamespace(types.ModuleType):
     """The Array API namespace of one backend: ``ivy.torch``, ``ivy.backend_namespace("jax")``."""
 
-    def __init__(self, backend: "Backend"):
+    def __init__(self, backend: Backend):
         super().__init__(
             f"ivy.{backend.name}",
             f"Ivy's {backend.name!r} backend ({backend.dist}) as an Array API {ARRAY_API_VERSION} namespace.",

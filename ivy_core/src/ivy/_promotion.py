@@ -9,15 +9,28 @@ integer with ``uint64`` (no integer dtype holds both) gives ``float64``.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Any, Mapping
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
 
 from ._dtypes import DTYPE_NAMES
 
 __all__ = ["promote_types", "result_type_name"]
 
-_BITS = {"int8": 8, "int16": 16, "int32": 32, "int64": 64, "uint8": 8, "uint16": 16, "uint32": 32,
-         "uint64": 64, "float32": 32, "float64": 64, "complex64": 32, "complex128": 64}
+_BITS = {
+    "int8": 8,
+    "int16": 16,
+    "int32": 32,
+    "int64": 64,
+    "uint8": 8,
+    "uint16": 16,
+    "uint32": 32,
+    "uint64": 64,
+    "float32": 32,
+    "float64": 64,
+    "complex64": 32,
+    "complex128": 64,
+}
 _SIGNED = {8: "int8", 16: "int16", 32: "int32", 64: "int64"}
 _UNSIGNED = {8: "uint8", 16: "uint16", 32: "uint32", 64: "uint64"}
 
@@ -32,7 +45,7 @@ def _kind(name: str) -> str:
     return "c" if name.startswith("complex") else "f"
 
 
-@lru_cache(maxsize=None)
+@cache
 def promote_types(a: str, b: str, standard: bool = False) -> str:
     """The dtype name two dtype names promote to (see the module docstring for pairs outside the
     standard). With ``standard=True`` only the standard's own table applies (what ``can_cast``
@@ -49,8 +62,9 @@ def promote_types(a: str, b: str, standard: bool = False) -> str:
         return a
     ka, kb = _kind(a), _kind(b)
     if standard and (
-        ("b" in (ka, kb)) or ((ka in "iu") != (kb in "iu")) or ({ka, kb} == {"i", "u"} and 64 in (_BITS[a], _BITS[b])
-                                                                and _BITS[a if ka == "u" else b] == 64)
+        ("b" in (ka, kb))
+        or ((ka in "iu") != (kb in "iu"))
+        or ({ka, kb} == {"i", "u"} and 64 in (_BITS[a], _BITS[b]) and _BITS[a if ka == "u" else b] == 64)
     ):
         raise TypeError(f"the Array API standard defines no promotion of {a} and {b}")
     if "b" in (ka, kb):

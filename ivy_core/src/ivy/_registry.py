@@ -13,7 +13,8 @@ import sys
 import threading
 import types
 import warnings
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from . import _compose
 from ._namespace import BackendNamespace
@@ -59,17 +60,17 @@ _KNOWN_MODULES = {
 }
 
 _lock = threading.RLock()
-_eps: dict[str, "EntryPoint"] | None = None
-_specs: dict[str, tuple["BackendSpec", str]] = {}  # backend name -> (spec, "dist version")
+_eps: dict[str, EntryPoint] | None = None
+_specs: dict[str, tuple[BackendSpec, str]] = {}  # backend name -> (spec, "dist version")
 _plugin_errors: dict[str, BaseException] = {}
-_loaded: dict[str, "Backend"] = {}
+_loaded: dict[str, Backend] = {}
 _load_errors: dict[str, BaseException] = {}
-_type_backend: dict[type, "Backend | None"] = {}
+_type_backend: dict[type, Backend | None] = {}
 _pm: Any = None
 _extra_plugins: dict[str, Any] | None = None  # "ivy.plugins" entry-point name -> loaded module
 #: "ivy.plugins" entry-point name -> the error its import or registration raised
 _extra_errors: dict[str, BaseException] = {}
-_default: "Backend | None" = None
+_default: Backend | None = None
 #: the value of the last ``ivy.seed`` without ``backend=``: backends loading later are seeded with it
 _seed: int | None = None
 
@@ -93,7 +94,7 @@ def _never() -> bool:
 class Backend:
     """A loaded backend: its op table, its namespace and what its plugin declared."""
 
-    def __init__(self, spec: "BackendSpec", dist: str, impl: "BackendImpl"):
+    def __init__(self, spec: BackendSpec, dist: str, impl: BackendImpl):
         self.name = spec.name
         self.dist = dist
         self.spec = spec
@@ -126,7 +127,7 @@ class Backend:
 # --------------------------------------------------------------------------- discovery
 
 
-def _entry_points() -> dict[str, "EntryPoint"]:
+def _entry_points() -> dict[str, EntryPoint]:
     global _eps
     if _eps is None:
         with _lock:
@@ -147,7 +148,7 @@ def _entry_points() -> dict[str, "EntryPoint"]:
     return _eps
 
 
-def _dist_label(ep: "EntryPoint") -> str:
+def _dist_label(ep: EntryPoint) -> str:
     dist = getattr(ep, "dist", None)
     return f"{dist.name} {dist.version}" if dist is not None else ep.value
 
@@ -224,14 +225,16 @@ def _load_extra_plugins() -> None:
                     pm.register(module, name=label)
                 found[ep.name] = module
             except Exception as e:
-                err = BackendLoadError(f"the Ivy plugin {label} (entry point {ep.name!r} in group {PLUGIN_GROUP!r}) failed to load: {e}")
+                err = BackendLoadError(
+                    f"the Ivy plugin {label} (entry point {ep.name!r} in group {PLUGIN_GROUP!r}) failed to load: {e}"
+                )
                 err.__cause__ = e
                 _extra_errors[ep.name] = err
                 warnings.warn(str(err), stacklevel=3)
         _extra_plugins = found
 
 
-def _spec_for(name: str) -> tuple["BackendSpec", str]:
+def _spec_for(name: str) -> tuple[BackendSpec, str]:
     """Import the (lightweight) plugin module of backend ``name`` and collect its BackendSpec."""
     got = _specs.get(name)
     if got is not None:
@@ -285,10 +288,13 @@ def _spec_for(name: str) -> tuple["BackendSpec", str]:
 
 def _not_installed(name: str) -> BackendNotInstalledError:
     installed = backends()
-    hint = f"pip install {_KNOWN_DISTS[name]}" if name in _KNOWN_DISTS else f"install the Ivy plugin distribution that provides {name!r}"
+    hint = (
+        f"pip install {_KNOWN_DISTS[name]}"
+        if name in _KNOWN_DISTS
+        else f"install the Ivy plugin distribution that provides {name!r}"
+    )
     return BackendNotInstalledError(
-        f"no Ivy backend named {name!r} is installed ({hint}); installed backends: "
-        f"{', '.join(installed) or 'none'}"
+        f"no Ivy backend named {name!r} is installed ({hint}); installed backends: {', '.join(installed) or 'none'}"
     )
 
 
@@ -345,7 +351,7 @@ def get_backend(name: str) -> Backend:
         return b
 
 
-def add_runtime_backend(spec: "BackendSpec", impl: "BackendImpl", label: str) -> Backend:
+def add_runtime_backend(spec: BackendSpec, impl: BackendImpl, label: str) -> Backend:
     """Load a backend that core itself makes at run time (the graph tracer's recording backend),
     with no entry point: validated like a plugin's, then found by name and by its array types.
 
@@ -364,7 +370,7 @@ def add_runtime_backend(spec: "BackendSpec", impl: "BackendImpl", label: str) ->
         return b
 
 
-def remove_runtime_backend(name: str) -> "Backend | None":
+def remove_runtime_backend(name: str) -> Backend | None:
     """Forget a backend added by :func:`add_runtime_backend`; returns it (or None). The public
     functions' caches of its array types are dropped with ``_dispatch.drop_types``."""
     with _lock:
@@ -400,8 +406,13 @@ def backend_details() -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     claimed: dict[str, list[str]] = {}
     for name in backends():
-        row: dict[str, Any] = {"name": name, "distribution": _dist_label(_entry_points()[name]),
-                               "description": "", "array_modules": [], "conflicts": []}
+        row: dict[str, Any] = {
+            "name": name,
+            "distribution": _dist_label(_entry_points()[name]),
+            "description": "",
+            "array_modules": [],
+            "conflicts": [],
+        }
         try:
             spec, _ = _spec_for(name)
             row["description"] = spec.description
@@ -533,7 +544,7 @@ def _module_owner(top: str) -> str | None:
 # --------------------------------------------------------------------------- validation
 
 
-def validate(label: str, impl: "BackendImpl") -> None:
+def validate(label: str, impl: BackendImpl) -> None:
     """Check a loaded backend against the specs: known op names and compatible signatures."""
     unknown = sorted(set(impl.ops) - set(SPECS))
     if unknown:
@@ -547,9 +558,7 @@ def validate(label: str, impl: "BackendImpl") -> None:
         if msg:
             problems.append(f"  {name}: {msg}")
     if problems:
-        raise PluginValidationError(
-            f"{label}: op signatures do not match their specs:\n" + "\n".join(problems)
-        )
+        raise PluginValidationError(f"{label}: op signatures do not match their specs:\n" + "\n".join(problems))
 
 
 _P = inspect.Parameter
@@ -598,7 +607,11 @@ def signature_mismatch(name: str, fn: Callable[..., Any]) -> str | None:
             if g is None and i >= len(positional) and var_pos is not None and var_kw is not None:
                 i += 1  # taken by *args when positional, by **kwargs when named
                 continue
-            if g is None or g.kind not in (_P.POSITIONAL_OR_KEYWORD,) or (i < len(positional) and positional[i] is not g):
+            if (
+                g is None
+                or g.kind not in (_P.POSITIONAL_OR_KEYWORD,)
+                or (i < len(positional) and positional[i] is not g)
+            ):
                 return f"parameter {w.name!r} must be positional-or-keyword at position {i} ({spec.signature})"
             i += 1
         else:  # keyword-only in the spec

@@ -17,7 +17,8 @@ and raises :class:`~ivy.errors.StateNotThreadedError` otherwise.
 from __future__ import annotations
 
 import types
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .errors import StateNotThreadedError
 
@@ -75,7 +76,7 @@ class Restart(Exception):
     """Raised while a compiled program is traced, when it reads a backend's global random state
     that is not threaded: ``ivy.compile`` catches it and traces again with that state threaded."""
 
-    def __init__(self, state: "RandomState"):
+    def __init__(self, state: RandomState):
         super().__init__(f"the {state.backend!r} backend's random state must be threaded")
         self.state = state
 
@@ -89,7 +90,7 @@ class RandomState:
         self.backend = backend
         self._get, self._set = get, set_
 
-    def _ivy_members(self) -> list["RandomState"]:
+    def _ivy_members(self) -> list[RandomState]:
         return [self]
 
     def _ivy_get_state(self) -> Any:
@@ -187,7 +188,7 @@ def _scan_function(fn: Any, found: dict[int, Any], seen: set[int], depth: int) -
         _scan_value(partial_fn, found, seen, depth)
         return
     if not isinstance(fn, types.FunctionType):
-        call = getattr(type(fn), "__call__", None)
+        call = type(fn).__call__ if callable(fn) else None
         if call is not None and not isinstance(fn, type):  # a callable object: its attributes
             _scan_value(fn, found, seen, depth)
             _scan_function(types.MethodType(call, fn), found, seen, depth)

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import operator
 import os
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
 from . import _api
 
 __all__ = ["Container", "pytree_flatten", "pytree_unflatten", "SEPARATOR"]
@@ -158,7 +160,7 @@ class Container(dict):
         return dict(self.items_flat())
 
     @classmethod
-    def from_flat_dict(cls, flat: Mapping[str, Any]) -> "Container":
+    def from_flat_dict(cls, flat: Mapping[str, Any]) -> Container:
         """The inverse of :meth:`to_flat_dict`: ``{"a/b": x}`` -> ``Container(a=Container(b=x))``."""
         out = cls()
         for chain, v in flat.items():
@@ -169,16 +171,16 @@ class Container(dict):
         """Plain nested dicts (a deep copy of the structure; leaves shared)."""
         return {k: v.to_dict() if isinstance(v, Container) else v for k, v in dict.items(self)}
 
-    def copy(self) -> "Container":
+    def copy(self) -> Container:
         """A copy of the structure (every level); the leaves are shared."""
         return self.map(lambda x, _: x)
 
-    def __copy__(self) -> "Container":
+    def __copy__(self) -> Container:
         return self.copy()
 
     # ------------------------------------------------------------------ mapping
 
-    def map(self, fn: Callable[[Any, str], Any], *, key_chains: Iterable[str] | None = None) -> "Container":
+    def map(self, fn: Callable[[Any, str], Any], *, key_chains: Iterable[str] | None = None) -> Container:
         """A new Container with ``fn(leaf, key_chain)`` at every leaf.
 
         Args:
@@ -190,7 +192,7 @@ class Container(dict):
             {kc: (fn(v, kc) if only is None or kc in only else v) for kc, v in self.items_flat()}
         )._with_order_of(self)
 
-    def _with_order_of(self, like: "Container") -> "Container":
+    def _with_order_of(self, like: Container) -> Container:
         # from_flat_dict drops empty sub-Containers: keep them, in the original order
         out = Container()
         for k, v in dict.items(like):
@@ -201,7 +203,7 @@ class Container(dict):
                 dict.__setitem__(out, k, dict.__getitem__(self, k))
         return out
 
-    def prune_key_chains(self, chains: Iterable[str]) -> "Container":
+    def prune_key_chains(self, chains: Iterable[str]) -> Container:
         """A copy without the given key chains (leaves or whole sub-Containers)."""
         drop = set(chains)
         out = Container()
@@ -214,28 +216,28 @@ class Container(dict):
 
     # ------------------------------------------------------------------ arrays
 
-    def to_device(self, device: Any) -> "Container":
+    def to_device(self, device: Any) -> Container:
         """Every array leaf copied to ``device`` (:func:`ivy.to_device`)."""
         ivy = _ivy()
         return self.map(lambda x, _: ivy.to_device(x, device) if _is_array(x) else x)
 
-    def stop_gradient(self) -> "Container":
+    def stop_gradient(self) -> Container:
         """Every array leaf cut from the gradient graph (:func:`ivy.stop_gradient`)."""
         ivy = _ivy()
         return self.map(lambda x, _: ivy.stop_gradient(x) if _is_array(x) else x)
 
-    def as_variables(self) -> "Container":
+    def as_variables(self) -> Container:
         """Every floating-point array leaf made a trainable variable (:func:`ivy.variable`)."""
         ivy = _ivy()
         return self.map(lambda x, _: ivy.variable(x) if _is_array(x) else x)
 
-    def to_numpy(self) -> "Container":
+    def to_numpy(self) -> Container:
         """Every array leaf as a NumPy array (:func:`ivy.to_numpy`)."""
         ivy = _ivy()
         return self.map(lambda x, _: ivy.to_numpy(x) if _is_array(x) else x)
 
     @property
-    def shapes(self) -> "Container":
+    def shapes(self) -> Container:
         """The shape of every array leaf, as a tuple of ints (``None`` for other leaves)."""
         return self.map(lambda x, _: tuple(int(d) for d in x.shape) if _is_array(x) else None)
 
@@ -288,65 +290,69 @@ class Container(dict):
 
     # ------------------------------------------------------------------ arithmetic
 
-    def _binary(self, other: Any, op: Callable[[Any, Any], Any], name: str, reflected: bool = False) -> "Container":
+    def _binary(self, other: Any, op: Callable[[Any, Any], Any], name: str, reflected: bool = False) -> Container:
         if isinstance(other, dict):
             other = other if isinstance(other, Container) else Container(other)
             Container.assert_identical_structure(self, other, f"Containers in {name!r}")
-            f = (lambda x, kc: op(other.at_key_chain(kc), x)) if reflected else (lambda x, kc: op(x, other.at_key_chain(kc)))
+            f = (
+                (lambda x, kc: op(other.at_key_chain(kc), x))
+                if reflected
+                else (lambda x, kc: op(x, other.at_key_chain(kc)))
+            )
             return self.map(f)
         if reflected:
             return self.map(lambda x, _: op(other, x))
         return self.map(lambda x, _: op(x, other))
 
-    def __add__(self, o: Any) -> "Container":
+    def __add__(self, o: Any) -> Container:
         return self._binary(o, operator.add, "+")
 
-    def __radd__(self, o: Any) -> "Container":
+    def __radd__(self, o: Any) -> Container:
         return self._binary(o, operator.add, "+", True)
 
-    def __sub__(self, o: Any) -> "Container":
+    def __sub__(self, o: Any) -> Container:
         return self._binary(o, operator.sub, "-")
 
-    def __rsub__(self, o: Any) -> "Container":
+    def __rsub__(self, o: Any) -> Container:
         return self._binary(o, operator.sub, "-", True)
 
-    def __mul__(self, o: Any) -> "Container":
+    def __mul__(self, o: Any) -> Container:
         return self._binary(o, operator.mul, "*")
 
-    def __rmul__(self, o: Any) -> "Container":
+    def __rmul__(self, o: Any) -> Container:
         return self._binary(o, operator.mul, "*", True)
 
-    def __truediv__(self, o: Any) -> "Container":
+    def __truediv__(self, o: Any) -> Container:
         return self._binary(o, operator.truediv, "/")
 
-    def __rtruediv__(self, o: Any) -> "Container":
+    def __rtruediv__(self, o: Any) -> Container:
         return self._binary(o, operator.truediv, "/", True)
 
-    def __floordiv__(self, o: Any) -> "Container":
+    def __floordiv__(self, o: Any) -> Container:
         return self._binary(o, operator.floordiv, "//")
 
-    def __rfloordiv__(self, o: Any) -> "Container":
+    def __rfloordiv__(self, o: Any) -> Container:
         return self._binary(o, operator.floordiv, "//", True)
 
-    def __mod__(self, o: Any) -> "Container":
+    def __mod__(self, o: Any) -> Container:
         return self._binary(o, operator.mod, "%")
 
-    def __rmod__(self, o: Any) -> "Container":
+    def __rmod__(self, o: Any) -> Container:
         return self._binary(o, operator.mod, "%", True)
 
-    def __pow__(self, o: Any) -> "Container":
+    def __pow__(self, o: Any) -> Container:
         return self._binary(o, operator.pow, "**")
 
-    def __rpow__(self, o: Any) -> "Container":
+    def __rpow__(self, o: Any) -> Container:
         return self._binary(o, operator.pow, "**", True)
 
-    def __neg__(self) -> "Container":
+    def __neg__(self) -> Container:
         return self.map(lambda x, _: -x)
 
-    def __pos__(self) -> "Container":
+    def __pos__(self) -> Container:
         return self.map(lambda x, _: +x)
 
-    def __abs__(self) -> "Container":
+    def __abs__(self) -> Container:
         return self.map(lambda x, _: abs(x))
 
     # dict's ``|`` merges; keep that meaning (``__or__`` is not overridden).
@@ -388,7 +394,7 @@ class Container(dict):
         safetensors.save_file(flat, path, metadata={"format": "ivy", "separator": SEPARATOR, **(metadata or {})})
 
     @classmethod
-    def load(cls, path: str | os.PathLike[str], *, backend: Any = None, device: Any = None) -> "Container":
+    def load(cls, path: str | os.PathLike[str], *, backend: Any = None, device: Any = None) -> Container:
         """Read a safetensors file (written by :meth:`save` or any other writer) into a Container.
 
         Names are split into key chains at ``"/"``. ``backend`` and ``device`` choose where the

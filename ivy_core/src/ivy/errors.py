@@ -73,6 +73,8 @@ class MissingOpError(IvyError, AttributeError, NotImplementedError):
         if self.called == op:
             msg = f"the {backend!r} backend does not implement ivy.{op}"
         else:
-            msg = (f"ivy.{self.called} on the {backend!r} backend needs ivy.{op}, which that backend does not "
-                   f"implement (ivy.{self.called} is composed from other ops there)")
+            msg = (
+                f"ivy.{self.called} on the {backend!r} backend needs ivy.{op}, which that backend does not "
+                f"implement (ivy.{self.called} is composed from other ops there)"
+            )
         super().__init__(msg)

@@ -8,7 +8,8 @@ optimizer updates take and return nests of variables this way.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 __all__ = ["Structure", "flatten", "unflatten", "map", "leaves", "register_node", "same_structure"]
 
@@ -32,10 +33,10 @@ class Structure:
 
     kind: str
     meta: Any
-    children: list["Structure"]
+    children: list[Structure]
     num_leaves: int
 
-    def __init__(self, kind: str, meta: Any, children: list["Structure"]):
+    def __init__(self, kind: str, meta: Any, children: list[Structure]):
         self.kind = kind
         self.meta = meta
         self.children = children

@@ -24,8 +24,9 @@ the ``ivy.plugins`` entry-point group instead.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import pluggy
 
@@ -76,7 +77,7 @@ class BackendSpec:
 
     name: str
     array_modules: tuple[str, ...]
-    load: str | Callable[[], "BackendImpl"]
+    load: str | Callable[[], BackendImpl]
     plugin_api: int = PLUGIN_API
     unsafe_after: tuple[str, ...] = ()
     description: str = ""
@@ -144,7 +145,7 @@ class BackendImpl:
     framework: Any = None
     tracing: Callable[[], bool] | None = None
     compiled_side_effects: bool = False
-    random_state: "tuple[Callable[[], Any], Callable[[Any], None]] | None" = None
+    random_state: tuple[Callable[[], Any], Callable[[Any], None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,7 @@ class DeviceKind:
     kind: str
     list_devices: Callable[[], list[str]]
     to_native: Callable[[str], Any]
-    from_native: Callable[[Any], "str | None"] = lambda native: None
+    from_native: Callable[[Any], str | None] = lambda native: None
 
 
 class IvyHookSpecs:
@@ -179,7 +180,7 @@ class IvyHookSpecs:
         """
 
     @hookspec
-    def ivy_register_devices(self, register: Callable[["DeviceKind"], None]) -> None:
+    def ivy_register_devices(self, register: Callable[[DeviceKind], None]) -> None:
         """Add a device kind to a backend: ``register(DeviceKind(backend="torch", kind="npu", ...))``.
 
         The backend then lists those devices in ``devices()``, accepts ``"npu:0"`` wherever a

@@ -19,7 +19,9 @@ import os
 import struct
 import sys
 from array import array as _array
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
+
 from . import _api
 
 __all__ = ["save_file", "load_file", "read_header", "DTYPES"]
@@ -53,7 +55,9 @@ def _ivy() -> Any:
     return _api
 
 
-def save_file(tensors: Mapping[str, Any], path: str | os.PathLike[str], metadata: Mapping[str, str] | None = None) -> None:
+def save_file(
+    tensors: Mapping[str, Any], path: str | os.PathLike[str], metadata: Mapping[str, str] | None = None
+) -> None:
     """Write native arrays of any backend to a safetensors file.
 
     Args:
@@ -135,9 +139,7 @@ def _decode(code: str, data: bytes, count: int) -> list[Any]:
     return arr.tolist()
 
 
-def load_file(
-    path: str | os.PathLike[str], *, backend: Any = None, device: Any = None
-) -> dict[str, Any]:
+def load_file(path: str | os.PathLike[str], *, backend: Any = None, device: Any = None) -> dict[str, Any]:
     """Read a safetensors file into native arrays of one backend.
 
     Args:

@@ -16,8 +16,9 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pytest
 
@@ -40,9 +41,23 @@ def install_toy(target: Path) -> Path:
         src = Path(tmp) / "ivy-toy"
         shutil.copytree(TOY_SRC, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
         proc = subprocess.run(
-            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-             "--disable-pip-version-check", "--no-input", "--target", str(target), str(src)],
-            capture_output=True, text=True, timeout=300,
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--no-deps",
+                "--no-build-isolation",
+                "--disable-pip-version-check",
+                "--no-input",
+                "--target",
+                str(target),
+                str(src),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
     if proc.returncode != 0:
         pytest.fail(f"installing the ivy-toy fixture failed:\n{proc.stdout}\n{proc.stderr}")
@@ -76,7 +91,11 @@ def run_python(
     """
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True, text=True, env=_env(paths, env), timeout=timeout, cwd=tempfile.gettempdir(),
+        capture_output=True,
+        text=True,
+        env=_env(paths, env),
+        timeout=timeout,
+        cwd=tempfile.gettempdir(),
     )
     if check and proc.returncode != 0:
         pytest.fail(
@@ -91,17 +110,14 @@ def run_json(code: str, paths: Iterable[os.PathLike[str] | str] = (), **kw: Any)
 
     ``emit`` is predefined in the script: it prints ``obj`` as JSON after :data:`JSON_MARK`.
     """
-    prelude = (
-        "def emit(obj):\n"
-        "    import json, sys\n"
-        f"    print({JSON_MARK!r} + json.dumps(obj), flush=True)\n"
-    )
+    prelude = f"def emit(obj):\n    import json, sys\n    print({JSON_MARK!r} + json.dumps(obj), flush=True)\n"
     proc = run_python(prelude + textwrap.dedent(code), paths, **kw)
     for line in proc.stdout.splitlines():
         if line.startswith(JSON_MARK):
-            return json.loads(line[len(JSON_MARK):])
-    pytest.fail(f"the subprocess emitted no result\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}",
-                pytrace=False)
+            return json.loads(line[len(JSON_MARK) :])
+    pytest.fail(
+        f"the subprocess emitted no result\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}", pytrace=False
+    )
 
 
 def make_fake_dist(

@@ -12,7 +12,8 @@ on every autodiff backend::
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import ivy
 import ivy_gym
@@ -86,8 +87,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     returns = optimize_policy(
-        args.env, backend=args.backend, horizon=args.horizon, batch=args.batch, iterations=args.iterations,
-        lr=args.lr, seed=args.seed,
+        args.env,
+        backend=args.backend,
+        horizon=args.horizon,
+        batch=args.batch,
+        iterations=args.iterations,
+        lr=args.lr,
+        seed=args.seed,
     )
     print(f"mean return: {returns[0]:.3f} -> {returns[-1]:.3f}")
 

@@ -11,7 +11,7 @@ dynamics. The same code runs on every autodiff backend::
 from __future__ import annotations
 
 import argparse
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import ivy
 import ivy_gym

@@ -10,11 +10,12 @@ import textwrap
 import warnings
 
 import gymnasium
-import ivy
-import ivy_gym
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+
+import ivy
+import ivy_gym
 
 IDS = sorted(ivy_gym.ENV_IDS)
 
@@ -76,8 +77,12 @@ def test_time_limit_truncates(backend):
 
 def test_vector_env(backend, to_native, to_numpy):
     envs = gymnasium.make_vec(
-        "ivy_gym/Reacher-v0", num_envs=4, vectorization_mode="vector_entry_point", backend=backend,
-        dtype="float64", max_episode_steps=2,
+        "ivy_gym/Reacher-v0",
+        num_envs=4,
+        vectorization_mode="vector_entry_point",
+        backend=backend,
+        dtype="float64",
+        max_episode_steps=2,
     )
     assert isinstance(envs, ivy_gym.IvyVectorEnv)
     obs, _ = envs.reset(seed=1)
@@ -119,17 +124,29 @@ _SCENES = [
     ("Pendulum", [0.0, 0.0], [((0.0, 0.6), (0.8, 0.3, 0.3)), ((0.0, -0.6), None)]),  # upright
     ("Pendulum", [np.pi, 0.0], [((0.0, -0.6), (0.8, 0.3, 0.3)), ((0.0, 0.6), None)]),  # hanging
     # the cart at x = 1: its body, the upright pole above it, and nothing above the origin
-    ("CartPole", [1.0, 0.0, 0.0, 0.0], [((1.2, 0.0), (0.1, 0.1, 0.1)), ((1.0, 0.7), (0.8, 0.6, 0.4)),
-                                        ((-1.0, 0.7), None)]),
+    (
+        "CartPole",
+        [1.0, 0.0, 0.0, 0.0],
+        [((1.2, 0.0), (0.1, 0.1, 0.1)), ((1.0, 0.7), (0.8, 0.6, 0.4)), ((-1.0, 0.7), None)],
+    ),
     ("MountainCar", [-0.5, 0.0], [((-1.0, 0.0), (0.55, 0.75, 0.45)), ((-1.0, 1.3), None)]),  # ground, sky
     # links along +x then +y: the tip at (1, 1); the goal at (-1, -1)
-    ("Reacher", [0.0, np.pi / 2, 0.0, 0.0, -1.0, -1.0], [((1.0, 1.0), (0.8, 0.2, 0.2)),
-                                                          ((-1.0, -1.0), (0.2, 0.7, 0.2)), ((-1.0, 1.0), None)]),
+    (
+        "Reacher",
+        [0.0, np.pi / 2, 0.0, 0.0, -1.0, -1.0],
+        [((1.0, 1.0), (0.8, 0.2, 0.2)), ((-1.0, -1.0), (0.2, 0.7, 0.2)), ((-1.0, 1.0), None)],
+    ),
     # the fish at (0.5, -0.5), the goal at (-0.5, 0.5), all urchins at (1.5, 1.5)
-    ("Swimmer", [1.5, 1.5] * 5 + [0.5, -0.5, 0.0, 0.0, -0.5, 0.5], [((0.5, -0.5), (0.95, 0.55, 0.1)),
-                                                                    ((-0.5, 0.5), (0.2, 0.7, 0.2)),
-                                                                    ((1.5, 1.5), (0.6, 0.1, 0.5)),
-                                                                    ((-1.5, -1.5), None)]),
+    (
+        "Swimmer",
+        [1.5, 1.5] * 5 + [0.5, -0.5, 0.0, 0.0, -0.5, 0.5],
+        [
+            ((0.5, -0.5), (0.95, 0.55, 0.1)),
+            ((-0.5, 0.5), (0.2, 0.7, 0.2)),
+            ((1.5, 1.5), (0.6, 0.1, 0.5)),
+            ((-1.5, -1.5), None),
+        ],
+    ),
 ]
 
 

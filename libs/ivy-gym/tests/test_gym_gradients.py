@@ -8,10 +8,11 @@ import re
 import subprocess
 import sys
 
-import ivy
-import ivy_gym
 import numpy as np
 import pytest
+
+import ivy
+import ivy_gym
 
 
 def _states(bounds, batch, rng):
@@ -19,9 +20,7 @@ def _states(bounds, batch, rng):
     return rng.uniform(low - 0.5, high + 0.5, size=batch + low.shape)
 
 
-def test_rollout_gradients_match_finite_differences(
-    default_case, autodiff, to_native, to_numpy, central_difference
-):
+def test_rollout_gradients_match_finite_differences(default_case, autodiff, to_native, to_numpy, central_difference):
     name, kwargs, _, bounds = default_case
     env = getattr(ivy_gym, name)(backend=autodiff, dtype="float64", **kwargs)
     rng = np.random.default_rng(7)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import warnings
 
 import gymnasium as gym
-import ivy_gym
 import numpy as np
+
+import ivy_gym
 
 
 def _gym(env_id, **kwargs):

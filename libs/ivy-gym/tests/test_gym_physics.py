@@ -4,9 +4,10 @@ reset distribution."""
 
 from __future__ import annotations
 
+import numpy as np
+
 import ivy
 import ivy_gym
-import numpy as np
 
 
 def _make(case, backend, dtype="float64", **kwargs):

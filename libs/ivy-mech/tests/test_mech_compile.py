@@ -15,6 +15,7 @@ BATCH = (2, 3, 4)
 # flow); aot_eager skips inductor's C++ code generation, which takes tens of seconds per function.
 _OPTIONS = {"torch": {"backend": "aot_eager", "fullgraph": True}}
 
+
 def _from_rot_mats(m):
     return (
         ivy_mech.rot_mat_to_quaternion(m),

@@ -13,19 +13,20 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
+import kornia
 import numpy as np
 import torch
-
-import ivy
-import ivy_vision as iv
-import kornia
 from kornia.geometry import depth as kdepth
 from kornia.geometry import epipolar as kepi
 from kornia.geometry import linalg as klinalg
-from kornia.geometry.camera import perspective as kpersp
 from kornia.geometry import transform as ktransform
+from kornia.geometry.camera import perspective as kpersp
+
+import ivy
+import ivy_vision as iv
 
 
 def _camera(rng: np.random.Generator, b: int, h: int, w: int) -> dict[str, torch.Tensor]:
@@ -37,9 +38,13 @@ def _camera(rng: np.random.Generator, b: int, h: int, w: int) -> dict[str, torch
     t = rng.uniform(-0.05, 0.05, (b, 3, 1)) + rng.choice([-0.5, 0.5]) * np.array([[1.0], [0], [0]])
     ext = np.concatenate([rot, t], -1)
     t32 = lambda a: torch.from_numpy(np.ascontiguousarray(a)).float()  # noqa: E731
-    return {"K": t32(k), "K_inv": t32(np.linalg.inv(k)), "ext": t32(ext),
-            "ext_homo": t32(np.concatenate([ext, np.tile([[[0, 0, 0, 1.0]]], (b, 1, 1))], 1)),
-            "full": t32(k @ ext)}
+    return {
+        "K": t32(k),
+        "K_inv": t32(np.linalg.inv(k)),
+        "ext": t32(ext),
+        "ext_homo": t32(np.concatenate([ext, np.tile([[[0, 0, 0, 1.0]]], (b, 1, 1))], 1)),
+        "full": t32(k @ ext),
+    }
 
 
 def _rotvec(v: np.ndarray) -> np.ndarray:
@@ -62,8 +67,9 @@ def cases(b: int, h: int, w: int) -> list[tuple[str, Callable[[], Any], Callable
     ds_flat = torch.cat([pix_flat * pts_depth, pts_depth], -1)
     k_b1 = cam["K"][:, None]
     n_tri = 1024
-    world = np.concatenate([rng.uniform(-1, 1, (b, n_tri, 2)), rng.uniform(2, 4, (b, n_tri, 1)),
-                            np.ones((b, n_tri, 1))], -1)
+    world = np.concatenate(
+        [rng.uniform(-1, 1, (b, n_tri, 2)), rng.uniform(2, 4, (b, n_tri, 1)), np.ones((b, n_tri, 1))], -1
+    )
     proj = [np.einsum("bij,bnj->bni", c["full"].double().numpy(), world) for c in (cam, cam2)]
     x1, x2 = (torch.from_numpy(p[..., :2] / p[..., 2:]).float() for p in proj)
     ones = torch.ones(b, n_tri, 1)
@@ -71,8 +77,9 @@ def cases(b: int, h: int, w: int) -> list[tuple[str, Callable[[], Any], Callable
     pair_full = torch.stack([cam["full"], cam2["full"]], 1)
     src_trans_dst = cam2["ext_homo"]
     full1_c, full2_c = cam["full"][:, None], cam2["full"][:, None]
-    close = lambda a, b_, tol=1e-4: np.testing.assert_allclose(np.asarray(a), np.asarray(b_), rtol=tol,  # noqa: E731
-                                                               atol=tol)
+
+    def close(a: Any, b_: Any, tol: float = 1e-4) -> None:
+        np.testing.assert_allclose(np.asarray(a), np.asarray(b_), rtol=tol, atol=tol)
 
     def inverse_warp() -> Any:
         cam_pts = iv.depth_to_cam_coords(depth, cam["K_inv"])
@@ -85,38 +92,74 @@ def cases(b: int, h: int, w: int) -> list[tuple[str, Callable[[], Any], Callable
         return f * np.sign(f[:, 2:3, 2:3])
 
     return [
-        ("create_uniform_pixel_coords_image",
-         lambda: iv.create_uniform_pixel_coords_image((h, w), homogeneous=False, backend="torch"),
-         lambda: kornia.geometry.create_meshgrid(h, w, normalized_coordinates=False),
-         lambda a, k: close(a, k[0])),
-        ("depth_to_cam_coords", lambda: iv.depth_to_cam_coords(depth, cam["K_inv"]),
-         lambda: kdepth.depth_to_3d_v2(depth[..., 0], cam["K"]), lambda a, k: close(a[..., :3], k)),
-        ("cam_to_pixel (project_points)",
-         lambda: (lambda ds: ds[..., 0:2] / ds[..., 2:3])(iv.cam_to_ds_pixel_coords(pts, cam["K"])),
-         lambda: kpersp.project_points(pts, k_b1), lambda a, k: close(a, k, 1e-3)),
-        ("ds_pixel_to_cam_coords (unproject_points)",
-         lambda: iv.ds_pixel_to_cam_coords(ds_flat, cam["K_inv"]),
-         lambda: kpersp.unproject_points(pix_flat, pts_depth, k_b1), lambda a, k: close(a[..., :3], k)),
-        ("world_to_cam_coords (transform_points)", lambda: iv.world_to_cam_coords(pts, cam["ext"]),
-         lambda: klinalg.transform_points(cam["ext_homo"], pts), lambda a, k: close(a[..., :3], k)),
-        ("bilinearly_interpolate_image (remap, border)", lambda: iv.bilinearly_interpolate_image(image, pix),
-         lambda: ktransform.remap(image_nchw, pix[..., 0], pix[..., 1], padding_mode="border", align_corners=True),
-         lambda a, k: close(a, k.permute(0, 2, 3, 1))),
-        ("inverse warp (warp_frame_depth)", inverse_warp,
-         lambda: kdepth.warp_frame_depth(image_nchw, depth.permute(0, 3, 1, 2), src_trans_dst, cam["K"]),
-         None),
-        ("get_fundamental_matrix", lambda: iv.get_fundamental_matrix(cam["full"], cam2["full"]),
-         lambda: kepi.fundamental_from_projections(cam["full"], cam2["full"]),
-         lambda a, k: close(unit_f(a), unit_f(k), 1e-3)),
-        ("triangulate_depth dlt (triangulate_points)", lambda: iv.triangulate_depth(pair_pix, pair_full, method="dlt"),
-         lambda: klinalg.transform_points(cam["ext_homo"], kepi.triangulate_points(full1_c[:, 0], full2_c[:, 0], x1,
-                                                                                   x2))[..., 2:],
-         lambda a, k: close(a, k, 1e-2)),
-        ("gradient_image central (spatial_gradient diff)", lambda: iv.gradient_image(image, mode="central"),
-         lambda: kornia.filters.spatial_gradient(image_nchw, mode="diff"),
-         lambda a, k: close(a[1], k[:, :, 0].permute(0, 2, 3, 1))),
-        ("projection_matrix_inverse (inverse_transformation)", lambda: iv.projection_matrix_inverse(cam["ext"]),
-         lambda: klinalg.inverse_transformation(cam["ext_homo"]), lambda a, k: close(a, k[:, :3], 1e-4)),
+        (
+            "create_uniform_pixel_coords_image",
+            lambda: iv.create_uniform_pixel_coords_image((h, w), homogeneous=False, backend="torch"),
+            lambda: kornia.geometry.create_meshgrid(h, w, normalized_coordinates=False),
+            lambda a, k: close(a, k[0]),
+        ),
+        (
+            "depth_to_cam_coords",
+            lambda: iv.depth_to_cam_coords(depth, cam["K_inv"]),
+            lambda: kdepth.depth_to_3d_v2(depth[..., 0], cam["K"]),
+            lambda a, k: close(a[..., :3], k),
+        ),
+        (
+            "cam_to_pixel (project_points)",
+            lambda: (lambda ds: ds[..., 0:2] / ds[..., 2:3])(iv.cam_to_ds_pixel_coords(pts, cam["K"])),
+            lambda: kpersp.project_points(pts, k_b1),
+            lambda a, k: close(a, k, 1e-3),
+        ),
+        (
+            "ds_pixel_to_cam_coords (unproject_points)",
+            lambda: iv.ds_pixel_to_cam_coords(ds_flat, cam["K_inv"]),
+            lambda: kpersp.unproject_points(pix_flat, pts_depth, k_b1),
+            lambda a, k: close(a[..., :3], k),
+        ),
+        (
+            "world_to_cam_coords (transform_points)",
+            lambda: iv.world_to_cam_coords(pts, cam["ext"]),
+            lambda: klinalg.transform_points(cam["ext_homo"], pts),
+            lambda a, k: close(a[..., :3], k),
+        ),
+        (
+            "bilinearly_interpolate_image (remap, border)",
+            lambda: iv.bilinearly_interpolate_image(image, pix),
+            lambda: ktransform.remap(image_nchw, pix[..., 0], pix[..., 1], padding_mode="border", align_corners=True),
+            lambda a, k: close(a, k.permute(0, 2, 3, 1)),
+        ),
+        (
+            "inverse warp (warp_frame_depth)",
+            inverse_warp,
+            lambda: kdepth.warp_frame_depth(image_nchw, depth.permute(0, 3, 1, 2), src_trans_dst, cam["K"]),
+            None,
+        ),
+        (
+            "get_fundamental_matrix",
+            lambda: iv.get_fundamental_matrix(cam["full"], cam2["full"]),
+            lambda: kepi.fundamental_from_projections(cam["full"], cam2["full"]),
+            lambda a, k: close(unit_f(a), unit_f(k), 1e-3),
+        ),
+        (
+            "triangulate_depth dlt (triangulate_points)",
+            lambda: iv.triangulate_depth(pair_pix, pair_full, method="dlt"),
+            lambda: klinalg.transform_points(
+                cam["ext_homo"], kepi.triangulate_points(full1_c[:, 0], full2_c[:, 0], x1, x2)
+            )[..., 2:],
+            lambda a, k: close(a, k, 1e-2),
+        ),
+        (
+            "gradient_image central (spatial_gradient diff)",
+            lambda: iv.gradient_image(image, mode="central"),
+            lambda: kornia.filters.spatial_gradient(image_nchw, mode="diff"),
+            lambda a, k: close(a[1], k[:, :, 0].permute(0, 2, 3, 1)),
+        ),
+        (
+            "projection_matrix_inverse (inverse_transformation)",
+            lambda: iv.projection_matrix_inverse(cam["ext"]),
+            lambda: klinalg.inverse_transformation(cam["ext_homo"]),
+            lambda a, k: close(a, k[:, :3], 1e-4),
+        ),
     ]
 
 
@@ -152,8 +195,10 @@ def main() -> None:
                 t_kornia.append(tk)
                 ratios.append(ti / tk)
             rows.append((name, statistics.median(t_ivy), statistics.median(t_kornia), statistics.median(ratios)))
-    print(f"torch {torch.__version__}, kornia {kornia.__version__}, batch {args.batch}, image {h}x{w}, "
-          f"{args.threads} thread(s), {args.rounds} interleaved rounds")
+    print(
+        f"torch {torch.__version__}, kornia {kornia.__version__}, batch {args.batch}, image {h}x{w}, "
+        f"{args.threads} thread(s), {args.rounds} interleaved rounds"
+    )
     print(f"{'case':52s} {'ivy_vision':>12s} {'kornia':>12s} {'ratio':>7s}")
     for name, ti, tk, r in rows:
         print(f"{name:52s} {ti * 1e6:10.1f}us {tk * 1e6:10.1f}us {r:7.2f}")

@@ -38,11 +38,16 @@ def voxelize(xyz_image: Any, feature_image: Any) -> Any:
     """Channels-last images ``[b, h, w, 3]`` / ``[b, h, w, f]`` -> grid ``[b, X, Y, Z, 3 + f + 1]``."""
     b, h, w = (int(d) for d in xyz_image.shape[:3])
     f = int(feature_image.shape[-1])
-    return ivy_vision.coords_to_voxel_grid(ivy.reshape(xyz_image, (b, h * w, 3)), GRID_DIMS, coord_bounds=BOUNDS,
-                                           features=ivy.reshape(feature_image, (b, h * w, f)))[0]
+    return ivy_vision.coords_to_voxel_grid(
+        ivy.reshape(xyz_image, (b, h * w, 3)),
+        GRID_DIMS,
+        coord_bounds=BOUNDS,
+        features=ivy.reshape(feature_image, (b, h * w, f)),
+    )[0]
 
 
 # --------------------------------------------------------------------------- TensorFlow / Keras
+
 
 def tensorflow_model() -> Any:
     import tensorflow as tf
@@ -56,9 +61,12 @@ def tensorflow_model() -> Any:
         def call(self, xyz_image: Any, rgb_image: Any) -> Any:
             feats = self._conv2d(rgb_image)
             b, h, w = xyz_image.shape[:3]
-            grid = ivy_vision.coords_to_voxel_grid(tf.reshape(xyz_image, (b, h * w, 3)), GRID_DIMS,
-                                                   coord_bounds=BOUNDS,
-                                                   features=tf.reshape(feats, (b, h * w, FEATURES)))[0]
+            grid = ivy_vision.coords_to_voxel_grid(
+                tf.reshape(xyz_image, (b, h * w, 3)),
+                GRID_DIMS,
+                coord_bounds=BOUNDS,
+                features=tf.reshape(feats, (b, h * w, FEATURES)),
+            )[0]
             return self._conv3d(grid)
 
     return VoxelGridNet()
@@ -74,7 +82,7 @@ def run_tensorflow(compiled: bool = False) -> tuple[np.ndarray, np.ndarray]:
     def step(xyz: Any, rgb: Any) -> tuple[Any, Any]:
         with tf.GradientTape() as tape:
             out = model(xyz, rgb)
-            loss = tf.reduce_mean(out ** 2)
+            loss = tf.reduce_mean(out**2)
         return out, tape.gradient(loss, model._conv2d.kernel)
 
     model(xyz, rgb)  # build the layers
@@ -83,6 +91,7 @@ def run_tensorflow(compiled: bool = False) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- PyTorch
+
 
 def torch_model() -> Any:
     import torch
@@ -108,26 +117,31 @@ def run_torch() -> tuple[np.ndarray, np.ndarray]:
     model = torch_model()
     xyz, rgb = (torch.from_numpy(a) for a in example_inputs())
     out = model(xyz, rgb)
-    (out ** 2).mean().backward()
+    (out**2).mean().backward()
     return out.detach().permute(0, 2, 3, 4, 1).numpy(), model.conv2d.weight.grad.numpy()
 
 
 # --------------------------------------------------------------------------- JAX
+
 
 def jax_model() -> tuple[dict[str, Any], Any]:
     """``(params, apply)``: a pure function of its parameters, as JAX models are."""
     import jax
 
     k1, k2 = jax.random.split(jax.random.PRNGKey(0))
-    params = {"conv2d": jax.random.normal(k1, (3, 3, 3, FEATURES), "float32") * 0.1,
-              "conv3d": jax.random.normal(k2, (3, 3, 3, 3 + FEATURES + 1, 8), "float32") * 0.1}
+    params = {
+        "conv2d": jax.random.normal(k1, (3, 3, 3, FEATURES), "float32") * 0.1,
+        "conv3d": jax.random.normal(k2, (3, 3, 3, 3 + FEATURES + 1, 8), "float32") * 0.1,
+    }
 
     def apply(params: dict[str, Any], xyz_image: Any, rgb_image: Any) -> Any:
-        feats = jax.lax.conv_general_dilated(rgb_image, params["conv2d"], (1, 1), "SAME",
-                                             dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        feats = jax.lax.conv_general_dilated(
+            rgb_image, params["conv2d"], (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")
+        )
         grid = voxelize(xyz_image, feats)
-        return jax.lax.conv_general_dilated(grid, params["conv3d"], (1, 1, 1), "SAME",
-                                            dimension_numbers=("NDHWC", "DHWIO", "NDHWC"))
+        return jax.lax.conv_general_dilated(
+            grid, params["conv3d"], (1, 1, 1), "SAME", dimension_numbers=("NDHWC", "DHWIO", "NDHWC")
+        )
 
     return params, apply
 
@@ -141,7 +155,7 @@ def run_jax(compiled: bool = True) -> tuple[np.ndarray, np.ndarray]:
 
     def loss(p: dict[str, Any]) -> Any:
         out = apply(p, xyz, rgb)
-        return jnp.mean(out ** 2), out
+        return jnp.mean(out**2), out
 
     grad_fn = jax.value_and_grad(loss, has_aux=True)
     (_, out), grads = (jax.jit(grad_fn) if compiled else grad_fn)(params)
@@ -149,6 +163,7 @@ def run_jax(compiled: bool = True) -> tuple[np.ndarray, np.ndarray]:
 
 
 # --------------------------------------------------------------------------- Paddle
+
 
 def paddle_model() -> Any:
     import paddle
@@ -172,7 +187,7 @@ def run_paddle() -> tuple[np.ndarray, np.ndarray]:
     model = paddle_model()
     xyz, rgb = (paddle.to_tensor(a) for a in example_inputs())
     out = model(xyz, rgb)
-    (out ** 2).mean().backward()
+    (out**2).mean().backward()
     return out.numpy(), model.conv2d.weight.grad.numpy()
 
 

@@ -6,9 +6,9 @@ the tests, SciPy, or kornia (torch) on NumPy copies of the inputs.
 
 from __future__ import annotations
 
-import os
 import types
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -31,13 +31,20 @@ def random_rotations(rng: np.random.Generator, shape: tuple[int, ...], max_angle
     return Rotation.from_rotvec(axes * angles).as_matrix().reshape(tuple(shape) + (3, 3))
 
 
-def make_camera(rng: np.random.Generator, batch: tuple[int, ...], h: int, w: int,
-                max_angle: float = 0.3, center_scale: float = 0.3) -> dict[str, np.ndarray]:
+def make_camera(
+    rng: np.random.Generator, batch: tuple[int, ...], h: int, w: int, max_angle: float = 0.3, center_scale: float = 0.3
+) -> dict[str, np.ndarray]:
     """A random pinhole camera near the origin looking roughly along +z (NumPy, float64)."""
     f = rng.uniform(0.8, 1.2, batch + (2,)) * w
     pp = np.stack([rng.uniform(0.4, 0.6, batch) * (w - 1), rng.uniform(0.4, 0.6, batch) * (h - 1)], axis=-1)
     k = np.zeros(batch + (3, 3))
-    k[..., 0, 0], k[..., 1, 1], k[..., 0, 2], k[..., 1, 2], k[..., 2, 2] = f[..., 0], f[..., 1], pp[..., 0], pp[..., 1], 1
+    k[..., 0, 0], k[..., 1, 1], k[..., 0, 2], k[..., 1, 2], k[..., 2, 2] = (
+        f[..., 0],
+        f[..., 1],
+        pp[..., 0],
+        pp[..., 1],
+        1,
+    )
     r = random_rotations(rng, batch, max_angle)
     c = rng.uniform(-center_scale, center_scale, batch + (3,))
     t = -np.einsum("...ij,...j->...i", r, c)
@@ -46,8 +53,18 @@ def make_camera(rng: np.random.Generator, batch: tuple[int, ...], h: int, w: int
     full = k @ ext
     k_inv = np.linalg.inv(k)
     inv_full = np.concatenate([inv_ext[..., :3] @ k_inv, c[..., None]], axis=-1)
-    return {"K": k, "K_inv": k_inv, "R": r, "C": c, "ext": ext, "inv_ext": inv_ext, "full": full,
-            "inv_full": inv_full, "f": f, "pp": pp}
+    return {
+        "K": k,
+        "K_inv": k_inv,
+        "R": r,
+        "C": c,
+        "ext": ext,
+        "inv_ext": inv_ext,
+        "full": full,
+        "inv_full": inv_full,
+        "f": f,
+        "pp": pp,
+    }
 
 
 def homo(m: np.ndarray) -> np.ndarray:
@@ -66,12 +83,15 @@ def pixel_grid(h: int, w: int) -> np.ndarray:
 @pytest.fixture
 def geo() -> types.SimpleNamespace:
     """NumPy helpers: ``random_rotations``, ``make_camera``, ``homo``, ``pixel_grid``."""
-    return types.SimpleNamespace(random_rotations=random_rotations, make_camera=make_camera, homo=homo,
-                                 pixel_grid=pixel_grid)
+    return types.SimpleNamespace(
+        random_rotations=random_rotations, make_camera=make_camera, homo=homo, pixel_grid=pixel_grid
+    )
 
 
 @pytest.fixture
-def grad_check(autodiff: str, to_native: Callable[..., Any], to_numpy: Callable[[Any], np.ndarray]) -> Callable[..., None]:
+def grad_check(
+    autodiff: str, to_native: Callable[..., Any], to_numpy: Callable[[Any], np.ndarray]
+) -> Callable[..., None]:
     """``grad_check(fn, *arrays, argnums=(0,), eps=1e-6, rtol=1e-4, atol=1e-6)``.
 
     ``fn`` maps native arrays to one native array. The autodiff gradient of ``sum(fn(...) * W)``
@@ -83,8 +103,17 @@ def grad_check(autodiff: str, to_native: Callable[..., Any], to_numpy: Callable[
     """
     jit = ivy.compile if autodiff == "jax" else (lambda f: f)
 
-    def check(fn: Callable[..., Any], *arrays: np.ndarray, argnums: tuple[int, ...] = (0,), eps: float = 1e-6,
-              rtol: float = 1e-4, atol: float = 1e-6, entries: int = 8, seed: int = 0, batched: bool = True) -> None:
+    def check(
+        fn: Callable[..., Any],
+        *arrays: np.ndarray,
+        argnums: tuple[int, ...] = (0,),
+        eps: float = 1e-6,
+        rtol: float = 1e-4,
+        atol: float = 1e-6,
+        entries: int = 8,
+        seed: int = 0,
+        batched: bool = True,
+    ) -> None:
         rng = np.random.default_rng(seed)
         arrays = tuple(np.asarray(a, dtype=np.float64) for a in arrays)
         natives = [to_native(a) for a in arrays]
@@ -118,14 +147,17 @@ def grad_check(autodiff: str, to_native: Callable[..., Any], to_numpy: Callable[
         for k, (i, idx, _, _) in enumerate(probes):
             assert found[i].shape == arrays[i].shape
             fd = (sums[2 * k] - sums[2 * k + 1]) / (2 * eps)
-            np.testing.assert_allclose(found[i][idx], fd, rtol=rtol, atol=atol,
-                                       err_msg=f"gradient of argument {i} at {idx}")
+            np.testing.assert_allclose(
+                found[i][idx], fd, rtol=rtol, atol=atol, err_msg=f"gradient of argument {i} at {idx}"
+            )
 
     return check
 
 
 @pytest.fixture
-def compile_check(backend: str, to_native: Callable[..., Any], to_numpy: Callable[[Any], np.ndarray]) -> Callable[..., None]:
+def compile_check(
+    backend: str, to_native: Callable[..., Any], to_numpy: Callable[[Any], np.ndarray]
+) -> Callable[..., None]:
     """``compile_check(fn, *arrays)``: ``ivy.compile(fn)`` gives the eager results (a nest of arrays)."""
 
     def check(fn: Callable[..., Any], *arrays: np.ndarray, rtol: float = 1e-6, atol: float = 1e-8) -> None:

@@ -50,8 +50,13 @@ def test_bilinear_resample(to_native, to_numpy, rng):
     out = to_numpy(iv.bilinear_resample(to_native(img), to_native(warp)))
     assert out.shape == BATCH + (9, 2)
     for b in np.ndindex(*BATCH):
-        expected = np.stack([map_coordinates(img[b][..., c], [warp[b][:, 1], warp[b][:, 0]], order=1, mode="nearest")
-                             for c in range(2)], -1)
+        expected = np.stack(
+            [
+                map_coordinates(img[b][..., c], [warp[b][:, 1], warp[b][:, 0]], order=1, mode="nearest")
+                for c in range(2)
+            ],
+            -1,
+        )
         np.testing.assert_allclose(out[b], expected, rtol=1e-12, atol=1e-12)
 
 
@@ -80,8 +85,12 @@ def test_random_crop(xp, to_native, to_numpy, rng):
     out = to_numpy(out)
     offsets = set()
     for b in np.ndindex(*BATCH):
-        matches = [(oy, ox) for oy in range(H - 2) for ox in range(W - 3)
-                   if np.array_equal(out[b], x[b][oy:oy + 3, ox:ox + 4])]
+        matches = [
+            (oy, ox)
+            for oy in range(H - 2)
+            for ox in range(W - 3)
+            if np.array_equal(out[b], x[b][oy : oy + 3, ox : ox + 4])
+        ]
         assert len(matches) == 1
         offsets.add(matches[0])
     assert len(offsets) > 1  # each batch element has its own offset
@@ -90,15 +99,32 @@ def test_random_crop(xp, to_native, to_numpy, rng):
 
 
 def test_float_uint8_bit_casts(xp, to_native, to_numpy, rng):
-    special = np.array([0.0, -0.0, 1.0, -2.5, 2.0 ** -126, 2.0 ** -130, -(2.0 ** -149), 3.4e38, np.inf, -np.inf,
-                        0.5, 2.0 ** 24, 1 - 2.0 ** -24, 1.0e-38], dtype=np.float32)
+    special = np.array(
+        [
+            0.0,
+            -0.0,
+            1.0,
+            -2.5,
+            2.0**-126,
+            2.0**-130,
+            -(2.0**-149),
+            3.4e38,
+            np.inf,
+            -np.inf,
+            0.5,
+            2.0**24,
+            1 - 2.0**-24,
+            1.0e-38,
+        ],
+        dtype=np.float32,
+    )
     x = np.concatenate([special, (rng.standard_normal(58) * 10.0 ** rng.integers(-30, 30, 58)).astype(np.float32)])
     x = x.reshape(8, 9)
     u8 = iv.float_img_to_uint8_img(to_native(x))
     assert ivy.namespace(u8) is xp and tuple(u8.shape) == (8, 9, 4)
     # backends whose CPU arithmetic flushes subnormals to zero (XLA, ...) see them as signed zeros
-    flushes = to_numpy(to_native(np.array([2.0 ** -130], np.float32)) * 2.0)[0] == 0.0
-    seen = np.where((np.abs(x) < 2.0 ** -126) & flushes, np.copysign(np.float32(0), x), x).astype(np.float32)
+    flushes = to_numpy(to_native(np.array([2.0**-130], np.float32)) * 2.0)[0] == 0.0
+    seen = np.where((np.abs(x) < 2.0**-126) & flushes, np.copysign(np.float32(0), x), x).astype(np.float32)
     expected = seen.astype("<f4").view(np.uint8).reshape(8, 9, 4)
     got = to_numpy(u8)
     assert got.dtype == np.uint8

@@ -29,14 +29,16 @@ def test_downsampled_dims():
 
 
 def test_sampled_pixel_coords(backend, xp, to_numpy):
-    centres = to_numpy(iv.create_sampled_pixel_coords_image((6, 8), (3, 2), BATCH, randomize=False, backend=backend,
-                                                            dtype="float64"))
+    centres = to_numpy(
+        iv.create_sampled_pixel_coords_image((6, 8), (3, 2), BATCH, randomize=False, backend=backend, dtype="float64")
+    )
     assert centres.shape == BATCH + (3, 2, 2)
     ys, xs = np.meshgrid(np.arange(3), np.arange(2), indexing="ij")
     expected = np.stack([(xs + 0.5) * 4 - 0.5, (ys + 0.5) * 2 - 0.5], -1)
     np.testing.assert_allclose(centres, np.broadcast_to(expected, centres.shape), rtol=1e-12)
-    rand = iv.create_sampled_pixel_coords_image((6, 8), (3, 2), BATCH, homogeneous=True, backend=backend,
-                                                dtype="float64", seed=3)
+    rand = iv.create_sampled_pixel_coords_image(
+        (6, 8), (3, 2), BATCH, homogeneous=True, backend=backend, dtype="float64", seed=3
+    )
     assert ivy.namespace(rand) is xp
     r = to_numpy(rand)
     assert r.shape == BATCH + (3, 2, 3)
@@ -44,11 +46,17 @@ def test_sampled_pixel_coords(backend, xp, to_numpy):
     # each sample lies in its own cell, and the batch elements differ
     assert np.all(np.abs(r[..., :2] - centres) < [2.0, 1.0])
     assert not np.allclose(r[0, 0], r[1, 2])
-    again = to_numpy(iv.create_sampled_pixel_coords_image((6, 8), (3, 2), BATCH, homogeneous=True, backend=backend,
-                                                          dtype="float64", seed=3))
+    again = to_numpy(
+        iv.create_sampled_pixel_coords_image(
+            (6, 8), (3, 2), BATCH, homogeneous=True, backend=backend, dtype="float64", seed=3
+        )
+    )
     np.testing.assert_array_equal(r, again)
-    norm = to_numpy(iv.create_sampled_pixel_coords_image((6, 8), (3, 2), randomize=False, normalized=True,
-                                                         backend=backend, dtype="float64"))
+    norm = to_numpy(
+        iv.create_sampled_pixel_coords_image(
+            (6, 8), (3, 2), randomize=False, normalized=True, backend=backend, dtype="float64"
+        )
+    )
     np.testing.assert_allclose(norm, expected / [8, 6], rtol=1e-12)
 
 
@@ -60,8 +68,9 @@ def test_sample_images(to_native, to_numpy, rng):
     px, py = (xs + 0.5) * 2 - 0.5, (ys + 0.5) * 2 - 0.5
     for img, o in zip(imgs, out):
         for b in np.ndindex(*BATCH):
-            expected = np.stack([map_coordinates(img[b][..., c], [py, px], order=1, mode="nearest")
-                                 for c in range(img.shape[-1])], -1)
+            expected = np.stack(
+                [map_coordinates(img[b][..., c], [py, px], order=1, mode="nearest") for c in range(img.shape[-1])], -1
+            )
             np.testing.assert_allclose(to_numpy(o)[b], expected, rtol=1e-12, atol=1e-12)
 
 
@@ -79,8 +88,9 @@ def test_termination_probabilities_and_rendering(xp, to_native, to_numpy, rng):
     e_mean = np.sum(wn * feats, -2)
     np.testing.assert_allclose(to_numpy(mean), e_mean, rtol=1e-12)
     np.testing.assert_allclose(to_numpy(var), np.sum(wn * (feats - e_mean[..., None, :]) ** 2, -2), rtol=1e-12)
-    np.testing.assert_allclose(to_numpy(iv.render_rays_via_termination_probabilities(w, to_native(feats))), e_mean,
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        to_numpy(iv.render_rays_via_termination_probabilities(w, to_native(feats))), e_mean, rtol=1e-12
+    )
 
 
 def test_rendering_gradients(grad_check, rng):
@@ -88,8 +98,12 @@ def test_rendering_gradients(grad_check, rng):
     delta = rng.uniform(0.05, 0.5, (2, 6))
     grad_check(iv.ray_termination_probabilities, density, delta, argnums=(0, 1))
     w = _weights_np(density, delta)
-    grad_check(lambda a, f: iv.render_rays_via_termination_probabilities(a, f, render_variance=True)[1], w,
-               rng.standard_normal((2, 6, 3)), argnums=(0, 1))
+    grad_check(
+        lambda a, f: iv.render_rays_via_termination_probabilities(a, f, render_variance=True)[1],
+        w,
+        rng.standard_normal((2, 6, 3)),
+        argnums=(0, 1),
+    )
 
 
 def test_stratified_sample(xp, to_native, to_numpy, rng):
@@ -126,12 +140,13 @@ def test_render_implicit_features_and_depth(to_native, to_numpy, rng):
         return feats, density
 
     feats, depth, feats_var, depth_var = iv.render_implicit_features_and_depth(
-        network, to_native(rays_o), to_native(rays_d), 0.5, 4.0, 8, render_variance=True, seed=7)
+        network, to_native(rays_o), to_native(rays_d), 0.5, 4.0, 8, render_variance=True, seed=7
+    )
     assert tuple(feats.shape) == BATCH + (2,) and tuple(depth.shape) == BATCH + (1,)
     points = seen[0]
     assert points.shape == BATCH + (8, 3)
     # the samples: t along each ray, in [near, far], increasing
-    t = np.sum((points - rays_o[..., None, :]) * rays_d[..., None, :], -1) / np.sum(rays_d ** 2, -1, keepdims=True)
+    t = np.sum((points - rays_o[..., None, :]) * rays_d[..., None, :], -1) / np.sum(rays_d**2, -1, keepdims=True)
     np.testing.assert_allclose(points, rays_o[..., None, :] + t[..., None] * rays_d[..., None, :], atol=1e-12)
     assert np.all(np.diff(t, axis=-1) > 0) and t.min() >= 0.5 and t.max() <= 4.0
     f_np, d_np = _network_np(points, w_feat, centre)
@@ -143,14 +158,22 @@ def test_render_implicit_features_and_depth(to_native, to_numpy, rng):
     np.testing.assert_allclose(to_numpy(feats), e_feats, rtol=1e-10)
     np.testing.assert_allclose(to_numpy(depth), e_depth, rtol=1e-10)
     np.testing.assert_allclose(to_numpy(feats_var), np.sum(w * (f_np - e_feats[..., None, :]) ** 2, -2), rtol=1e-9)
-    np.testing.assert_allclose(to_numpy(depth_var), np.sum(w * (t[..., None] - e_depth[..., None, :]) ** 2, -2),
-                               rtol=1e-9)
+    np.testing.assert_allclose(
+        to_numpy(depth_var), np.sum(w * (t[..., None] - e_depth[..., None, :]) ** 2, -2), rtol=1e-9
+    )
     # depth only, and timestamps reach the network as a fourth coordinate
     seen.clear()
     ts = rng.uniform(0, 1, BATCH + (1,))
-    out = iv.render_implicit_features_and_depth(lambda p: network(p[..., :3]) if seen.append(to_numpy(p)) is None
-                                                else None, to_native(rays_o), to_native(rays_d), 0.5, 4.0, 8,
-                                                timestamps=to_native(ts), render_feats=False)
+    out = iv.render_implicit_features_and_depth(
+        lambda p: network(p[..., :3]) if seen.append(to_numpy(p)) is None else None,
+        to_native(rays_o),
+        to_native(rays_d),
+        0.5,
+        4.0,
+        8,
+        timestamps=to_native(ts),
+        render_feats=False,
+    )
     assert out[0] is None and tuple(out[1].shape) == BATCH + (1,)
     np.testing.assert_array_equal(seen[0][..., 3], np.broadcast_to(ts, BATCH + (8,)))
 
@@ -161,7 +184,7 @@ def test_render_implicit_gradient(grad_check, rng):
 
     def render(o, d, w):
         def network(points, v):
-            return ivy.sigmoid(ivy.matmul(points, v)), 3 * ivy.exp(-ivy.sum(points ** 2, axis=-1, keepdims=True))
+            return ivy.sigmoid(ivy.matmul(points, v)), 3 * ivy.exp(-ivy.sum(points**2, axis=-1, keepdims=True))
 
         return iv.render_implicit_features_and_depth(network, o, d, 0.5, 3.0, 6, v=w, seed=2)[0]
 
@@ -173,5 +196,11 @@ def test_compiled_rendering(compile_check, rng):
     density = rng.uniform(0, 3, (2, 3, 8))
     delta = rng.uniform(0.05, 0.5, (2, 3, 8))
     feats = rng.standard_normal((2, 3, 8, 4))
-    compile_check(lambda d, s, f: iv.render_rays_via_termination_probabilities(
-        iv.ray_termination_probabilities(d, s), f, render_variance=True), density, delta, feats)
+    compile_check(
+        lambda d, s, f: iv.render_rays_via_termination_probabilities(
+            iv.ray_termination_probabilities(d, s), f, render_variance=True
+        ),
+        density,
+        delta,
+        feats,
+    )

@@ -12,18 +12,27 @@ FRAMEWORKS = ("numpy", "torch", "jax", "tensorflow", "paddle")
 
 
 def test_import_loads_no_framework():
-    code = (
-        "import sys, ivy_vision, ivy_vision.containers;"
-        f"print([m for m in {FRAMEWORKS!r} if m in sys.modules])"
-    )
+    code = f"import sys, ivy_vision, ivy_vision.containers;print([m for m in {FRAMEWORKS!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
 
 
 def test_public_api_complete_and_documented():
-    modules = [iv.single_view_geometry, iv.two_view_geometry, iv.optical_flow, iv.projective_geometry,
-               iv.quantization, iv.voxel_grids, iv.sdf, iv.implicit, iv.mesh, iv.smoothing, iv.padding, iv.image,
-               iv.containers]
+    modules = [
+        iv.single_view_geometry,
+        iv.two_view_geometry,
+        iv.optical_flow,
+        iv.projective_geometry,
+        iv.quantization,
+        iv.voxel_grids,
+        iv.sdf,
+        iv.implicit,
+        iv.mesh,
+        iv.smoothing,
+        iv.padding,
+        iv.image,
+        iv.containers,
+    ]
     names = set()
     for mod in modules:
         assert mod.__doc__
@@ -35,8 +44,19 @@ def test_public_api_complete_and_documented():
     assert names == set(iv.__all__)
     # the original library's final API: 77 functions and 4 containers, all present
     assert len(names) >= 81
-    for name in ("create_uniform_pixel_coords_image", "bilinearly_interpolate_image", "quantize_to_image",
-                 "coords_to_voxel_grid", "cuboid_signed_distances", "sphere_signed_distances", "PrimitiveScene",
-                 "triangulate_depth", "render_implicit_features_and_depth", "pad_omni_image", "Intrinsics",
-                 "Extrinsics", "CameraGeometry"):
+    for name in (
+        "create_uniform_pixel_coords_image",
+        "bilinearly_interpolate_image",
+        "quantize_to_image",
+        "coords_to_voxel_grid",
+        "cuboid_signed_distances",
+        "sphere_signed_distances",
+        "PrimitiveScene",
+        "triangulate_depth",
+        "render_implicit_features_and_depth",
+        "pad_omni_image",
+        "Intrinsics",
+        "Extrinsics",
+        "CameraGeometry",
+    ):
         assert name in names

@@ -93,5 +93,6 @@ def test_compiled_rasterize_and_trimesh(compile_check, rng):
     tris = _triangles(rng, (2,))
     img = rng.standard_normal((2, 3, 4, 3))
     mask = (rng.uniform(0, 1, (2, 3, 4, 1)) > 0.3).astype(np.float64)
-    compile_check(lambda t, i, m: (iv.rasterize_triangles(t, (H, W)),) + iv.coord_image_to_trimesh(i, m),
-                  tris, img, mask)
+    compile_check(
+        lambda t, i, m: (iv.rasterize_triangles(t, (H, W)),) + iv.coord_image_to_trimesh(i, m), tris, img, mask
+    )

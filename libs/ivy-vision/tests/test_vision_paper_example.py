@@ -43,8 +43,10 @@ def test_voxel_grid_in_native_model_matches_reference(backend, example, to_nativ
     pts, vals = xyz[0].reshape(-1, 3), np.concatenate([xyz[0], rgb[0]], -1).reshape(-1, 6)
     rng_ = [(-1.0, 1.0)] * 3
     counts = binned_statistic_dd(pts, vals[:, 0], "count", bins=example.GRID_DIMS, range=rng_).statistic
-    means = np.stack([binned_statistic_dd(pts, vals[:, c], "mean", bins=example.GRID_DIMS, range=rng_).statistic
-                      for c in range(6)], -1)
+    means = np.stack(
+        [binned_statistic_dd(pts, vals[:, c], "mean", bins=example.GRID_DIMS, range=rng_).statistic for c in range(6)],
+        -1,
+    )
     np.testing.assert_array_equal(grid[0, ..., -1], counts)
     np.testing.assert_allclose(grid[0, ..., :-1][counts > 0], means[counts > 0], rtol=1e-5, atol=1e-6)
 

@@ -16,10 +16,16 @@ def test_transform_image_of_points(xp, to_native, to_numpy, rng):
     assert ivy.namespace(out) is xp and tuple(out.shape) == (2, 3, 4, 5, 3)
     np.testing.assert_allclose(to_numpy(out), np.einsum("abij,abhwj->abhwi", trans, coords), rtol=1e-12)
     # a matrix without batch axes applies to every vector; batch axes of size 1 broadcast
-    np.testing.assert_allclose(to_numpy(iv.transform(to_native(coords), to_native(trans[0, 0]))),
-                               np.einsum("ij,abhwj->abhwi", trans[0, 0], coords), rtol=1e-12)
-    np.testing.assert_allclose(to_numpy(iv.transform(to_native(coords), to_native(trans[:1]))),
-                               np.einsum("bij,abhwj->abhwi", trans[0], coords), rtol=1e-12)
+    np.testing.assert_allclose(
+        to_numpy(iv.transform(to_native(coords), to_native(trans[0, 0]))),
+        np.einsum("ij,abhwj->abhwi", trans[0, 0], coords),
+        rtol=1e-12,
+    )
+    np.testing.assert_allclose(
+        to_numpy(iv.transform(to_native(coords), to_native(trans[:1]))),
+        np.einsum("bij,abhwj->abhwi", trans[0], coords),
+        rtol=1e-12,
+    )
 
 
 def test_transform_errors(to_native):
@@ -36,16 +42,18 @@ def test_transform_vs_kornia(kornia, to_native, to_numpy, rng, geo):
     pts = rng.standard_normal((3, 7, 3))
     ref = kornia.geometry.linalg.transform_points(torch.from_numpy(trans), torch.from_numpy(pts)).numpy()
     pts_h = np.concatenate([pts, np.ones((3, 7, 1))], -1)
-    np.testing.assert_allclose(to_numpy(iv.transform(to_native(pts_h), to_native(trans)))[..., :3], ref, rtol=1e-12,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        to_numpy(iv.transform(to_native(pts_h), to_native(trans)))[..., :3], ref, rtol=1e-12, atol=1e-12
+    )
 
 
 def test_projection_matrix_inverses(to_native, to_numpy, rng, geo):
     cam = geo.make_camera(rng, (2, 3), 4, 5)
     inv = to_numpy(iv.projection_matrix_inverse(to_native(cam["full"])))
     np.testing.assert_allclose(geo.homo(inv), np.linalg.inv(geo.homo(cam["full"])), rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(to_numpy(iv.projection_matrix_inverse(to_native(cam["ext"]))), cam["inv_ext"],
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        to_numpy(iv.projection_matrix_inverse(to_native(cam["ext"]))), cam["inv_ext"], atol=1e-12
+    )
     pinv = to_numpy(iv.projection_matrix_pseudo_inverse(to_native(cam["full"])))
     assert pinv.shape == (2, 3, 4, 3)
     np.testing.assert_allclose(pinv, np.linalg.pinv(cam["full"]), rtol=1e-8, atol=1e-12)
@@ -76,5 +84,9 @@ def test_solve_homogeneous_dlt(to_native, to_numpy, rng):
 def test_solve_homogeneous_dlt_gradient(grad_check, rng):
     # the null vector's sign is arbitrary: differentiate the sign-free x xᵀ
     a = rng.standard_normal((2, 6, 4))
-    grad_check(lambda m: (lambda x: ivy.expand_dims(x, axis=-1) * ivy.expand_dims(x, axis=-2))(
-        iv.solve_homogeneous_dlt(m)), a, rtol=1e-3, atol=1e-6)
+    grad_check(
+        lambda m: (lambda x: ivy.expand_dims(x, axis=-1) * ivy.expand_dims(x, axis=-2))(iv.solve_homogeneous_dlt(m)),
+        a,
+        rtol=1e-3,
+        atol=1e-6,
+    )

@@ -51,9 +51,17 @@ def test_quantize_to_image(with_db, xp, to_native, to_numpy, rng, geo):
     coords, feats = _inputs(rng)
     feat_prior = rng.standard_normal(BATCH + (H, W, 3))
     var_c = rng.uniform(0.5, 2.0, BATCH + (N, 1))
-    img, var, counter = iv.quantize_to_image(to_native(coords), (H, W), to_native(feats), to_native(feat_prior),
-                                             with_db=with_db, pixel_coords_var=to_native(var_c), feat_var=0.1,
-                                             pixel_coords_prior_var=10.0, feat_prior_var=5.0)
+    img, var, counter = iv.quantize_to_image(
+        to_native(coords),
+        (H, W),
+        to_native(feats),
+        to_native(feat_prior),
+        with_db=with_db,
+        pixel_coords_var=to_native(var_c),
+        feat_var=0.1,
+        pixel_coords_prior_var=10.0,
+        feat_prior_var=5.0,
+    )
     assert ivy.namespace(img) is xp
     assert tuple(img.shape) == BATCH + (H, W, 5) and tuple(var.shape) == BATCH + (H, W, 5)
     assert tuple(counter.shape) == BATCH + (H, W, 1)
@@ -84,8 +92,9 @@ def test_depth_buffer_keeps_nearest_point(to_native, to_numpy):
 def test_pixel_coords_only(to_native, to_numpy, rng, geo):
     coords = np.stack([rng.uniform(0, W - 1, (N,)), rng.uniform(0, H - 1, (N,))], -1)
     img, var, counter = iv.quantize_to_image(to_native(coords), (H, W))
-    e_img, e_var, e_count = _splat_np(coords, np.zeros((N, 0)), H, W, 1e-3, 1e-3, geo.pixel_grid(H, W)[..., :2],
-                                      1e12, False)
+    e_img, e_var, e_count = _splat_np(
+        coords, np.zeros((N, 0)), H, W, 1e-3, 1e-3, geo.pixel_grid(H, W)[..., :2], 1e12, False
+    )
     np.testing.assert_allclose(to_numpy(img), e_img, rtol=1e-10)
     np.testing.assert_allclose(to_numpy(var), e_var, rtol=1e-6)
     np.testing.assert_array_equal(to_numpy(counter), e_count)
@@ -104,9 +113,21 @@ def test_gradients(with_db, grad_check, rng):
     coords, feats = coords[0], feats[0]
     # away from pixel borders, so that the finite differences do not move points between pixels
     coords = np.floor(coords) + rng.uniform(0.1, 0.4, coords.shape)
-    grad_check(lambda c, f: iv.quantize_to_image(c, (H, W), f, with_db=with_db, pixel_coords_var=0.5, feat_var=0.3,
-                                                 pixel_coords_prior_var=2.0, feat_prior_var=3.0)[0],
-               coords, feats, argnums=(0, 1))
+    grad_check(
+        lambda c, f: iv.quantize_to_image(
+            c,
+            (H, W),
+            f,
+            with_db=with_db,
+            pixel_coords_var=0.5,
+            feat_var=0.3,
+            pixel_coords_prior_var=2.0,
+            feat_prior_var=3.0,
+        )[0],
+        coords,
+        feats,
+        argnums=(0, 1),
+    )
 
 
 def test_compiled(compile_check, rng):

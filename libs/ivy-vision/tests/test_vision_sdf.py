@@ -33,8 +33,9 @@ def test_cuboid_signed_distances(xp, to_native, to_numpy, rng, geo):
     assert ivy.namespace(out) is xp and tuple(out.shape) == BATCH + (50, 1)
     per_box = _box_sdf_np(ext, dims, q)
     np.testing.assert_allclose(to_numpy(out)[..., 0], per_box.min(-1), rtol=1e-12, atol=1e-12)
-    all_boxes = to_numpy(iv.cuboid_signed_distances(to_native(ext), to_native(dims), to_native(q),
-                                                    min_over_cuboids=False))
+    all_boxes = to_numpy(
+        iv.cuboid_signed_distances(to_native(ext), to_native(dims), to_native(q), min_over_cuboids=False)
+    )
     np.testing.assert_allclose(all_boxes, per_box, rtol=1e-12, atol=1e-12)
     idx = np.arange(4)
     np.testing.assert_allclose(all_boxes[..., idx, idx], -dims.min(-1) / 2, rtol=1e-12)
@@ -72,8 +73,9 @@ def test_primitive_scene(to_native, to_numpy, rng, geo):
     only_spheres = iv.PrimitiveScene(sphere_positions=to_native(pos), sphere_radii=to_native(radii))
     np.testing.assert_allclose(to_numpy(only_spheres.sdf(to_native(q)))[..., 0], spheres, rtol=1e-12)
     only_boxes = iv.PrimitiveScene(cuboid_ext_mats=to_native(ext), cuboid_dims=to_native(dims))
-    np.testing.assert_allclose(to_numpy(only_boxes.sdf(to_native(q)))[..., 0], _box_sdf_np(ext, dims, q).min(-1),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        to_numpy(only_boxes.sdf(to_native(q)))[..., 0], _box_sdf_np(ext, dims, q).min(-1), rtol=1e-12, atol=1e-12
+    )
     with pytest.raises(ValueError, match="the scene is empty"):
         iv.PrimitiveScene()
     with pytest.raises(ValueError, match="give both sphere_positions and sphere_radii"):
@@ -82,8 +84,9 @@ def test_primitive_scene(to_native, to_numpy, rng, geo):
 
 def test_sdf_errors(to_native):
     with pytest.raises(ValueError, match="3 cuboid matrices but 2 cuboid dimensions"):
-        iv.cuboid_signed_distances(to_native(np.ones((3, 3, 4))), to_native(np.ones((2, 3))),
-                                   to_native(np.ones((5, 3))))
+        iv.cuboid_signed_distances(
+            to_native(np.ones((3, 3, 4))), to_native(np.ones((2, 3))), to_native(np.ones((5, 3)))
+        )
     with pytest.raises(ValueError, match=r"expected query positions of shape \[\.\.\., \*, 3\]"):
         iv.sphere_signed_distances(to_native(np.ones((3, 3))), to_native(np.ones((3, 1))), to_native(np.ones((5, 2))))
 

@@ -15,8 +15,9 @@ H, W = 6, 8
 def _windows(img, k):
     """``[..., h-k+1, w-k+1, k, k, c]`` windows of ``img``."""
     h, w = img.shape[-3:-1]
-    return np.stack([np.stack([img[..., y:y + k, x:x + k, :] for x in range(w - k + 1)], -4)
-                     for y in range(h - k + 1)], -5)
+    return np.stack(
+        [np.stack([img[..., y : y + k, x : x + k, :] for x in range(w - k + 1)], -4) for y in range(h - k + 1)], -5
+    )
 
 
 def test_weighted_image_smooth(xp, to_native, to_numpy, rng):
@@ -62,7 +63,7 @@ def test_smoothing_gradients(grad_check, rng):
 def _pad_omni_np(img, p):
     h, w = img.shape[-3:-1]
     top = np.flip(np.roll(img[..., :p, :, :], -(w // 2), axis=-2), axis=-3)
-    bottom = np.flip(np.roll(img[..., h - p:, :, :], -(w // 2), axis=-2), axis=-3)
+    bottom = np.flip(np.roll(img[..., h - p :, :, :], -(w // 2), axis=-2), axis=-3)
     tall = np.concatenate([top, img, bottom], -3)
     return np.concatenate([tall[..., -p:, :], tall, tall[..., :p, :]], -2)
 
@@ -82,8 +83,9 @@ def test_pad_omni_image(to_native, to_numpy, rng):
 def test_compiled_smoothing(compile_check, rng):
     img = rng.standard_normal((2, H, W, 2))
     var = rng.uniform(0.1, 2, (2, H, W, 2))
-    compile_check(lambda m, v: iv.smooth_image_fom_var_image(iv.pad_omni_image(m, 1), iv.pad_omni_image(v, 1), 3,
-                                                             0.5), img, var)
+    compile_check(
+        lambda m, v: iv.smooth_image_fom_var_image(iv.pad_omni_image(m, 1), iv.pad_omni_image(v, 1), 3, 0.5), img, var
+    )
 
 
 def test_pad_omni_image_gradient(grad_check, rng):

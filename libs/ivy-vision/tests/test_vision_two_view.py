@@ -36,9 +36,12 @@ def test_pixel_and_camera_warps(to_native, to_numpy, rng, geo):
     cam1to2_ext = (geo.homo(cam2["ext"]) @ geo.homo(cam1["inv_ext"]))[..., :3, :]
     c1 = np.einsum("...ij,...nj->...ni", cam1["ext"], np.concatenate([pts, np.ones(pts.shape[:-1] + (1,))], -1))
     c2 = to_numpy(iv.cam_to_cam_coords(to_native(c1), to_native(cam1to2_ext)))
-    np.testing.assert_allclose(c2[..., :3], np.einsum("...ij,...nj->...ni", cam2["ext"],
-                                                      np.concatenate([pts, np.ones(pts.shape[:-1] + (1,))], -1)),
-                               rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(
+        c2[..., :3],
+        np.einsum("...ij,...nj->...ni", cam2["ext"], np.concatenate([pts, np.ones(pts.shape[:-1] + (1,))], -1)),
+        rtol=1e-9,
+        atol=1e-12,
+    )
     # sphere and angular pixel warps: the same points in camera 2's sphere coordinates
     sph1 = to_numpy(iv.cam_to_sphere_coords(to_native(c1)))
     sph2 = to_numpy(iv.sphere_to_sphere_coords(to_native(sph1), to_native(cam1to2_ext)))
@@ -61,8 +64,14 @@ def test_fundamental_matrix_epipolar_constraint(to_native, to_numpy, rng, geo):
     scale = np.linalg.norm(f, axis=(-2, -1))[..., None]
     np.testing.assert_allclose(residual / scale, 0.0, atol=1e-9)
     # the optional arguments give the same matrix
-    f2 = to_numpy(iv.get_fundamental_matrix(to_native(cam1["full"]), to_native(cam2["full"]), to_native(cam1["C"]),
-                                            to_native(np.linalg.pinv(cam1["full"]))))
+    f2 = to_numpy(
+        iv.get_fundamental_matrix(
+            to_native(cam1["full"]),
+            to_native(cam2["full"]),
+            to_native(cam1["C"]),
+            to_native(np.linalg.pinv(cam1["full"])),
+        )
+    )
     np.testing.assert_allclose(f2, f, rtol=1e-8, atol=1e-10)
 
 
@@ -76,8 +85,9 @@ def test_fundamental_matrix_vs_kornia(kornia, to_native, to_numpy, rng, geo):
     import torch
 
     cam1, cam2 = _two_cameras(rng, geo, (4,))
-    ref = kornia.geometry.epipolar.fundamental_from_projections(torch.from_numpy(cam1["full"]),
-                                                                torch.from_numpy(cam2["full"])).numpy()
+    ref = kornia.geometry.epipolar.fundamental_from_projections(
+        torch.from_numpy(cam1["full"]), torch.from_numpy(cam2["full"])
+    ).numpy()
     ours = to_numpy(iv.get_fundamental_matrix(to_native(cam1["full"]), to_native(cam2["full"])))
     np.testing.assert_allclose(_unit_frobenius(ours), _unit_frobenius(ref), atol=1e-9)
 
@@ -123,13 +133,18 @@ def test_triangulate_dlt_vs_kornia(kornia, to_native, to_numpy, rng, geo):
     pts = rng.uniform(-1, 1, (3, 10, 3)) + [0, 0, 4]
     x1, x2 = _project(cam1["full"], pts), _project(cam2["full"], pts)
     x1, x2 = x1 / x1[..., 2:], x2 / x2[..., 2:]
-    ref_world = kornia.geometry.epipolar.triangulate_points(torch.from_numpy(cam1["full"]),
-                                                            torch.from_numpy(cam2["full"]),
-                                                            torch.from_numpy(x1[..., :2]),
-                                                            torch.from_numpy(x2[..., :2])).numpy()
+    ref_world = kornia.geometry.epipolar.triangulate_points(
+        torch.from_numpy(cam1["full"]),
+        torch.from_numpy(cam2["full"]),
+        torch.from_numpy(x1[..., :2]),
+        torch.from_numpy(x2[..., :2]),
+    ).numpy()
     ref_depth = _project(cam1["full"], ref_world)[..., 2:]
-    ours = to_numpy(iv.triangulate_depth(to_native(np.stack([x1, x2], -3)),
-                                         to_native(np.stack([cam1["full"], cam2["full"]], -3)), method="dlt"))
+    ours = to_numpy(
+        iv.triangulate_depth(
+            to_native(np.stack([x1, x2], -3)), to_native(np.stack([cam1["full"], cam2["full"]], -3)), method="dlt"
+        )
+    )
     np.testing.assert_allclose(ours, ref_depth, rtol=1e-8)
 
 
@@ -150,8 +165,11 @@ def test_triangulate_dlt_noisy(to_native, to_numpy, rng, geo):
             a /= np.linalg.norm(a, axis=-1, keepdims=True)
             world = np.linalg.svd(a)[2][-1]
             expected[b, n] = (cam1["full"][b] @ (world / world[3]))[2]
-    ours = to_numpy(iv.triangulate_depth(to_native(np.stack([x1, x2], -3)),
-                                         to_native(np.stack([cam1["full"], cam2["full"]], -3)), method="dlt"))
+    ours = to_numpy(
+        iv.triangulate_depth(
+            to_native(np.stack([x1, x2], -3)), to_native(np.stack([cam1["full"], cam2["full"]], -3)), method="dlt"
+        )
+    )
     np.testing.assert_allclose(ours, expected, rtol=1e-8)
 
 

@@ -16,8 +16,13 @@ DIMS = (4, 5, 3)
 def _reference(coords, values, dims, bounds):
     """``[X, Y, Z, c]`` means and ``[X, Y, Z]`` counts of one point cloud, with SciPy."""
     rng_ = [(bounds[i], bounds[i + 3]) for i in range(3)]
-    means = np.stack([binned_statistic_dd(coords, values[:, c], "mean", bins=dims, range=rng_).statistic
-                      for c in range(values.shape[1])], -1)
+    means = np.stack(
+        [
+            binned_statistic_dd(coords, values[:, c], "mean", bins=dims, range=rng_).statistic
+            for c in range(values.shape[1])
+        ],
+        -1,
+    )
     counts = binned_statistic_dd(coords, values[:, 0], "count", bins=dims, range=rng_).statistic
     return means, counts
 
@@ -35,8 +40,9 @@ def test_dims_mode_with_bounds(xp, to_native, to_numpy, rng):
     coords = rng.uniform(-1.2, 1.2, BATCH + (200, 3))  # some points outside the bounds
     feats = rng.standard_normal(BATCH + (200, 2))
     bounds = (-1.0, -1.0, -1.0, 1.0, 1.0, 1.0)
-    grid, dims, res, mins = iv.coords_to_voxel_grid(to_native(coords), DIMS, coord_bounds=bounds,
-                                                    features=to_native(feats))
+    grid, dims, res, mins = iv.coords_to_voxel_grid(
+        to_native(coords), DIMS, coord_bounds=bounds, features=to_native(feats)
+    )
     assert ivy.namespace(grid) is xp and tuple(grid.shape) == BATCH + DIMS + (6,)
     assert dims == DIMS
     np.testing.assert_allclose(to_numpy(res), np.broadcast_to(2.0 / np.array(DIMS), BATCH + (3,)), rtol=1e-12)
@@ -70,8 +76,9 @@ def test_bounds_as_array(to_native, to_numpy, rng):
 
 def test_res_mode(to_native, to_numpy, rng):
     coords = rng.uniform(0, 1, (2, 60, 3))
-    grid, dims, res, _ = iv.coords_to_voxel_grid(to_native(coords), (0.25, 0.5, 0.3), mode="RES",
-                                                 coord_bounds=(0, 0, 0, 1, 1, 0.9))
+    grid, dims, res, _ = iv.coords_to_voxel_grid(
+        to_native(coords), (0.25, 0.5, 0.3), mode="RES", coord_bounds=(0, 0, 0, 1, 1, 0.9)
+    )
     assert dims == (4, 2, 3)
     np.testing.assert_allclose(to_numpy(res), [[0.25, 0.5, 0.3]] * 2)
     g = to_numpy(grid)
@@ -95,8 +102,12 @@ def test_gradients(grad_check, rng):
     coords = rng.uniform(-0.9, 0.9, (2, 30, 3))
     feats = rng.standard_normal((2, 30, 2))
     bounds = (-1.0, -1.0, -1.0, 1.0, 1.0, 1.0)
-    grad_check(lambda c, f: iv.coords_to_voxel_grid(c, (3, 3, 2), coord_bounds=bounds, features=f)[0],
-               coords, feats, argnums=(0, 1))
+    grad_check(
+        lambda c, f: iv.coords_to_voxel_grid(c, (3, 3, 2), coord_bounds=bounds, features=f)[0],
+        coords,
+        feats,
+        argnums=(0, 1),
+    )
 
 
 def test_compiled_voxel_grid(compile_check, rng):
@@ -108,8 +119,9 @@ def test_depth_images_to_world_point_cloud(to_native, to_numpy, rng, geo):
     cams = geo.make_camera(rng, (2, 3), 4, 5)  # batch 2, 3 views
     depth = rng.uniform(1, 3, (2, 3, 4, 5, 1))
     rgb = rng.uniform(0, 1, (2, 3, 4, 5, 3))
-    pts, feats = iv.depth_images_to_world_point_cloud(to_native(depth), to_native(cams["K_inv"]),
-                                                      to_native(cams["inv_ext"]), to_native(rgb))
+    pts, feats = iv.depth_images_to_world_point_cloud(
+        to_native(depth), to_native(cams["K_inv"]), to_native(cams["inv_ext"]), to_native(rgb)
+    )
     assert tuple(pts.shape) == (2, 60, 3) and tuple(feats.shape) == (2, 60, 3)
     cam_pts = depth * np.einsum("...ij,hwj->...hwi", cams["K_inv"], geo.pixel_grid(4, 5))
     world = np.einsum("...ij,...hwj->...hwi", cams["inv_ext"], np.concatenate([cam_pts, np.ones(depth.shape)], -1))

@@ -11,7 +11,8 @@ op table and namespace like any native op. A plugin that implements the op itsel
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .._codegen import call_args, param_source
 from .._spec import SPECS
@@ -57,7 +58,7 @@ def load_defaults() -> dict[str, Callable[..., Any]]:
     return DEFAULTS
 
 
-def bind(name: str, default: Callable[..., Any], xp: "BackendNamespace") -> Callable[..., Any]:
+def bind(name: str, default: Callable[..., Any], xp: BackendNamespace) -> Callable[..., Any]:
     """A function with the spec's exact signature that calls ``default(xp, ...)``."""
     spec = SPECS[name]
     glb: dict[str, Any] = {"_impl": default, "_xp": xp, "_Missing": MissingOpError, "_name": name}

@@ -15,10 +15,14 @@ _SCALARS = (bool, int, float, complex)
 def _endpoint_dtype(xp: Any, start: Any, stop: Any) -> Any:
     """The spec's default dtype of ``linspace``: complex if an endpoint is, else the floating
     dtype of array endpoints (promoted), else the default real floating-point dtype."""
-    floats = [a.dtype for a in (start, stop)
-              if not isinstance(a, _SCALARS) and xp.isdtype(a.dtype, ("real floating", "complex floating"))]
+    floats = [
+        a.dtype
+        for a in (start, stop)
+        if not isinstance(a, _SCALARS) and xp.isdtype(a.dtype, ("real floating", "complex floating"))
+    ]
     complex_ = any(isinstance(a, complex) for a in (start, stop)) or any(
-        xp.isdtype(d, "complex floating") for d in floats)
+        xp.isdtype(d, "complex floating") for d in floats
+    )
     defaults = xp.__array_namespace_info__().default_dtypes()
     if floats:
         d = floats[0] if len(floats) == 1 else xp.result_type(*floats)
@@ -30,8 +34,16 @@ def _endpoint_dtype(xp: Any, start: Any, stop: Any) -> Any:
 
 @composes
 def linspace(
-    xp: Any, start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None,
-    endpoint: bool = True, axis: int = 0,
+    xp: Any,
+    start: Any,
+    stop: Any,
+    /,
+    num: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    endpoint: bool = True,
+    axis: int = 0,
 ) -> Any:
     # start·(1 - t) + stop·t for the fractions t in [0, 1]: both endpoints come out exact
     if num < 0:

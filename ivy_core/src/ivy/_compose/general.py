@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from . import composes, index_dtype
 
@@ -100,7 +101,13 @@ def _pad_index(n: int, lo: int, hi: int, mode: str) -> list[int]:
 
 @composes
 def pad(
-    xp: Any, x: Any, /, pad_width: int | Sequence[int] | Sequence[Sequence[int]], *, mode: str = "constant", value: Any = 0
+    xp: Any,
+    x: Any,
+    /,
+    pad_width: int | Sequence[int] | Sequence[Sequence[int]],
+    *,
+    mode: str = "constant",
+    value: Any = 0,
 ) -> Any:
     if isinstance(pad_width, int):
         widths = [(pad_width, pad_width)] * x.ndim
@@ -135,9 +142,7 @@ def pad(
 
 
 @composes
-def top_k(
-    xp: Any, x: Any, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True
-) -> tuple[Any, Any]:
+def top_k(xp: Any, x: Any, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Any, Any]:
     order = xp.argsort(x, axis=axis, descending=largest, stable=True)
     idx = [slice(None)] * x.ndim
     idx[axis] = slice(0, k)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from . import composes, index_dtype
 
@@ -159,7 +160,14 @@ def _per_channel(xp: Any, v: Any, x: Any, channel: int) -> Any:
 
 @composes
 def layer_norm(
-    xp: Any, x: Any, normalized_idxs: int | Sequence[int], /, *, scale: Any = None, offset: Any = None, eps: float = 1e-5
+    xp: Any,
+    x: Any,
+    normalized_idxs: int | Sequence[int],
+    /,
+    *,
+    scale: Any = None,
+    offset: Any = None,
+    eps: float = 1e-5,
 ) -> Any:
     axes = _axes(x, normalized_idxs)
     mean = xp.mean(x, axis=axes, keepdims=True)
@@ -318,7 +326,9 @@ def lstm(
     lengths |= {len(biases)} if biases is not None else set()
     lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
     if lengths != {n}:
-        raise ValueError(f"lstm: per-layer weights and init_h/init_c disagree on the number of layers: {sorted(lengths | {n})}")
+        raise ValueError(
+            f"lstm: per-layer weights and init_h/init_c disagree on the number of layers: {sorted(lengths | {n})}"
+        )
     hs_out, hs_last, cs_last = x, [], []
     for layer in range(n):
         hs_out, (h, c) = lstm_update(
@@ -403,7 +413,11 @@ def multi_head_attention(
         x = xp.reshape(x, (*lead, length, num_heads, e // num_heads))
         return xp.moveaxis(x, -2, -3)
 
-    q, k, v = heads(proj(query, q_weight, q_bias)), heads(proj(key, k_weight, k_bias)), heads(proj(value, v_weight, v_bias))
+    q, k, v = (
+        heads(proj(query, q_weight, q_bias)),
+        heads(proj(key, k_weight, k_bias)),
+        heads(proj(value, v_weight, v_bias)),
+    )
     if mask is not None and mask.ndim == q.ndim - 1:
         mask = xp.expand_dims(mask, axis=-3)  # one mask for all heads
     o = scaled_dot_product_attention(xp, q, k, v, mask=mask, scale=scale, is_causal=is_causal)

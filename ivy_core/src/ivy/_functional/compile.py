@@ -4,7 +4,8 @@ paddle.jit.to_static; identity on NumPy), reached through the plugins' ``ivy_com
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from .. import _context, _registry, _tracking, nest
 from .._dispatch import _infer
@@ -13,7 +14,7 @@ from ..errors import StateNotThreadedError
 __all__ = ["compile", "compile_fn"]
 
 
-def _compiler(backend: "_registry.Backend", fn: Callable[..., Any], options: dict[str, Any]) -> Callable[..., Any]:
+def _compiler(backend: _registry.Backend, fn: Callable[..., Any], options: dict[str, Any]) -> Callable[..., Any]:
     pm = _registry.plugin_manager()
     compiled = pm.hook.ivy_compile(backend=backend.name, fn=fn, options=options)
     return fn if compiled is None else compiled  # a backend without a compiler runs eagerly
@@ -23,7 +24,7 @@ def _label(fn: Callable[..., Any]) -> str:
     return f"the function {getattr(fn, '__qualname__', fn)!r} compiled by ivy.compile"
 
 
-def _guarded(fn: Callable[..., Any], backend: "_registry.Backend") -> Callable[..., Any]:
+def _guarded(fn: Callable[..., Any], backend: _registry.Backend) -> Callable[..., Any]:
     """``fn``, checking that it updates no module or optimizer while a compiler traces it.
 
     Where the framework's compiler keeps Python side effects (torch.compile) there is nothing to
@@ -53,9 +54,9 @@ def _numbers_to_arrays(tree: Any, xp: Any) -> Any:
     """Python numbers in a state nest as 0-d arrays: compiled programs take them as inputs
     (tf.function would bake a Python number into the program and retrace for each value)."""
     leaves, structure = nest.flatten(tree)
-    return nest.unflatten(structure, [
-        xp.asarray(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x for x in leaves
-    ])
+    return nest.unflatten(
+        structure, [xp.asarray(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x for x in leaves]
+    )
 
 
 def _surfaced(e: BaseException) -> BaseException:
@@ -92,8 +93,14 @@ class _Threaded:
     """A compiled program that takes and returns the state of the modules and optimizers its
     function uses (see :mod:`ivy._tracking`), and writes the new state back after each call."""
 
-    def __init__(self, fn: Callable[..., Any], backend: "_registry.Backend", objs: list[Any],
-                 arg_objs: tuple[dict[int, Any], dict[str, Any]], options: dict[str, Any]):
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        backend: _registry.Backend,
+        objs: list[Any],
+        arg_objs: tuple[dict[int, Any], dict[str, Any]],
+        options: dict[str, Any],
+    ):
         self._fn = fn
         self._objs = objs
         self._arg_objs = arg_objs
@@ -111,9 +118,11 @@ class _Threaded:
         if pos or kw:
             for i, o in pos.items():
                 if i >= len(args) or args[i] is not o:
-                    raise TypeError(f"{_label(self._fn)} was first called with {type(o).__name__} object "
-                                    f"{_tracking._label(o)} as argument {i}; call it with the same object "
-                                    "(compile another function for another object)")
+                    raise TypeError(
+                        f"{_label(self._fn)} was first called with {type(o).__name__} object "
+                        f"{_tracking._label(o)} as argument {i}; call it with the same object "
+                        "(compile another function for another object)"
+                    )
             args = tuple(None if i in pos else a for i, a in enumerate(args))
             kwargs = {k: (None if k in kw else a) for k, a in kwargs.items()}
         states = [_numbers_to_arrays(o._ivy_get_state(), self._xp) for o in self._objs]
@@ -129,8 +138,9 @@ class _Threaded:
         return out
 
 
-def _pure_function(fn: Callable[..., Any], objs: list[Any], arg_objs: tuple[dict[int, Any], dict[str, Any]],
-                   session: _tracking.Session) -> Callable[..., Any]:
+def _pure_function(
+    fn: Callable[..., Any], objs: list[Any], arg_objs: tuple[dict[int, Any], dict[str, Any]], session: _tracking.Session
+) -> Callable[..., Any]:
     """``fn`` with the state of ``objs`` as input and output: what the compiler traces (a plain
     function: paddle's converter rewrites the code it converts, and mishandles methods)."""
     pos, kw = arg_objs
@@ -195,7 +205,7 @@ class Compiled:
                     raise inner from None
         return self._first_call(args, kwargs)
 
-    def _backend_of(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> "_registry.Backend":
+    def _backend_of(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _registry.Backend:
         if self._backend is not None:
             return _context.resolve(self._backend)
         return _infer("compile", {}, tuple(nest.leaves((args, kwargs))), ())
@@ -221,7 +231,7 @@ class Compiled:
                 raise
             raise inner from None
 
-    def _program(self, b: "_registry.Backend", objs: list[Any], arg_objs: Any) -> Callable[..., Any]:
+    def _program(self, b: _registry.Backend, objs: list[Any], arg_objs: Any) -> Callable[..., Any]:
         if not _has_compiler(b):  # NumPy: the function runs as it is
             f = self._fn
         elif not objs:
@@ -235,7 +245,9 @@ class Compiled:
         """Recompile with the backend's random state threaded too, and call again."""
         b = self._backend_of(args, kwargs)
         old = self._cache.get(b.name)
-        objs, arg_objs = (old._objs, old._arg_objs) if isinstance(old, _Threaded) else ([], _stateful_args(args, kwargs))
+        objs, arg_objs = (
+            (old._objs, old._arg_objs) if isinstance(old, _Threaded) else ([], _stateful_args(args, kwargs))
+        )
         f = self._program(b, [*objs, r.state], arg_objs)
         for t, g in list(self._by_type.items()):
             if g is old:
@@ -262,9 +274,11 @@ def compile(  # noqa: A001 - the paper's name
 
     The backend is ``backend`` if given, else the framework of the first call's arrays (each
     backend compiles separately, on its first call). With ``backend`` given (and no state to
-    thread, see below), the result is the framework's compiled callable itself (what ``jax.jit(fn)`` returns, say: no Ivy wrapper, no
-    per-call cost; paddle's ``to_static`` cannot convert a function of ``*args``, so such a
-    function is converted once per number of arguments behind a small object); without it, a
+    thread, see below), the result is the framework's compiled callable itself (what
+    ``jax.jit(fn)`` returns, say: no Ivy wrapper, no per-call cost; paddle's ``to_static``
+    cannot convert a function of ``*args``, so such a function is converted once per number of
+    arguments behind a small object; JAX, whose random key may need threading, gets that small
+    object too); without it, a
     small object that picks the compiled function by the type of the first argument (when that
     is an array; otherwise it infers the backend on each call). Compiler options pass through:
     ``torch.compile(fn, **options)``, ``jax.jit(fn, **options)``, ``tf.function(fn, **options)``,
@@ -323,7 +337,7 @@ def _compile(fn: Callable[..., Any], backend: Any, options: dict[str, Any]) -> A
 _HAS_COMPILER: dict[str, bool] = {}
 
 
-def _has_compiler(b: "_registry.Backend") -> bool:
+def _has_compiler(b: _registry.Backend) -> bool:
     got = _HAS_COMPILER.get(b.name)
     if got is None:
         pm = _registry.plugin_manager()

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .. import _tracking, nest
 from .._dispatch import _infer
@@ -22,9 +23,7 @@ def _backend(leaves: Sequence[Any], what: str) -> Any:
     return b
 
 
-def execute_with_gradients(
-    func: Callable[[Any], Any], xs: Any, /, *, retain_grads: bool = False
-) -> tuple[Any, ...]:
+def execute_with_gradients(func: Callable[[Any], Any], xs: Any, /, *, retain_grads: bool = False) -> tuple[Any, ...]:
     """Calls ``func(xs)`` and differentiates its first output with respect to the nest ``xs``.
 
     As in the paper: ``func`` returns a scalar ``y`` or a tuple ``(y, *extra)``; the result is

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _api
-from .. import nest
+from .. import _api, nest
 from .._dispatch import _infer
 
 __all__ = ["gradient_descent_update", "adam_update", "lamb_update", "lars_update"]
@@ -68,8 +67,17 @@ def _adam_kernel(b: Any) -> Any:
     return b.impl.kernels.get("adam_update_flat")
 
 
-def _fused_adam(w_l: list[Any], g_l: list[Any], m_l: list[Any], v_l: list[Any], lr: Any, step: Any,
-                beta1: float, beta2: float, epsilon: float) -> list[Any] | None:
+def _fused_adam(
+    w_l: list[Any],
+    g_l: list[Any],
+    m_l: list[Any],
+    v_l: list[Any],
+    lr: Any,
+    step: Any,
+    beta1: float,
+    beta2: float,
+    epsilon: float,
+) -> list[Any] | None:
     """The backend's fused Adam kernel, where it has one (see :func:`_adam_kernel`). It is handed
     only Python-number ``lr`` and ``step``, stops the gradients of the new variables, and returns
     per leaf ``(new_w, new_m, new_v)``, or ``None`` for the leaves it does not fuse (another
@@ -119,8 +127,16 @@ def adam_update(
 
 
 def _adam_leaves(
-    w_l: list[Any], g_l: list[Any], m_l: list[Any], v_l: list[Any], lr: Any, step: Any, beta1: float,
-    beta2: float, epsilon: float, stop_gradients: bool,
+    w_l: list[Any],
+    g_l: list[Any],
+    m_l: list[Any],
+    v_l: list[Any],
+    lr: Any,
+    step: Any,
+    beta1: float,
+    beta2: float,
+    epsilon: float,
+    stop_gradients: bool,
 ) -> tuple[list[Any], list[Any], list[Any]]:
     """:func:`adam_update` on lists of leaves (also what ``ivy.Adam`` calls)."""
     ivy = _ivy()
@@ -180,14 +196,25 @@ def lamb_update(
     ``min(‖w‖ / ‖r‖, max_trust_ratio)`` (1 where either norm is 0): ``w -= lr · trust · r``.
     """
     w_l, s, (g_l, m_l, v_l) = _leaf_lists(ws, ("the gradients", dcdws), ("mw", mw), ("vw", vw))
-    new_w, new_m, new_v = _lamb_leaves(w_l, g_l, m_l, v_l, lr, step, beta1, beta2, epsilon, max_trust_ratio,
-                                       decay_lambda, stop_gradients)
+    new_w, new_m, new_v = _lamb_leaves(
+        w_l, g_l, m_l, v_l, lr, step, beta1, beta2, epsilon, max_trust_ratio, decay_lambda, stop_gradients
+    )
     return nest.unflatten(s, new_w), nest.unflatten(s, new_m), nest.unflatten(s, new_v)
 
 
 def _lamb_leaves(
-    w_l: list[Any], g_l: list[Any], m_l: list[Any], v_l: list[Any], lr: Any, step: Any, beta1: float,
-    beta2: float, epsilon: float, max_trust_ratio: float, decay_lambda: float, stop_gradients: bool,
+    w_l: list[Any],
+    g_l: list[Any],
+    m_l: list[Any],
+    v_l: list[Any],
+    lr: Any,
+    step: Any,
+    beta1: float,
+    beta2: float,
+    epsilon: float,
+    max_trust_ratio: float,
+    decay_lambda: float,
+    stop_gradients: bool,
 ) -> tuple[list[Any], list[Any], list[Any]]:
     """:func:`lamb_update` on lists of leaves (also what ``ivy.LAMB`` calls)."""
     ivy = _ivy()
@@ -205,9 +232,7 @@ def _lamb_leaves(
     return new_w, new_m, new_v
 
 
-def lars_update(
-    ws: Any, dcdws: Any, lr: Any, /, *, decay_lambda: float = 0.0, stop_gradients: bool = True
-) -> Any:
+def lars_update(ws: Any, dcdws: Any, lr: Any, /, *, decay_lambda: float = 0.0, stop_gradients: bool = True) -> Any:
     """One LARS step (You et al., 2017): per leaf, the local learning rate is
     ``lr · ‖w‖ / (‖g‖ + λ‖w‖)`` (``lr`` where either norm is 0) and ``w -= local_lr · (g + λ w)``.
     Returns the new nest."""

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import inspect
 import sys
-from typing import Any, Callable, Literal, Protocol, Sequence, Union
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, Protocol, Union
 
 __all__ = [
     "Array",
@@ -48,9 +49,7 @@ class Spec:
 
     __slots__ = ("name", "category", "fn", "_infer", "convert", "_signature", "_roles")
 
-    def __init__(
-        self, name: str, category: str, fn: Callable[..., Any], infer: bool = True, convert: bool = False
-    ):
+    def __init__(self, name: str, category: str, fn: Callable[..., Any], infer: bool = True, convert: bool = False):
         self.name = name  #: qualified name: ``"add"``, ``"linalg.inv"``, ``"fft.fft"``
         self.category = category  #: spec module it lives in: ``"elementwise"``, ``"linalg"``, ...
         self.fn = fn
@@ -71,9 +70,7 @@ class Spec:
     def roles(self) -> tuple[tuple[str, Role], ...]:
         """(parameter, role) for inference, in order."""
         if self._roles is None:
-            self._roles = tuple(
-                (p.name, r) for p in self.signature.parameters.values() if (r := _role(p)) is not None
-            )
+            self._roles = tuple((p.name, r) for p in self.signature.parameters.values() if (r := _role(p)) is not None)
         return self._roles
 
     @property

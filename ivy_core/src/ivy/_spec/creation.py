@@ -96,9 +96,7 @@ def empty(
 
 
 @spec
-def empty_like(
-    x: Array, /, *, dtype: DType | None = None, device: Device | None = None
-) -> Array:
+def empty_like(x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
     """An uninitialized array with the shape of ``x``.
 
     Args:
@@ -137,9 +135,7 @@ def eye(
 
 
 @spec(infer=False)
-def from_dlpack(
-    x: Array, /, *, device: Device | None = None, copy: bool | None = None
-) -> Array:
+def from_dlpack(x: Array, /, *, device: Device | None = None, copy: bool | None = None) -> Array:
     """Import an array from any object that implements the DLPack protocol.
 
     The backend is taken from context (never inferred from ``x``, which usually belongs to another
@@ -285,9 +281,7 @@ def ones(
 
 
 @spec
-def ones_like(
-    x: Array, /, *, dtype: DType | None = None, device: Device | None = None
-) -> Array:
+def ones_like(x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
     """An array with the shape of ``x`` filled with ones.
 
     Args:
@@ -348,9 +342,7 @@ def zeros(
 
 
 @spec
-def zeros_like(
-    x: Array, /, *, dtype: DType | None = None, device: Device | None = None
-) -> Array:
+def zeros_like(x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
     """An array with the shape of ``x`` filled with zeros.
 
     Args:

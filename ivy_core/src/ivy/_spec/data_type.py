@@ -12,9 +12,7 @@ from ._base import Array, Device, DType, spec
 
 
 @spec
-def astype(
-    x: Array, dtype: DType, /, *, copy: bool = True, device: Device | None = None
-) -> Array:
+def astype(x: Array, dtype: DType, /, *, copy: bool = True, device: Device | None = None) -> Array:
     """Cast ``x`` to ``dtype``, ignoring the type-promotion rules.
 
     Casting ``bool`` to a numeric dtype maps ``True``/``False`` to 1/0; casting a numeric value to

@@ -210,9 +210,7 @@ def ceil(x: Array, /) -> Array:
 
 
 @spec
-def clip(
-    x: Array, /, min: Array | float | None = None, max: Array | float | None = None
-) -> Array:
+def clip(x: Array, /, min: Array | float | None = None, max: Array | float | None = None) -> Array:
     """Clamp every element of ``x`` into the range [``min``, ``max``].
 
     Args:

@@ -14,9 +14,7 @@ from ._base import Array, DType, spec
 
 
 @spec
-def gather(
-    params: Array, indices: Array, /, *, axis: int = -1, batch_dims: int = 0
-) -> Array:
+def gather(params: Array, indices: Array, /, *, axis: int = -1, batch_dims: int = 0) -> Array:
     """Gather slices of ``params`` along one axis at integer ``indices``.
 
     For ``batch_dims = 0``, ``out[a..., i..., b...] = params[a..., indices[i...], b...]`` where
@@ -173,9 +171,7 @@ def clip_vector_norm(x: Array, max_norm: float, /, *, p: float = 2.0) -> Array:
 
 
 @spec
-def clip_matrix_norm(
-    x: Array, max_norm: float, /, *, p: float | Literal["fro", "nuc"] = 2.0
-) -> Array:
+def clip_matrix_norm(x: Array, max_norm: float, /, *, p: float | Literal["fro", "nuc"] = 2.0) -> Array:
     """Rescale each matrix of ``x`` so that its matrix norm is at most ``max_norm``.
 
     Each matrix (the last two axes) whose norm exceeds ``max_norm`` is multiplied by
@@ -292,9 +288,7 @@ def pad(
 
 
 @spec
-def top_k(
-    x: Array, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True
-) -> tuple[Array, Array]:
+def top_k(x: Array, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Array, Array]:
     """The ``k`` largest (or smallest) elements along one axis, with their indices.
 
     Args:

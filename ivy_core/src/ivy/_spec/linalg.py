@@ -234,9 +234,7 @@ def pinv(x: Array, /, *, rtol: float | Array | None = None) -> Array:
 
 
 @spec
-def qr(
-    x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced"
-) -> tuple[Array, Array]:
+def qr(x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> tuple[Array, Array]:
     """QR decomposition ``x = Q @ R`` of each matrix in ``x`` (full column rank assumed).
 
     Args:

@@ -38,9 +38,7 @@ def broadcast_to(x: Array, /, shape: tuple[int, ...]) -> Array:
 
 
 @spec
-def concat(
-    arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0
-) -> Array:
+def concat(arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
     """Join arrays along an existing axis.
 
     Args:

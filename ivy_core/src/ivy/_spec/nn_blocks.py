@@ -146,9 +146,7 @@ def embedding(weights: Array, indices: Array, /, *, max_norm: float | None = Non
 
 
 @spec
-def one_hot(
-    indices: Array, depth: int, /, *, dtype: DType | None = None, axis: int = -1
-) -> Array:
+def one_hot(indices: Array, depth: int, /, *, dtype: DType | None = None, axis: int = -1) -> Array:
     """One-hot encoding of integer indices.
 
     Args:
@@ -413,9 +411,7 @@ def sparse_cross_entropy(
 
 
 @spec
-def mse_loss(
-    true: Array, pred: Array, /, *, reduction: Literal["mean", "sum", "none"] = "mean"
-) -> Array:
+def mse_loss(true: Array, pred: Array, /, *, reduction: Literal["mean", "sum", "none"] = "mean") -> Array:
     """Squared error ``(pred - true) ** 2``, element-wise, then reduced.
 
     Args:
@@ -429,9 +425,7 @@ def mse_loss(
 
 
 @spec
-def l1_loss(
-    true: Array, pred: Array, /, *, reduction: Literal["mean", "sum", "none"] = "mean"
-) -> Array:
+def l1_loss(true: Array, pred: Array, /, *, reduction: Literal["mean", "sum", "none"] = "mean") -> Array:
     """Absolute error ``|pred - true|``, element-wise, then reduced.
 
     Args:

@@ -10,9 +10,7 @@ from ._base import Array, spec
 
 
 @spec
-def argsort(
-    x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True
-) -> Array:
+def argsort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
     """Indices that sort ``x`` along an axis.
 
     Args:
@@ -28,9 +26,7 @@ def argsort(
 
 
 @spec
-def sort(
-    x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True
-) -> Array:
+def sort(x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
     """Sorted copy of ``x`` along an axis.
 
     Args:

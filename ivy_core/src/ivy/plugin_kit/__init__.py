@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import functools
 import importlib
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .. import _context
 from .._compose import load_defaults
@@ -80,7 +81,7 @@ def spec_ops(category: str | None = None) -> list[str]:
     return [name for name, s in SPECS.items() if category is None or s.category == category]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def composed(name: str, backend: str) -> Callable[..., Any]:
     """Core's composed default of op ``name`` (``"linspace"``, ``"linalg.pinv"``...), running on
     the namespace of ``backend``: a function taking the op's arguments.

@@ -4,11 +4,12 @@ normalised to the library's own, so its functions serve as ops without a wrapper
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from .._codegen import param_source
-from .._registry import signature_mismatch
 from .._dtypes import DTYPE_NAMES, DType, dtype_name
+from .._registry import signature_mismatch
 from .._spec import SPECS
 
 __all__ = ["native_dtype", "conformant_ops"]
@@ -50,11 +51,19 @@ def _roles(name: str) -> dict[str, str]:
     return out
 
 
-def _adapted(name: str, fn: Callable[..., Any], roles: dict[str, str], dtypes: Mapping[str, Any],
-             device: Callable[[Any], Any] | None) -> Callable[..., Any]:
+def _adapted(
+    name: str,
+    fn: Callable[..., Any],
+    roles: dict[str, str],
+    dtypes: Mapping[str, Any],
+    device: Callable[[Any], Any] | None,
+) -> Callable[..., Any]:
     spec = SPECS[name]
-    glb: dict[str, Any] = {"_fn": fn, "_dt": lambda x: native_dtype(dtypes, x) if _is_dtype_form(x) else x,
-                           "_dev": device or (lambda x: x)}
+    glb: dict[str, Any] = {
+        "_fn": fn,
+        "_dt": lambda x: native_dtype(dtypes, x) if _is_dtype_form(x) else x,
+        "_dev": device or (lambda x: x),
+    }
     lines = []
     for p in spec.signature.parameters.values():
         if p.name not in roles:
@@ -71,8 +80,10 @@ def _adapted(name: str, fn: Callable[..., Any], roles: dict[str, str], dtypes: M
     # positional-only parameters by position, every other one by name (the library may make a
     # parameter keyword-only that the spec lets be positional)
     call = ", ".join(
-        (f"*{p.name}" if p.kind is p.VAR_POSITIONAL else p.name) if p.kind in (p.POSITIONAL_ONLY, p.VAR_POSITIONAL)
-        else f"{p.name}={p.name}" for p in spec.signature.parameters.values()
+        (f"*{p.name}" if p.kind is p.VAR_POSITIONAL else p.name)
+        if p.kind in (p.POSITIONAL_ONLY, p.VAR_POSITIONAL)
+        else f"{p.name}={p.name}"
+        for p in spec.signature.parameters.values()
     )
     src = f"def {spec.short_name}({params}):\n" + "\n".join(lines) + f"\n    return _fn({call})\n"
     exec(compile(src, f"<ivy adapted {name}>", "exec"), glb)  # noqa: S102 - generated from the spec

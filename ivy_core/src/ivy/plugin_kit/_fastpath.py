@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .._dispatch import _cdispatch
 
@@ -14,7 +15,7 @@ def fastpath(
     full: Callable[..., Any] | None = None,
     *,
     nargs: int | tuple[int, int],
-    dtypes: "frozenset[Any] | set[Any] | None" = None,
+    dtypes: frozenset[Any] | set[Any] | None = None,
     same: tuple[int, int] | None = None,
     retry: type[BaseException] | tuple[type[BaseException], ...] | None = None,
     defaults: tuple[Any, ...] | None = None,

@@ -4,7 +4,8 @@ families of 1-3-d ops built from one N-d function."""
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 __all__ = ["channels_last", "ntuple", "padding_pairs", "conv_family", "conv_transpose_family", "pool_family"]
 
@@ -123,8 +124,17 @@ def conv_family(conv_nd: ConvND, dims: Sequence[int] = (1, 2, 3)) -> dict[str, C
     for n in dims:
         default = _LAYOUTS[n][0]
 
-        def conv(x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = default,
-                 dilations: Any = 1, _n: int = n) -> Any:
+        def conv(
+            x: Any,
+            filters: Any,
+            strides: Any,
+            padding: Any,
+            /,
+            *,
+            data_format: str = default,
+            dilations: Any = 1,
+            _n: int = n,
+        ) -> Any:
             last = channels_last(data_format, _n)
             s, d = ntuple(strides, _n, "strides"), ntuple(dilations, _n, "dilations")
             k = [int(f) for f in filters.shape[:_n]]
@@ -145,8 +155,18 @@ def conv_transpose_family(conv_t_nd: ConvTransposeND, dims: Sequence[int] = (1, 
     for n in dims:
         default = _LAYOUTS[n][0]
 
-        def conv_t(x: Any, filters: Any, strides: Any, padding: Any, /, *, output_shape: Any = None,
-                   data_format: str = default, dilations: Any = 1, _n: int = n) -> Any:
+        def conv_t(
+            x: Any,
+            filters: Any,
+            strides: Any,
+            padding: Any,
+            /,
+            *,
+            output_shape: Any = None,
+            data_format: str = default,
+            dilations: Any = 1,
+            _n: int = n,
+        ) -> Any:
             last = channels_last(data_format, _n)
             s, d = ntuple(strides, _n, "strides"), ntuple(dilations, _n, "dilations")
             sizes = _spatial(x, _n, last)
@@ -163,8 +183,10 @@ def conv_transpose_family(conv_t_nd: ConvTransposeND, dims: Sequence[int] = (1, 
             for i, o, si, e, (lo, hi) in zip(sizes, outs, s, eff, pads):
                 smallest = (i - 1) * si + e - lo - hi
                 if not smallest <= o < smallest + si:
-                    raise ValueError(f"output_shape {tuple(outs)} is inconsistent with the input, strides and padding "
-                                     f"(a size from {smallest} to {smallest + si - 1} along each axis)")
+                    raise ValueError(
+                        f"output_shape {tuple(outs)} is inconsistent with the input, strides and padding "
+                        f"(a size from {smallest} to {smallest + si - 1} along each axis)"
+                    )
             return conv_t_nd(x, filters, s, pads, d, last, tuple(outs))
 
         conv_t.__name__ = conv_t.__qualname__ = f"conv{n}d_transpose"
@@ -172,8 +194,9 @@ def conv_transpose_family(conv_t_nd: ConvTransposeND, dims: Sequence[int] = (1, 
     return out
 
 
-def pool_family(max_nd: PoolND | None = None, avg_nd: PoolND | None = None,
-                dims: Sequence[int] = (1, 2, 3)) -> dict[str, Callable[..., Any]]:
+def pool_family(
+    max_nd: PoolND | None = None, avg_nd: PoolND | None = None, dims: Sequence[int] = (1, 2, 3)
+) -> dict[str, Callable[..., Any]]:
     """``max_pool{n}d`` and ``avg_pool{n}d`` from N-d pooling functions (see :data:`PoolND`)."""
     out: dict[str, Callable[..., Any]] = {}
     for n in dims:
@@ -185,15 +208,27 @@ def pool_family(max_nd: PoolND | None = None, avg_nd: PoolND | None = None,
             return x, k, s, padding_pairs(padding, n, _spatial(x, n, last), k, s), last
 
         if max_nd is not None:
-            def max_pool(x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = default,
-                         _n: int = n) -> Any:
+
+            def max_pool(
+                x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = default, _n: int = n
+            ) -> Any:
                 return max_nd(*args(x, kernel, strides, padding, data_format, _n))
 
             max_pool.__name__ = max_pool.__qualname__ = f"max_pool{n}d"
             out[f"max_pool{n}d"] = max_pool
         if avg_nd is not None:
-            def avg_pool(x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = default,
-                         count_include_pad: bool = False, _n: int = n) -> Any:
+
+            def avg_pool(
+                x: Any,
+                kernel: Any,
+                strides: Any,
+                padding: Any,
+                /,
+                *,
+                data_format: str = default,
+                count_include_pad: bool = False,
+                _n: int = n,
+            ) -> Any:
                 return avg_nd(*args(x, kernel, strides, padding, data_format, _n), count_include_pad)
 
             avg_pool.__name__ = avg_pool.__qualname__ = f"avg_pool{n}d"

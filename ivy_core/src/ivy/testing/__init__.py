@@ -39,8 +39,9 @@ from __future__ import annotations
 import fnmatch
 import importlib.util
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
@@ -57,8 +58,9 @@ def _register_hypothesis_profiles() -> str | None:
     except ImportError:
         return None
     quiet = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
-    settings.register_profile("ci", max_examples=6, deadline=None, derandomize=True, print_blob=True,
-                              suppress_health_check=quiet)
+    settings.register_profile(
+        "ci", max_examples=6, deadline=None, derandomize=True, print_blob=True, suppress_health_check=quiet
+    )
     settings.register_profile("dev", max_examples=50, deadline=None, print_blob=True, suppress_health_check=quiet)
     name = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
     settings.load_profile(name)
@@ -162,7 +164,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     if unused and not config.getoption("keyword") and not config.getoption("markexpr"):
         terminalreporter.write_line(
             f"ivy.testing: {len(unused)} expected failure(s) in {path} match no collected test "
-            f"(a renamed test, or a line to remove): {', '.join(unused)}", yellow=True)
+            f"(a renamed test, or a line to remove): {', '.join(unused)}",
+            yellow=True,
+        )
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -8,14 +8,26 @@ and imports only that framework, lazily. Any other backend converts through its 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["DTYPES", "to_native", "native_to_numpy", "dtype_name", "shape_of", "has_autodiff"]
 
 #: Every dtype of the Array API standard, in promotion-friendly order.
 DTYPES = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
 )
 
 

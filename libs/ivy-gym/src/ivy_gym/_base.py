@@ -23,9 +23,11 @@ registered ids).
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import gymnasium
+
 import ivy
 
 from ._render import Canvas
@@ -96,9 +98,7 @@ class IvyEnv(gymnasium.Env):
         if dtype not in _FLOAT_DTYPES:
             raise ValueError(f"dtype must be one of {_FLOAT_DTYPES} (a name); got {dtype!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be None or one of {self.metadata['render_modes']}; got {render_mode!r}"
-            )
+            raise ValueError(f"render_mode must be None or one of {self.metadata['render_modes']}; got {render_mode!r}")
         size = (render_size, render_size) if isinstance(render_size, int) else tuple(render_size)
         if len(size) != 2 or any(not isinstance(n, int) or n < 1 for n in size):
             raise ValueError(f"render_size must be a positive int or (height, width); got {render_size!r}")
@@ -137,9 +137,7 @@ class IvyEnv(gymnasium.Env):
         """
         shape = (*_batch_shape(batch_shape), self.state_size)
         low, high = self._reset_bounds()
-        unit = ivy.random_uniform(
-            shape=shape, dtype=self.dtype, device=self.device, seed=seed, backend=self.backend
-        )
+        unit = ivy.random_uniform(shape=shape, dtype=self.dtype, device=self.device, seed=seed, backend=self.backend)
         # low + (high - low) * u rather than random_uniform(low, high): some entries are fixed
         # (a zero initial velocity), where high == low.
         return self._constant(low) + self._constant([h - lo for lo, h in zip(low, high, strict=True)]) * unit
@@ -215,9 +213,7 @@ class IvyEnv(gymnasium.Env):
 
     # ------------------------------------------------------------------ gymnasium API
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Any, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start an episode: draw a state from the reset distribution (or take ``options["state"]``).
 
         The draw is seeded from gymnasium's ``self.np_random``, so ``reset(seed=s)`` is
@@ -290,9 +286,7 @@ class IvyEnv(gymnasium.Env):
         if len(tuple(state.shape)) != 1:
             raise ValueError(f"draw() takes one state of shape [{self.state_size}]; got shape {tuple(state.shape)}")
         height, width = self.render_size
-        canvas = Canvas(
-            height, width, self.view, backend=self.backend, device=self.device, background=self.background
-        )
+        canvas = Canvas(height, width, self.view, backend=self.backend, device=self.device, background=self.background)
         self._draw(canvas, [float(v) for v in ivy.to_list(ivy.stop_gradient(state))])
         return canvas.to_uint8()
 

@@ -7,7 +7,8 @@ rasteriser or windowing library needed, on any backend.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import ivy
 

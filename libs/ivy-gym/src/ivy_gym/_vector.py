@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import gymnasium
-import ivy
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
+
+import ivy
 
 from ._base import IvyEnv
 
@@ -59,9 +61,7 @@ class IvyVectorEnv(VectorEnv):
         self._elapsed_steps = 0
         self._needs_reset = False
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Any, dict[str, Any]]:
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         """Start new episodes in every copy; ``options={"state": s}`` with ``s`` of shape
         ``[num_envs, state_size]`` sets the states. Returns ``(observations, {})``."""
         super().reset(seed=seed)

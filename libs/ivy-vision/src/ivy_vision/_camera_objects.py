@@ -25,8 +25,9 @@ __all__ = [
 ]
 
 
-def focal_lengths_and_pp_offsets_to_intrinsics_object(focal_lengths: Any, pp_offsets: Any,
-                                                      image_dims: Any) -> Intrinsics:
+def focal_lengths_and_pp_offsets_to_intrinsics_object(
+    focal_lengths: Any, pp_offsets: Any, image_dims: Any
+) -> Intrinsics:
     """An :class:`Intrinsics` from focal lengths and principal points ``[..., 2]`` (pixels).
 
     ``image_dims`` ``(h, w)`` gives the fields of view.
@@ -41,8 +42,7 @@ def focal_lengths_and_pp_offsets_to_intrinsics_object(focal_lengths: Any, pp_off
     )
 
 
-def persp_angles_and_pp_offsets_to_intrinsics_object(persp_angles: Any, pp_offsets: Any,
-                                                     image_dims: Any) -> Intrinsics:
+def persp_angles_and_pp_offsets_to_intrinsics_object(persp_angles: Any, pp_offsets: Any, image_dims: Any) -> Intrinsics:
     """An :class:`Intrinsics` from fields of view ``[..., 2]`` (radians) and principal points ``[..., 2]``."""
     persp_angles, pp_offsets = ivy.broadcast_arrays(persp_angles, pp_offsets)
     focal_lengths = persp_angles_to_focal_lengths(persp_angles, image_dims)
@@ -71,19 +71,23 @@ def calib_mat_to_intrinsics_object(calib_mat: Any, image_dims: Any) -> Intrinsic
 def _homogeneous_calib_mat(calib_mat: Any) -> Any:
     """``[[K, 0], [0, 1]]`` ``[..., 4, 4]``."""
     return ivy_mech.make_transformation_homogeneous(
-        ivy.concat([calib_mat, ivy.zeros_like(calib_mat[..., 0:1])], axis=-1))
+        ivy.concat([calib_mat, ivy.zeros_like(calib_mat[..., 0:1])], axis=-1)
+    )
 
 
-def _cam_geometry(rot: Any, inv_rot: Any, center: Any, ext_mat: Any, inv_ext_mat: Any,
-                  intrinsics: Intrinsics) -> CameraGeometry:
+def _cam_geometry(
+    rot: Any, inv_rot: Any, center: Any, ext_mat: Any, inv_ext_mat: Any, intrinsics: Intrinsics
+) -> CameraGeometry:
     ext_homo = ivy_mech.make_transformation_homogeneous(ext_mat)
     inv_ext_homo = ivy_mech.make_transformation_homogeneous(inv_ext_mat)
     full = ivy.matmul(_homogeneous_calib_mat(intrinsics["calib_mats"]), ext_homo)
     inv_full = ivy.matmul(inv_ext_homo, _homogeneous_calib_mat(intrinsics["inv_calib_mats"]))
-    extrinsics = Extrinsics(cam_centers=center, Rs=rot, inv_Rs=inv_rot, ext_mats_homo=ext_homo,
-                            inv_ext_mats_homo=inv_ext_homo)
-    return CameraGeometry(intrinsics=intrinsics, extrinsics=extrinsics, full_mats_homo=full,
-                          inv_full_mats_homo=inv_full)
+    extrinsics = Extrinsics(
+        cam_centers=center, Rs=rot, inv_Rs=inv_rot, ext_mats_homo=ext_homo, inv_ext_mats_homo=inv_ext_homo
+    )
+    return CameraGeometry(
+        intrinsics=intrinsics, extrinsics=extrinsics, full_mats_homo=full, inv_full_mats_homo=inv_full
+    )
 
 
 def ext_mat_and_intrinsics_to_cam_geometry_object(ext_mat: Any, intrinsics: Intrinsics) -> CameraGeometry:
@@ -101,8 +105,9 @@ def ext_mat_and_intrinsics_to_cam_geometry_object(ext_mat: Any, intrinsics: Intr
 
 def inv_ext_mat_and_intrinsics_to_cam_geometry_object(inv_ext_mat: Any, intrinsics: Intrinsics) -> CameraGeometry:
     """A :class:`CameraGeometry` from camera->world matrices ``[..., 3, 4]`` ``[Rᵀ | c]`` and intrinsics."""
-    check_last_dims(inv_ext_mat, (3, 4), "inv_ext_mat_and_intrinsics_to_cam_geometry_object",
-                    "inverse extrinsic matrices")
+    check_last_dims(
+        inv_ext_mat, (3, 4), "inv_ext_mat_and_intrinsics_to_cam_geometry_object", "inverse extrinsic matrices"
+    )
     inv_rot = inv_ext_mat[..., 0:3]
     rot = matrix_transpose(inv_rot)
     center = inv_ext_mat[..., 3]

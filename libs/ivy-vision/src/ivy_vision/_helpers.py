@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import ivy
 
@@ -17,7 +18,7 @@ def check_last_dims(x: Any, dims: Sequence[int | None], fn: str, what: str) -> N
     """Raise ``ValueError`` unless ``x`` ends in ``dims`` (``None`` matches any size)."""
     shape = shape_of(x)
     n = len(dims)
-    ok = len(shape) >= n and all(d is None or s == d for s, d in zip(shape[len(shape) - n:], dims))
+    ok = len(shape) >= n and all(d is None or s == d for s, d in zip(shape[len(shape) - n :], dims))
     if not ok:
         want = "[..., " + ", ".join("*" if d is None else str(d) for d in dims) + "]"
         raise ValueError(f"{fn}: expected {what} of shape {want}, got shape {list(shape)}")
@@ -51,8 +52,6 @@ def like(x: Any) -> dict[str, Any]:
     return {"dtype": x.dtype, "device": ivy.dev(x)}
 
 
-
-
 def creation_namespace(backend: Any) -> Any:
     """The namespace to create arrays with: ``backend`` (a name or namespace) or the current one."""
     if backend is None:
@@ -71,8 +70,6 @@ def safe_divide(num: Any, den: Any) -> Any:
     """``num / den`` where ``den != 0``, else 0, with finite gradients in both cases."""
     nonzero = ivy.not_equal(den, 0.0)  # exact: paddle's != operator has a tolerance
     return ivy.where(nonzero, num / ivy.where(nonzero, den, 1.0), 0.0)
-
-
 
 
 def append_ones(coords: Any) -> Any:

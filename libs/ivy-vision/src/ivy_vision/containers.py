@@ -33,10 +33,16 @@ class Intrinsics(ivy.Container):
 
     __slots__ = ()
 
-    def __init__(self, focal_lengths: Any, persp_angles: Any, pp_offsets: Any, calib_mats: Any,
-                 inv_calib_mats: Any) -> None:
-        super().__init__(focal_lengths=focal_lengths, persp_angles=persp_angles, pp_offsets=pp_offsets,
-                         calib_mats=calib_mats, inv_calib_mats=inv_calib_mats)
+    def __init__(
+        self, focal_lengths: Any, persp_angles: Any, pp_offsets: Any, calib_mats: Any, inv_calib_mats: Any
+    ) -> None:
+        super().__init__(
+            focal_lengths=focal_lengths,
+            persp_angles=persp_angles,
+            pp_offsets=pp_offsets,
+            calib_mats=calib_mats,
+            inv_calib_mats=inv_calib_mats,
+        )
 
 
 class Extrinsics(ivy.Container):
@@ -52,10 +58,21 @@ class Extrinsics(ivy.Container):
 
     __slots__ = ()
 
-    def __init__(self, cam_centers: Any, Rs: Any, inv_Rs: Any, ext_mats_homo: Any,  # noqa: N803
-                 inv_ext_mats_homo: Any) -> None:
-        super().__init__(cam_centers=cam_centers, Rs=Rs, inv_Rs=inv_Rs, ext_mats_homo=ext_mats_homo,
-                         inv_ext_mats_homo=inv_ext_mats_homo)
+    def __init__(
+        self,
+        cam_centers: Any,
+        Rs: Any,
+        inv_Rs: Any,
+        ext_mats_homo: Any,  # noqa: N803
+        inv_ext_mats_homo: Any,
+    ) -> None:
+        super().__init__(
+            cam_centers=cam_centers,
+            Rs=Rs,
+            inv_Rs=inv_Rs,
+            ext_mats_homo=ext_mats_homo,
+            inv_ext_mats_homo=inv_ext_mats_homo,
+        )
 
 
 class CameraGeometry(ivy.Container):
@@ -71,10 +88,15 @@ class CameraGeometry(ivy.Container):
 
     __slots__ = ()
 
-    def __init__(self, intrinsics: Intrinsics, extrinsics: Extrinsics, full_mats_homo: Any,
-                 inv_full_mats_homo: Any) -> None:
-        super().__init__(intrinsics=intrinsics, extrinsics=extrinsics, full_mats_homo=full_mats_homo,
-                         inv_full_mats_homo=inv_full_mats_homo)
+    def __init__(
+        self, intrinsics: Intrinsics, extrinsics: Extrinsics, full_mats_homo: Any, inv_full_mats_homo: Any
+    ) -> None:
+        super().__init__(
+            intrinsics=intrinsics,
+            extrinsics=extrinsics,
+            full_mats_homo=full_mats_homo,
+            inv_full_mats_homo=inv_full_mats_homo,
+        )
 
 
 class PrimitiveScene(ivy.Container):
@@ -90,16 +112,25 @@ class PrimitiveScene(ivy.Container):
 
     __slots__ = ()
 
-    def __init__(self, sphere_positions: Any = None, sphere_radii: Any = None, cuboid_ext_mats: Any = None,
-                 cuboid_dims: Any = None) -> None:
+    def __init__(
+        self,
+        sphere_positions: Any = None,
+        sphere_radii: Any = None,
+        cuboid_ext_mats: Any = None,
+        cuboid_dims: Any = None,
+    ) -> None:
         if (sphere_positions is None) != (sphere_radii is None):
             raise ValueError("PrimitiveScene: give both sphere_positions and sphere_radii, or neither")
         if (cuboid_ext_mats is None) != (cuboid_dims is None):
             raise ValueError("PrimitiveScene: give both cuboid_ext_mats and cuboid_dims, or neither")
         if sphere_positions is None and cuboid_ext_mats is None:
             raise ValueError("PrimitiveScene: the scene is empty; give spheres, cuboids or both")
-        fields = {"sphere_positions": sphere_positions, "sphere_radii": sphere_radii,
-                  "cuboid_ext_mats": cuboid_ext_mats, "cuboid_dims": cuboid_dims}
+        fields = {
+            "sphere_positions": sphere_positions,
+            "sphere_radii": sphere_radii,
+            "cuboid_ext_mats": cuboid_ext_mats,
+            "cuboid_dims": cuboid_dims,
+        }
         super().__init__({k: v for k, v in fields.items() if v is not None})
 
     def sdf(self, query_positions: Any) -> Any:

@@ -6,7 +6,8 @@ Images are channels-last ``[..., h, w, c]``; pixel coordinates ``(x, y)`` = (col
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import ivy
 
@@ -47,7 +48,7 @@ def stack_images(images: Sequence[Any], desired_aspect_ratio: Sequence[float] = 
     rows, cols = best, math.ceil(n / best)
     blank = ivy.zeros_like(images[0])
     cells = list(images) + [blank] * (rows * cols - n)
-    grid_rows = [ivy.concat(cells[r * cols:(r + 1) * cols], axis=-2) for r in range(rows)]
+    grid_rows = [ivy.concat(cells[r * cols : (r + 1) * cols], axis=-2) for r in range(rows)]
     return ivy.concat(grid_rows, axis=-3)
 
 
@@ -96,8 +97,15 @@ def random_crop(x: Any, crop_size: Sequence[int], seed: int | None = None) -> An
     xp = ivy.namespace(x)
     dev = ivy.dev(x)
     oy = ivy.randint(0, h - ch + 1, batch + (1,), dtype=index_dtype(x), device=dev, seed=seed, backend=xp)
-    ox = ivy.randint(0, w - cw + 1, batch + (1,), dtype=index_dtype(x), device=dev,
-                     seed=None if seed is None else seed + 1, backend=xp)
+    ox = ivy.randint(
+        0,
+        w - cw + 1,
+        batch + (1,),
+        dtype=index_dtype(x),
+        device=dev,
+        seed=None if seed is None else seed + 1,
+        backend=xp,
+    )
     rows = oy + xp.arange(ch, dtype=index_dtype(x), device=dev)  # [..., ch]
     cols = ox + xp.arange(cw, dtype=index_dtype(x), device=dev)  # [..., cw]
     rows_idx = ivy.broadcast_to(ivy.reshape(rows, batch + (ch, 1, 1)), batch + (ch, w, shape[-1]))
@@ -110,14 +118,14 @@ def random_crop(x: Any, crop_size: Sequence[int], seed: int | None = None) -> An
 # There is no bit-cast op in the Array API, so the IEEE-754 binary32 fields are computed with
 # exact float32 arithmetic (scaling by powers of two is exact) and integer arithmetic.
 
+
 def _mul_pow2(x: Any, e: Any) -> Any:
     """``x · 2^e`` (exact) for integer-valued float ``e`` in ``[-128, 128]``.
 
     The powers come from a table of the exact ``2^k``, ``|k| <= 64``, applied in two halves, so
     that no factor is subnormal (which some backends flush to zero).
     """
-    table = ivy.asarray([2.0 ** k for k in range(-64, 65)], dtype=x.dtype, device=ivy.dev(x),
-                        backend=ivy.namespace(x))
+    table = ivy.asarray([2.0**k for k in range(-64, 65)], dtype=x.dtype, device=ivy.dev(x), backend=ivy.namespace(x))
     half = ivy.floor(e * 0.5)
     idt = index_dtype(x)
     low = ivy.gather(table, ivy.astype(half + 64.0, idt), axis=0)
@@ -139,7 +147,7 @@ def float_img_to_uint8_img(x: Any) -> Any:
     sign = ivy.astype(ivy.signbit(x), ivy.int32)
     nan, inf = ivy.isnan(x), ivy.isinf(x)
     zero = ivy.equal(a, 0.0)  # exact: paddle's == operator treats tiny floats as 0
-    sub = ivy.logical_and(a < 2.0 ** -126, ivy.logical_not(zero))
+    sub = ivy.logical_and(a < 2.0**-126, ivy.logical_not(zero))
     normal = ivy.logical_not(ivy.logical_or(ivy.logical_or(nan, inf), ivy.logical_or(zero, sub)))
     safe = ivy.where(normal, a, 1.0)
     e = ivy.clip(ivy.floor(ivy.log2(safe)), -126.0, 127.0)
@@ -148,9 +156,9 @@ def float_img_to_uint8_img(x: Any) -> Any:
     e = ivy.where(m >= 2.0, e + 1.0, ivy.where(m < 1.0, e - 1.0, e))
     m = _mul_pow2(safe, -e)
     zeros = ivy.zeros_like(a)
-    mant_normal = (m - 1.0) * 2.0 ** 23
-    mant_sub = a * 2.0 ** 126 * 2.0 ** 23
-    mant = ivy.where(normal, mant_normal, ivy.where(sub, mant_sub, ivy.where(nan, zeros + 2.0 ** 22, zeros)))
+    mant_normal = (m - 1.0) * 2.0**23
+    mant_sub = a * 2.0**126 * 2.0**23
+    mant = ivy.where(normal, mant_normal, ivy.where(sub, mant_sub, ivy.where(nan, zeros + 2.0**22, zeros)))
     exp_field = ivy.where(normal, e + 127.0, ivy.where(ivy.logical_or(nan, inf), zeros + 255.0, zeros))
     mant = ivy.astype(mant, ivy.int32)
     exp_field = ivy.astype(exp_field, ivy.int32)
@@ -170,9 +178,9 @@ def uint8_img_to_float_img(x: Any) -> Any:
     exp_field = ivy.remainder(b3, 128) * 2 + ivy.floor_divide(b2, 128)
     mant = ivy.astype(ivy.remainder(b2, 128) * 65536 + b1 * 256 + b0, ivy.float32)
     e = ivy.astype(exp_field, ivy.float32)
-    frac = mant * 2.0 ** -23
+    frac = mant * 2.0**-23
     normal = _mul_pow2(1.0 + frac, e - 127.0)
-    subnormal = frac * 2.0 ** -63 * 2.0 ** -63
+    subnormal = frac * 2.0**-63 * 2.0**-63
     special = ivy.where(ivy.equal(mant, 0.0), ivy.full_like(frac, float("inf")), float("nan"))
     mag = ivy.where(exp_field == 0, subnormal, ivy.where(exp_field == 255, special, normal))
     # copysign, not -mag: paddle negates (and multiplies) 0.0 to +0.0

@@ -9,7 +9,8 @@ rendered quantity is ``Σ_i w_i f_i``. Samples lie on the last axis: ``[..., n_s
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import ivy
 
@@ -36,8 +37,9 @@ __all__ = [
 ]
 
 
-def downsampled_image_dims_from_desired_num_pixels(image_dims: Sequence[int], num_pixels: int,
-                                                   maximum: bool = False) -> tuple[tuple[int, int], int]:
+def downsampled_image_dims_from_desired_num_pixels(
+    image_dims: Sequence[int], num_pixels: int, maximum: bool = False
+) -> tuple[tuple[int, int], int]:
     """Image dims of the same aspect ratio with about ``num_pixels`` pixels.
 
     Both sides are scaled by ``sqrt(num_pixels / (h w))`` and rounded to the nearest int (at
@@ -49,17 +51,28 @@ def downsampled_image_dims_from_desired_num_pixels(image_dims: Sequence[int], nu
     """
     h, w = check_image_dims(image_dims, "downsampled_image_dims_from_desired_num_pixels")
     if num_pixels <= 0:
-        raise ValueError(f"downsampled_image_dims_from_desired_num_pixels: num_pixels must be positive, got {num_pixels}")
+        raise ValueError(
+            f"downsampled_image_dims_from_desired_num_pixels: num_pixels must be positive, got {num_pixels}"
+        )
     scale = math.sqrt(num_pixels / (h * w))
     rnd = math.floor if maximum else round
     dims = (max(1, int(rnd(h * scale))), max(1, int(rnd(w * scale))))
     return dims, dims[0] * dims[1]
 
 
-def create_sampled_pixel_coords_image(image_dims: Sequence[int], samples_per_dim: Sequence[int],
-                                      batch_shape: Sequence[int] | None = None, normalized: bool = False,
-                                      randomize: bool = True, homogeneous: bool = False, *, dtype: Any = None,
-                                      device: Any = None, backend: Any = None, seed: int | None = None) -> Any:
+def create_sampled_pixel_coords_image(
+    image_dims: Sequence[int],
+    samples_per_dim: Sequence[int],
+    batch_shape: Sequence[int] | None = None,
+    normalized: bool = False,
+    randomize: bool = True,
+    homogeneous: bool = False,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    backend: Any = None,
+    seed: int | None = None,
+) -> Any:
     """Pixel coordinates sampled on a coarser grid: one sample in each cell.
 
     The image (extent ``[-0.5, w - 0.5] x [-0.5, h - 0.5]`` in pixel coordinates) is split into
@@ -89,8 +102,7 @@ def create_sampled_pixel_coords_image(image_dims: Sequence[int], samples_per_dim
     cells = xp.stack([grid_x, grid_y], axis=-1)
     offset = 0.5
     if randomize:
-        offset = ivy.random_uniform(shape=batch + (sh, sw, 2), dtype=cells.dtype, device=device, seed=seed,
-                                    backend=xp)
+        offset = ivy.random_uniform(shape=batch + (sh, sw, 2), dtype=cells.dtype, device=device, seed=seed, backend=xp)
     scale = xp.asarray([w / sw, h / sh], dtype=cells.dtype, device=device)
     coords = (cells + offset) * scale - 0.5
     if normalized:
@@ -101,8 +113,9 @@ def create_sampled_pixel_coords_image(image_dims: Sequence[int], samples_per_dim
     return coords
 
 
-def sample_images(images: Sequence[Any], num_pixels: int, randomize: bool = True, maximum: bool = True,
-                  seed: int | None = None) -> list[Any]:
+def sample_images(
+    images: Sequence[Any], num_pixels: int, randomize: bool = True, maximum: bool = True, seed: int | None = None
+) -> list[Any]:
     """Sample several aligned images ``[..., h, w, c_k]`` at the same ~``num_pixels`` points.
 
     The points come from :func:`create_sampled_pixel_coords_image` on the grid of
@@ -118,11 +131,20 @@ def sample_images(images: Sequence[Any], num_pixels: int, randomize: bool = True
     shape = shape_of(images[0])
     for img in images[1:]:
         if shape_of(img)[:-1] != shape[:-1]:
-            raise ValueError(f"sample_images: images of shapes {list(shape)} and {list(shape_of(img))} differ "
-                             "before the channel axis")
+            raise ValueError(
+                f"sample_images: images of shapes {list(shape)} and {list(shape_of(img))} differ "
+                "before the channel axis"
+            )
     dims, _ = downsampled_image_dims_from_desired_num_pixels(shape[-3:-1], num_pixels, maximum)
-    coords = create_sampled_pixel_coords_image(shape[-3:-1], dims, shape[:-3], randomize=randomize,
-                                               backend=ivy.namespace(images[0]), seed=seed, **like(images[0]))
+    coords = create_sampled_pixel_coords_image(
+        shape[-3:-1],
+        dims,
+        shape[:-3],
+        randomize=randomize,
+        backend=ivy.namespace(images[0]),
+        seed=seed,
+        **like(images[0]),
+    )
     return [bilinearly_interpolate_image(img, coords) for img in images]
 
 
@@ -166,8 +188,7 @@ def stratified_sample(starts: Any, ends: Any, num_samples: int, seed: int | None
     return ivy.expand_dims(starts, axis=-1) + (bins + u) * ivy.expand_dims(width, axis=-1)
 
 
-def render_rays_via_termination_probabilities(ray_term_probs: Any, features: Any,
-                                              render_variance: bool = False) -> Any:
+def render_rays_via_termination_probabilities(ray_term_probs: Any, features: Any, render_variance: bool = False) -> Any:
     """Expected feature ``Σ_i w_i f_i`` ``[..., f]`` of rays, from termination probabilities.
 
     Args:
@@ -178,8 +199,12 @@ def render_rays_via_termination_probabilities(ray_term_probs: Any, features: Any
     Returns:
         The mean ``[..., f]``, or ``(mean, variance)``.
     """
-    check_last_dims(features, (shape_of(ray_term_probs)[-1], None), "render_rays_via_termination_probabilities",
-                    "features (one row per sample)")
+    check_last_dims(
+        features,
+        (shape_of(ray_term_probs)[-1], None),
+        "render_rays_via_termination_probabilities",
+        "features (one row per sample)",
+    )
     weights = ivy.expand_dims(ray_term_probs, axis=-1)
     mean = ivy.sum(weights * features, axis=-2)
     if not render_variance:
@@ -188,12 +213,21 @@ def render_rays_via_termination_probabilities(ray_term_probs: Any, features: Any
     return mean, var
 
 
-def render_implicit_features_and_depth(network_fn: Callable[..., tuple[Any, Any]], rays_o: Any, rays_d: Any,
-                                       near: float | Any, far: float | Any, samples_per_ray: int,
-                                       timestamps: Any = None, render_depth: bool = True, render_feats: bool = True,
-                                       render_variance: bool = False,
-                                       inter_feat_fn: Callable[[Any], Any] | None = None, v: Any = None,
-                                       seed: int | None = None) -> tuple[Any, ...]:
+def render_implicit_features_and_depth(
+    network_fn: Callable[..., tuple[Any, Any]],
+    rays_o: Any,
+    rays_d: Any,
+    near: float | Any,
+    far: float | Any,
+    samples_per_ray: int,
+    timestamps: Any = None,
+    render_depth: bool = True,
+    render_feats: bool = True,
+    render_variance: bool = False,
+    inter_feat_fn: Callable[[Any], Any] | None = None,
+    v: Any = None,
+    seed: int | None = None,
+) -> tuple[Any, ...]:
     """Render features and depth of rays through an implicit network (NeRF volume rendering).
 
     Each ray gets ``samples_per_ray`` stratified samples ``t`` between ``near`` and ``far``; the
@@ -230,8 +264,7 @@ def render_implicit_features_and_depth(network_fn: Callable[..., tuple[Any, Any]
     points = ivy.expand_dims(rays_o, axis=-2) + ivy.expand_dims(t, axis=-1) * ivy.expand_dims(rays_d, axis=-2)
     if timestamps is not None:
         check_last_dims(timestamps, (1,), fn, "timestamps")
-        points = ivy.concat([points, ivy.expand_dims(timestamps, axis=-2) + ivy.zeros_like(points[..., 0:1])],
-                            axis=-1)
+        points = ivy.concat([points, ivy.expand_dims(timestamps, axis=-2) + ivy.zeros_like(points[..., 0:1])], axis=-1)
     feats, densities = network_fn(points) if v is None else network_fn(points, v=v)
     if len(shape_of(densities)) == len(shape_of(points)):
         densities = densities[..., 0]
@@ -242,8 +275,11 @@ def render_implicit_features_and_depth(network_fn: Callable[..., tuple[Any, Any]
     deltas = deltas * ivy.linalg.vector_norm(rays_d, axis=-1, keepdims=True)
     weights = ray_termination_probabilities(densities, deltas)
     out_feats = render_rays_via_termination_probabilities(weights, feats, render_variance) if render_feats else None
-    out_depth = render_rays_via_termination_probabilities(weights, ivy.expand_dims(t, axis=-1), render_variance) \
-        if render_depth else None
+    out_depth = (
+        render_rays_via_termination_probabilities(weights, ivy.expand_dims(t, axis=-1), render_variance)
+        if render_depth
+        else None
+    )
     if not render_variance:
         return out_feats, out_depth
     feats_mean, feats_var = out_feats if out_feats is not None else (None, None)

@@ -6,7 +6,8 @@ Pixel coordinates are ``(x, y)`` = (column, row) with integer pixel centres; ima
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import ivy
 
@@ -45,9 +46,13 @@ def rasterize_triangles(pixel_coords_triangles: Any, image_dims: Sequence[int]) 
     h, w = check_image_dims(image_dims, fn)
     check_last_dims(pixel_coords_triangles, (None, 3, 3), fn, "triangles of (x, y, depth) vertices")
     batch = shape_of(pixel_coords_triangles)[:-3]
-    pixels = create_uniform_pixel_coords_image((h, w), homogeneous=False, backend=ivy.namespace(pixel_coords_triangles),
-                                               dtype=pixel_coords_triangles.dtype,
-                                               device=ivy.dev(pixel_coords_triangles))
+    pixels = create_uniform_pixel_coords_image(
+        (h, w),
+        homogeneous=False,
+        backend=ivy.namespace(pixel_coords_triangles),
+        dtype=pixel_coords_triangles.dtype,
+        device=ivy.dev(pixel_coords_triangles),
+    )
     p = ivy.reshape(pixels, (1, h * w, 2))  # [1, hw, 2] against triangles [..., n, 1, 2]
     tri = ivy.expand_dims(pixel_coords_triangles, axis=-3)  # [..., n, 1, 3, 3]
     a, b, c = tri[..., 0, 0:2], tri[..., 1, 0:2], tri[..., 2, 0:2]
@@ -71,8 +76,9 @@ def rasterize_triangles(pixel_coords_triangles: Any, image_dims: Sequence[int]) 
     return ivy.reshape(out, batch + (h, w, 1))
 
 
-def create_trimesh_indices_for_image(image_dims: Sequence[int], batch_shape: Sequence[int] | None = None, *,
-                                     device: Any = None, backend: Any = None) -> Any:
+def create_trimesh_indices_for_image(
+    image_dims: Sequence[int], batch_shape: Sequence[int] | None = None, *, device: Any = None, backend: Any = None
+) -> Any:
     """Vertex indices of a triangle mesh over an image grid: two triangles per 2x2 pixel quad.
 
     Vertices are the pixels in row-major order (index ``y w + x``). The quad with top-left

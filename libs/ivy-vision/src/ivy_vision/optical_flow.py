@@ -59,8 +59,14 @@ def flow_from_depth_and_cam_mats(ds_pixel_coords1: Any, cam1to2_full_mat: Any) -
     return _pixels(ds2) - _pixels(ds_pixel_coords1)
 
 
-def depth_from_flow_and_cam_mats(flow: Any, full_mats: Any, inv_full_mats: Any = None, camera_centers: Any = None,
-                                 uniform_pixel_coords: Any = None, triangulation_method: str = "cmp") -> Any:
+def depth_from_flow_and_cam_mats(
+    flow: Any,
+    full_mats: Any,
+    inv_full_mats: Any = None,
+    camera_centers: Any = None,
+    uniform_pixel_coords: Any = None,
+    triangulation_method: str = "cmp",
+) -> Any:
     """Depth ``[..., h, w, 1]`` of image 1 triangulated from the flow ``[..., h, w, 2]`` to image 2.
 
     Args:
@@ -137,14 +143,19 @@ def pixel_cost_volume(image1: Any, image2: Any, search_range: int) -> Any:
     costs = []
     for dy in range(-s, s + 1):
         for dx in range(-s, s + 1):
-            shifted = padded[..., s + dy:s + dy + h, s + dx:s + dx + w, :]
+            shifted = padded[..., s + dy : s + dy + h, s + dx : s + dx + w, :]
             costs.append(ivy.mean(image1 * shifted, axis=-1))
     return ivy.stack(costs, axis=-1)
 
 
-def velocity_from_flow_cam_coords_and_cam_mats(flow_t_to_tm1: Any, cam_coords_t: Any, cam_coords_tm1: Any,
-                                               cam_tm1_to_t_ext_mat: Any, delta_t: float | Any,
-                                               uniform_pixel_coords: Any = None) -> Any:
+def velocity_from_flow_cam_coords_and_cam_mats(
+    flow_t_to_tm1: Any,
+    cam_coords_t: Any,
+    cam_coords_tm1: Any,
+    cam_tm1_to_t_ext_mat: Any,
+    delta_t: float | Any,
+    uniform_pixel_coords: Any = None,
+) -> Any:
     """Velocity ``[..., h, w, 3]`` of the point seen at each pixel at time ``t``, in camera ``t``'s frame.
 
     The point's position at ``t - 1`` is read from ``cam_coords_tm1`` where the flow points
@@ -192,8 +203,12 @@ def _per_pixel_transforms(id_image: Any, obj_ids: Any, obj_trans: Any, like_coor
     flat_trans = ivy.reshape(obj_trans, tshape[:-2] + (12,))
     moved = ivy.matmul(masks, flat_trans)  # [..., hw, 12]
     static = 1.0 - ivy.sum(masks, axis=-1, keepdims=True)
-    identity = ivy.reshape(ivy.eye(3, 4, **{"dtype": like_coords.dtype, "device": ivy.dev(like_coords)},
-                                   backend=ivy.namespace(like_coords)), (12,))
+    identity = ivy.reshape(
+        ivy.eye(
+            3, 4, **{"dtype": like_coords.dtype, "device": ivy.dev(like_coords)}, backend=ivy.namespace(like_coords)
+        ),
+        (12,),
+    )
     per_pixel = moved + static * identity
     return ivy.reshape(per_pixel, shape_of(per_pixel)[:-1] + (3, 4))
 
@@ -208,8 +223,9 @@ def _move_objects(cam_coords: Any, id_image: Any, obj_ids: Any, obj_trans: Any, 
     return ivy.reshape(moved, shape[:-1] + (3,))
 
 
-def project_cam_coords_with_object_transformations(cam_coords_1: Any, id_image: Any, obj_ids: Any, obj_trans: Any,
-                                                   cam_1_to_2_ext_mat: Any) -> Any:
+def project_cam_coords_with_object_transformations(
+    cam_coords_1: Any, id_image: Any, obj_ids: Any, obj_trans: Any, cam_1_to_2_ext_mat: Any
+) -> Any:
     """Camera-1 points ``[..., h, w, 3 or 4]`` -> homogeneous camera-2 points ``[..., h, w, 4]``.
 
     Each pixel's point is moved by its object's transformation (static pixels stay) and then
@@ -227,8 +243,9 @@ def project_cam_coords_with_object_transformations(cam_coords_1: Any, id_image: 
     return cam_to_cam_coords(moved, cam_1_to_2_ext_mat)
 
 
-def velocity_from_cam_coords_id_image_and_object_trans(cam_coords_t: Any, id_image: Any, obj_ids: Any,
-                                                       obj_trans: Any, delta_t: float | Any) -> Any:
+def velocity_from_cam_coords_id_image_and_object_trans(
+    cam_coords_t: Any, id_image: Any, obj_ids: Any, obj_trans: Any, delta_t: float | Any
+) -> Any:
     """Velocity ``[..., h, w, 3]`` of each pixel's point: ``(T x - x) / delta_t`` (0 for static pixels).
 
     Args as in :func:`project_cam_coords_with_object_transformations`; ``obj_trans`` moves the
@@ -239,13 +256,15 @@ def velocity_from_cam_coords_id_image_and_object_trans(cam_coords_t: Any, id_ima
     return (moved - cam_coords_t[..., 0:3]) / _per_image(delta_t, id_image)
 
 
-def flow_from_cam_coords_id_image_and_object_trans(cam_coords_1: Any, id_image: Any, obj_ids: Any, obj_trans: Any,
-                                                   calib_mat: Any, cam_1_to_2_ext_mat: Any) -> Any:
+def flow_from_cam_coords_id_image_and_object_trans(
+    cam_coords_1: Any, id_image: Any, obj_ids: Any, obj_trans: Any, calib_mat: Any, cam_1_to_2_ext_mat: Any
+) -> Any:
     """Optical flow ``[..., h, w, 2]`` caused by moving objects and a moving camera.
 
     Args as in :func:`project_cam_coords_with_object_transformations`; ``calib_mat``
     ``[..., 3, 3]`` is the (shared) calibration matrix of both images.
     """
-    cam2 = project_cam_coords_with_object_transformations(cam_coords_1, id_image, obj_ids, obj_trans,
-                                                          cam_1_to_2_ext_mat)
+    cam2 = project_cam_coords_with_object_transformations(
+        cam_coords_1, id_image, obj_ids, obj_trans, cam_1_to_2_ext_mat
+    )
     return _pixels(cam_to_ds_pixel_coords(cam2, calib_mat)) - _pixels(cam_to_ds_pixel_coords(cam_coords_1, calib_mat))

@@ -43,5 +43,5 @@ def pad_omni_image(image: Any, pad_size: int) -> Any:
         shifted = ivy.concat([rows[..., half:, :], rows[..., 0:half, :]], axis=-2)
         return ivy.flip(shifted, axis=-3)
 
-    tall = ivy.concat([over_pole(image[..., 0:p, :, :]), image, over_pole(image[..., h - p:h, :, :])], axis=-3)
-    return ivy.concat([tall[..., w - p:w, :], tall, tall[..., 0:p, :]], axis=-2)
+    tall = ivy.concat([over_pole(image[..., 0:p, :, :]), image, over_pole(image[..., h - p : h, :, :])], axis=-3)
+    return ivy.concat([tall[..., w - p : w, :], tall, tall[..., 0:p, :]], axis=-2)

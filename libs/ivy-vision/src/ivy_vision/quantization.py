@@ -7,7 +7,8 @@ Conventions as in :mod:`ivy_vision.single_view_geometry`: pixel coordinates are 
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import ivy
 
@@ -21,10 +22,18 @@ def _as_array(v: float | Any, ref: Any) -> Any:
     return v if ivy.is_native_array(v) else ivy.full_like(ref[..., 0:1], float(v))
 
 
-def quantize_to_image(pixel_coords: Any, final_image_dims: Sequence[int], feat: Any = None, feat_prior: Any = None,
-                      with_db: bool = False, pixel_coords_var: float | Any = 1e-3, feat_var: float | Any = 1e-3,
-                      pixel_coords_prior_var: float | Any = 1e12, feat_prior_var: float | Any = 1e12,
-                      var_threshold: tuple[float, float] = (1e-3, 1e12)) -> tuple[Any, Any, Any]:
+def quantize_to_image(
+    pixel_coords: Any,
+    final_image_dims: Sequence[int],
+    feat: Any = None,
+    feat_prior: Any = None,
+    with_db: bool = False,
+    pixel_coords_var: float | Any = 1e-3,
+    feat_var: float | Any = 1e-3,
+    pixel_coords_prior_var: float | Any = 1e12,
+    feat_prior_var: float | Any = 1e12,
+    var_threshold: tuple[float, float] = (1e-3, 1e12),
+) -> tuple[Any, Any, Any]:
     """Splat points with features into an image (forward warping), fusing those that share a pixel.
 
     Each point goes to the pixel nearest to it, ``(floor(x + 0.5), floor(y + 0.5))``; points
@@ -78,8 +87,9 @@ def quantize_to_image(pixel_coords: Any, final_image_dims: Sequence[int], feat: 
     xi = ivy.astype(ivy.where(valid, xi, 0.0), index_dtype(pixel_coords))
     yi = ivy.astype(ivy.where(valid, yi, 0.0), index_dtype(pixel_coords))
     xp = ivy.namespace(pixel_coords)
-    image_offsets = ivy.reshape(xp.arange(nbatch, dtype=index_dtype(pixel_coords), device=ivy.dev(pixel_coords)) * (h * w),
-                                batch + (1,))
+    image_offsets = ivy.reshape(
+        xp.arange(nbatch, dtype=index_dtype(pixel_coords), device=ivy.dev(pixel_coords)) * (h * w), batch + (1,)
+    )
     flat_idx = ivy.where(valid, image_offsets + yi * w + xi, size)
     flat_idx = ivy.reshape(flat_idx, (nbatch * n, 1))
 
@@ -107,10 +117,9 @@ def quantize_to_image(pixel_coords: Any, final_image_dims: Sequence[int], feat: 
     if feat is not None:
         fprior = ivy.zeros(batch + (h, w, nf), backend=xp, **like(feat)) if feat_prior is None else feat_prior
         prior = ivy.concat([prior, fprior + ivy.zeros(batch + (h, w, nf), backend=xp, **like(feat))], axis=-1)
-        prior_var = ivy.concat([prior_var, _as_array(feat_prior_var, fprior) + ivy.zeros_like(prior[..., 2:])],
-                               axis=-1)
+        prior_var = ivy.concat([prior_var, _as_array(feat_prior_var, fprior) + ivy.zeros_like(prior[..., 2:])], axis=-1)
     prior_precision = 1.0 / prior_var
-    total_precision = summed[..., nc:2 * nc] + prior_precision
+    total_precision = summed[..., nc : 2 * nc] + prior_precision
     mean = (summed[..., 0:nc] + prior * prior_precision) / total_precision
     fused_var = ivy.clip(1.0 / total_precision, float(var_threshold[0]), float(var_threshold[1]))
-    return mean, fused_var, summed[..., 2 * nc:]
+    return mean, fused_var, summed[..., 2 * nc :]

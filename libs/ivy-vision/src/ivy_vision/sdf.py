@@ -35,16 +35,16 @@ def sphere_signed_distances(sphere_positions: Any, sphere_radii: Any, query_posi
     check_last_dims(sphere_radii, (None, 1), fn, "sphere radii")
     check_last_dims(query_positions, (None, 3), fn, "query positions")
     if sphere_positions.shape[-2] != sphere_radii.shape[-2]:
-        raise ValueError(f"{fn}: {sphere_positions.shape[-2]} sphere positions but "
-                         f"{sphere_radii.shape[-2]} radii")
+        raise ValueError(f"{fn}: {sphere_positions.shape[-2]} sphere positions but {sphere_radii.shape[-2]} radii")
     # [..., n_q, 1, 3] - [..., 1, n_s, 3] -> distances [..., n_q, n_s]
     offsets = ivy.expand_dims(query_positions, axis=-2) - ivy.expand_dims(sphere_positions, axis=-3)
     dists = safe_norm(offsets, axis=-1) - matrix_transpose(sphere_radii)
     return ivy.min(dists, axis=-1, keepdims=True)
 
 
-def cuboid_signed_distances(cuboid_ext_mats: Any, cuboid_dims: Any, query_positions: Any,
-                            min_over_cuboids: bool = True) -> Any:
+def cuboid_signed_distances(
+    cuboid_ext_mats: Any, cuboid_dims: Any, query_positions: Any, min_over_cuboids: bool = True
+) -> Any:
     """Signed distances from query points to cuboids (boxes).
 
     Each query point ``q`` is moved into a cuboid's frame, ``p = R q + t`` (``[R | t]`` its
@@ -67,8 +67,9 @@ def cuboid_signed_distances(cuboid_ext_mats: Any, cuboid_dims: Any, query_positi
     check_last_dims(cuboid_dims, (None, 3), fn, "cuboid dimensions")
     check_last_dims(query_positions, (None, 3), fn, "query positions")
     if cuboid_ext_mats.shape[-3] != cuboid_dims.shape[-2]:
-        raise ValueError(f"{fn}: {cuboid_ext_mats.shape[-3]} cuboid matrices but {cuboid_dims.shape[-2]} "
-                         "cuboid dimensions")
+        raise ValueError(
+            f"{fn}: {cuboid_ext_mats.shape[-3]} cuboid matrices but {cuboid_dims.shape[-2]} cuboid dimensions"
+        )
     rot = cuboid_ext_mats[..., 0:3]
     trans = matrix_transpose(cuboid_ext_mats[..., 3:4])
     # [..., 1, n_q, 3] @ [..., n_c, 3, 3] + [..., n_c, 1, 3] -> points in each cuboid frame

@@ -22,7 +22,8 @@ Conventions (used throughout ``ivy_vision``):
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import ivy
 import ivy_mech
@@ -79,9 +80,17 @@ __all__ = [
 
 # ---------------------------------------------------------------------------------- pixel grids
 
-def create_uniform_pixel_coords_image(image_dims: Sequence[int], batch_shape: Sequence[int] | None = None,
-                                      normalized: bool = False, homogeneous: bool = True, *,
-                                      dtype: Any = None, device: Any = None, backend: Any = None) -> Any:
+
+def create_uniform_pixel_coords_image(
+    image_dims: Sequence[int],
+    batch_shape: Sequence[int] | None = None,
+    normalized: bool = False,
+    homogeneous: bool = True,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    backend: Any = None,
+) -> Any:
     """The image of each pixel's own coordinates: ``out[..., y, x, :] = (x, y, 1)``.
 
     Args:
@@ -116,6 +125,7 @@ def _uniform_pixel_coords_like(x: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------------- intrinsics
+
 
 def _image_dims_wh(image_dims: Any) -> Any:
     """``(w, h)`` from ``image_dims`` ``(h, w)``: a tuple of floats, or a flipped array."""
@@ -160,8 +170,11 @@ def focal_lengths_and_pp_offsets_to_calib_mat(focal_lengths: Any, pp_offsets: An
     fx, fy = focal_lengths[..., 0], focal_lengths[..., 1]
     px, py = pp_offsets[..., 0], pp_offsets[..., 1]
     zero, one = ivy.zeros_like(fx), ivy.ones_like(fx)
-    rows = [ivy.stack([fx, zero, px], axis=-1), ivy.stack([zero, fy, py], axis=-1),
-            ivy.stack([zero, zero, one], axis=-1)]
+    rows = [
+        ivy.stack([fx, zero, px], axis=-1),
+        ivy.stack([zero, fy, py], axis=-1),
+        ivy.stack([zero, zero, one], axis=-1),
+    ]
     return ivy.stack(rows, axis=-2)
 
 
@@ -172,6 +185,7 @@ def _inv_calib_mat_from_focal_lengths(focal_lengths: Any, pp_offsets: Any) -> An
 
 
 # ---------------------------------------------------------------------------------- extrinsics
+
 
 def rot_mat_and_cam_center_to_ext_mat(rotation_mat: Any, camera_center: Any) -> Any:
     """World->camera matrix ``[R | -R c]`` ``[..., 3, 4]``.
@@ -206,6 +220,7 @@ def calib_and_ext_to_full_mat(calib_mat: Any, ext_mat: Any) -> Any:
 
 # ---------------------------------------------------------------------------------- depth / pixels / camera
 
+
 def depth_to_ds_pixel_coords(depth: Any, uniform_pixel_coords: Any = None) -> Any:
     """Depth image ``[..., h, w, 1]`` -> ds pixel coords ``(x·d, y·d, d)`` ``[..., h, w, 3]``.
 
@@ -219,8 +234,9 @@ def depth_to_ds_pixel_coords(depth: Any, uniform_pixel_coords: Any = None) -> An
     if uniform_pixel_coords is None:
         uniform_pixel_coords = _uniform_pixel_coords_like(depth)
     else:
-        check_last_dims(uniform_pixel_coords, (None, None, 3), "depth_to_ds_pixel_coords",
-                        "homogeneous uniform pixel coords")
+        check_last_dims(
+            uniform_pixel_coords, (None, None, 3), "depth_to_ds_pixel_coords", "homogeneous uniform pixel coords"
+        )
     return uniform_pixel_coords * depth
 
 
@@ -266,6 +282,7 @@ def ds_pixel_coords_to_radial_depth(ds_pixel_coords: Any, inv_calib_mat: Any) ->
 
 # ---------------------------------------------------------------------------------- world
 
+
 def world_to_cam_coords(coords_wrt_world: Any, ext_mat: Any) -> Any:
     """World points ``[..., 3 or 4]`` -> homogeneous camera points ``[..., 4]`` (``ext_mat`` ``[B..., 3, 4]``)."""
     check_last_dims(ext_mat, (3, 4), "world_to_cam_coords", "extrinsic matrices")
@@ -309,6 +326,7 @@ def depth_to_world_coords(depth: Any, inv_calib_mat: Any, inv_ext_mat: Any, unif
 
 # ---------------------------------------------------------------------------------- rays
 
+
 def pixel_coords_to_world_ray_vectors(inv_full_mat: Any, pixel_coords: Any = None) -> Any:
     """Unit world-frame ray directions ``[..., 3]`` through pixels.
 
@@ -345,6 +363,7 @@ def sphere_coords_to_world_ray_vectors(sphere_coords: Any, inv_rotation_mat: Any
 
 # ---------------------------------------------------------------------------------- sampling
 
+
 def bilinearly_interpolate_image(image: Any, sampling_pixel_coords: Any) -> Any:
     """Sample an image at continuous pixel coordinates (inverse warping), bilinearly.
 
@@ -367,8 +386,9 @@ def bilinearly_interpolate_image(image: Any, sampling_pixel_coords: Any) -> Any:
     nb = len(ishape) - 3
     h, w, c = ishape[-3:]
     if len(cshape) < nb + 1:
-        raise ValueError(f"{fn}: sampling pixel coords of shape {list(cshape)} lack the image's batch axes "
-                         f"{list(ishape[:-3])}")
+        raise ValueError(
+            f"{fn}: sampling pixel coords of shape {list(cshape)} lack the image's batch axes {list(ishape[:-3])}"
+        )
     spatial = cshape[nb:-1]
     n = math.prod(spatial)
     batch = broadcast_shapes(ishape[:nb], cshape[:nb])
@@ -389,8 +409,7 @@ def bilinearly_interpolate_image(image: Any, sampling_pixel_coords: Any) -> Any:
     wx = ivy.expand_dims(x - x0, axis=-1)
     wy = ivy.expand_dims(y - y0, axis=-1)
     idt = index_dtype(image)
-    offsets = ivy.reshape(ivy.namespace(image).arange(nbatch, dtype=idt, device=ivy.dev(image)) * (h * w),
-                          batch + (1,))
+    offsets = ivy.reshape(ivy.namespace(image).arange(nbatch, dtype=idt, device=ivy.dev(image)) * (h * w), batch + (1,))
     top_left = ivy.astype(y0, idt) * w + ivy.astype(x0, idt) + offsets  # [B..., n]
     dx = 1 if w > 1 else 0
     dy = w if h > 1 else 0
@@ -404,6 +423,7 @@ def bilinearly_interpolate_image(image: Any, sampling_pixel_coords: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------------- spheres
+
 
 def cam_to_sphere_coords(coords_wrt_cam: Any, forward_facing_z: bool = True) -> Any:
     """Camera points ``[..., 3 or 4]`` -> camera-centric sphere coords ``(phi, theta, r)`` ``[..., 3]``.

@@ -29,8 +29,9 @@ def _window_sum(image: Any, kernel: Any) -> Any:
 def _check(mean: Any, other: Any, kernel_dim: int, fn: str, what: str) -> int:
     check_rank_at_least(mean, 3, fn, "images", "[..., h, w, c]")
     if shape_of(mean) != shape_of(other):
-        raise ValueError(f"{fn}: the mean image {list(shape_of(mean))} and the {what} image "
-                         f"{list(shape_of(other))} differ in shape")
+        raise ValueError(
+            f"{fn}: the mean image {list(shape_of(mean))} and the {what} image {list(shape_of(other))} differ in shape"
+        )
     k = int(kernel_dim)
     h, w = shape_of(mean)[-3:-1]
     if k < 1 or k > min(h, w):

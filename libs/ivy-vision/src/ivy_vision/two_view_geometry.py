@@ -72,8 +72,9 @@ def sphere_to_sphere_coords(sphere_coords1: Any, cam1to2_ext_mat: Any, forward_f
     return cam_to_sphere_coords(cam2, forward_facing_z)
 
 
-def angular_pixel_to_angular_pixel_coords(angular_pixel_coords1: Any, cam1to2_ext_mat: Any,
-                                          pixels_per_degree: float | Any) -> Any:
+def angular_pixel_to_angular_pixel_coords(
+    angular_pixel_coords1: Any, cam1to2_ext_mat: Any, pixels_per_degree: float | Any
+) -> Any:
     """Camera-1 angular pixel coords ``(u, v, r)`` ``[..., 3]`` -> camera-2 ones ``[..., 3]``."""
     sphere1 = angular_pixel_to_sphere_coords(angular_pixel_coords1, pixels_per_degree)
     return sphere_to_angular_pixel_coords(sphere_to_sphere_coords(sphere1, cam1to2_ext_mat), pixels_per_degree)
@@ -83,12 +84,15 @@ def _skew(v: Any) -> Any:
     """Cross-product matrices ``[v]×`` ``[..., 3, 3]`` of vectors ``[..., 3]``."""
     x, y, z = v[..., 0], v[..., 1], v[..., 2]
     zero = ivy.zeros_like(x)
-    return ivy.stack([ivy.stack([zero, -z, y], axis=-1), ivy.stack([z, zero, -x], axis=-1),
-                      ivy.stack([-y, x, zero], axis=-1)], axis=-2)
+    return ivy.stack(
+        [ivy.stack([zero, -z, y], axis=-1), ivy.stack([z, zero, -x], axis=-1), ivy.stack([-y, x, zero], axis=-1)],
+        axis=-2,
+    )
 
 
-def get_fundamental_matrix(full_mat1: Any, full_mat2: Any, camera_center1: Any = None,
-                           pinv_full_mat1: Any = None) -> Any:
+def get_fundamental_matrix(
+    full_mat1: Any, full_mat2: Any, camera_center1: Any = None, pinv_full_mat1: Any = None
+) -> Any:
     """Fundamental matrix ``F = [e₂]× P₂ P₁⁺`` ``[..., 3, 3]`` of two cameras.
 
     Pixels ``x₁`` of camera 1 and ``x₂`` of camera 2 (homogeneous) seeing the same point satisfy
@@ -147,8 +151,9 @@ def closest_mutual_points_along_two_skew_rays(camera_centers: Any, world_ray_vec
     return append_ones(ivy.stack([p1, p2], axis=nb))
 
 
-def triangulate_depth(ds_pixel_coords: Any, full_mats: Any, inv_full_mats: Any = None, camera_centers: Any = None,
-                      method: str = "cmp") -> Any:
+def triangulate_depth(
+    ds_pixel_coords: Any, full_mats: Any, inv_full_mats: Any = None, camera_centers: Any = None, method: str = "cmp"
+) -> Any:
     """Depth in the first view of points seen by two cameras.
 
     Args:
@@ -170,16 +175,23 @@ def triangulate_depth(ds_pixel_coords: Any, full_mats: Any, inv_full_mats: Any =
     nb = len(shape_of(full_mats)) - 3
     check_rank_at_least(ds_pixel_coords, nb + 2, fn, "ds pixel coords", "[..., 2, S..., 3]")
     if shape_of(ds_pixel_coords)[nb] != 2:
-        raise ValueError(f"{fn}: expected ds pixel coords of shape [..., 2, S..., 3] with the batch axes "
-                         f"{list(shape_of(full_mats)[:nb])} of full_mats, got {list(shape_of(ds_pixel_coords))}")
+        raise ValueError(
+            f"{fn}: expected ds pixel coords of shape [..., 2, S..., 3] with the batch axes "
+            f"{list(shape_of(full_mats)[:nb])} of full_mats, got {list(shape_of(ds_pixel_coords))}"
+        )
     full_mat1 = _view(full_mats, nb, 0)
     if method == "cmp":
         if inv_full_mats is None:
             inv_full_mats = projection_matrix_inverse(full_mats)
         if camera_centers is None:
             camera_centers = inv_full_mats[..., 3]
-        rays = ivy.stack([pixel_coords_to_world_ray_vectors(_view(inv_full_mats, nb, i), _view(ds_pixel_coords, nb, i))
-                          for i in range(2)], axis=nb)
+        rays = ivy.stack(
+            [
+                pixel_coords_to_world_ray_vectors(_view(inv_full_mats, nb, i), _view(ds_pixel_coords, nb, i))
+                for i in range(2)
+            ],
+            axis=nb,
+        )
         closest = closest_mutual_points_along_two_skew_rays(camera_centers, rays)
         world = (_view(closest, nb, 0) + _view(closest, nb, 1)) * 0.5
     elif method == "dlt":

@@ -7,7 +7,8 @@ Points are ``[..., n, 3]`` (``x, y, z``) with any leading batch axes; grids are
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import ivy
 
@@ -26,20 +27,27 @@ def _bounds(coords: Any, coord_bounds: Any, fn: str) -> tuple[Any, Any]:
         return ivy.expand_dims(coord_bounds[..., 0:3], axis=-2), ivy.expand_dims(coord_bounds[..., 3:6], axis=-2)
     b = [float(v) for v in coord_bounds]
     if len(b) != 6 or any(lo >= hi for lo, hi in zip(b[0:3], b[3:6])):
-        raise ValueError(f"{fn}: coord_bounds must be (x_min, y_min, z_min, x_max, y_max, z_max) with each min "
-                         f"below its max, got {list(coord_bounds)}")
+        raise ValueError(
+            f"{fn}: coord_bounds must be (x_min, y_min, z_min, x_max, y_max, z_max) with each min "
+            f"below its max, got {list(coord_bounds)}"
+        )
     return _row(b[0:3], coords), _row(b[3:6], coords)
 
 
 def _row(values: Sequence[float], like_: Any) -> Any:
     """A ``[1, 3]`` array of ``values`` with ``like_``'s dtype, device and backend."""
-    return ivy.asarray([[float(v) for v in values]], dtype=like_.dtype, device=ivy.dev(like_),
-                       backend=ivy.namespace(like_))
+    return ivy.asarray(
+        [[float(v) for v in values]], dtype=like_.dtype, device=ivy.dev(like_), backend=ivy.namespace(like_)
+    )
 
 
-def coords_to_voxel_grid(coords: Any, voxel_shape_spec: Sequence[int] | Sequence[float] | Any, mode: str = "DIMS",
-                         coord_bounds: Sequence[float] | Any = None,
-                         features: Any = None) -> tuple[Any, tuple[int, int, int], Any, Any]:
+def coords_to_voxel_grid(
+    coords: Any,
+    voxel_shape_spec: Sequence[int] | Sequence[float] | Any,
+    mode: str = "DIMS",
+    coord_bounds: Sequence[float] | Any = None,
+    features: Any = None,
+) -> tuple[Any, tuple[int, int, int], Any, Any]:
     """Voxelize a point cloud: the mean point, the mean features and the count in each voxel.
 
     The grid spans ``[min, max]`` on each axis (the bounds, or the points' own extent); a point's
@@ -106,16 +114,17 @@ def coords_to_voxel_grid(coords: Any, voxel_shape_spec: Sequence[int] | Sequence
     values = ivy.concat([coords * ones] + ([features * ones] if features is not None else []) + [ones], axis=-1)
     nc = shape_of(values)[-1]
     summed = ivy.scatter_nd(flat, ivy.reshape(values, (nbatch * n, nc)), (nbatch * nvox + 1, nc))
-    summed = ivy.reshape(summed[0:nbatch * nvox], batch + dims + (nc,))
-    count = summed[..., nc - 1:]
-    grid = ivy.concat([summed[..., 0:nc - 1] / ivy.maximum(count, 1.0), count], axis=-1)
+    summed = ivy.reshape(summed[0 : nbatch * nvox], batch + dims + (nc,))
+    count = summed[..., nc - 1 :]
+    grid = ivy.concat([summed[..., 0 : nc - 1] / ivy.maximum(count, 1.0), count], axis=-1)
     res_out = ivy.broadcast_to(res, batch + (1, 3))[..., 0, :]
     bb_mins = ivy.broadcast_to(mins, batch + (1, 3))[..., 0, :]
     return grid, dims, res_out, bb_mins
 
 
-def depth_images_to_world_point_cloud(depths: Any, inv_calib_mats: Any, inv_ext_mats: Any,
-                                      features: Any = None) -> tuple[Any, Any]:
+def depth_images_to_world_point_cloud(
+    depths: Any, inv_calib_mats: Any, inv_ext_mats: Any, features: Any = None
+) -> tuple[Any, Any]:
     """Fuse the depth images of several cameras into one world point cloud (e.g. to voxelize).
 
     Args:

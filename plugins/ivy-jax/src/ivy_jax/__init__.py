@@ -6,7 +6,7 @@ use of the ``jax`` backend.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ivy.plugin import BackendSpec, hookimpl
 
@@ -23,4 +23,6 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             description="JAX: CPU/GPU/TPU, jit and grad; 64-bit dtypes need JAX_ENABLE_X64=1",
         )
     )
+
+
 from ._compile import ivy_compile  # noqa: E402,F401

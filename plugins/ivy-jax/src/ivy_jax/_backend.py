@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import jax
+
 from ivy.plugin import BackendImpl, collect_ops
 
 from . import _dtypes

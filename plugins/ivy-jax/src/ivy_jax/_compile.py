@@ -5,7 +5,8 @@ Kept framework-free at import: JAX is imported only when a function is compiled.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ivy.plugin import hookimpl
 

@@ -11,12 +11,24 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+
 from ivy.errors import UnsupportedDTypeError
 from ivy.plugin_kit import device_kinds
 
 ALL_NAMES = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
 )
 WIDE = frozenset({"int64", "uint64", "float64", "complex128"})
 _EXTRA = ("float16", "bfloat16")  # not in the standard, but JAX has them: let them through

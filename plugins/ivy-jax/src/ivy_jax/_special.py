@@ -11,11 +11,13 @@ the standard's special-case tables (the trigonometric ones through ``cos(z) = co
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+
 from ivy.plugin_kit import fastpath
 
 __all__ = ["complex_corrected"]
@@ -56,27 +58,46 @@ RULES: dict[str, Callable[..., list[tuple[Any, Any, Any]]]] = {
     "log10": _log_rules(math.log(10.0), 0.0),
     "log1p": _log_rules(1.0, 1.0),
     "sqrt": lambda x, y: [
-        (_inf(x) & _nan(y) & (x > 0), INF, NAN), (_inf(x) & _nan(y) & (x < 0), NAN, INF), (_inf(y), INF, y),
+        (_inf(x) & _nan(y) & (x > 0), INF, NAN),
+        (_inf(x) & _nan(y) & (x < 0), NAN, INF),
+        (_inf(y), INF, y),
     ],
     "acos": lambda x, y: [((x == 0) & _nan(y), _HALF_PI, NAN)],
     "acosh": lambda x, y: [((x == 0) & _nan(y), NAN, _HALF_PI)],
     "asin": lambda x, y: [((x == 0) & _nan(y), x, NAN)],
     "asinh": lambda x, y: [(_nan(x) & (y == 0), NAN, y)],
     "atanh": lambda x, y: [
-        (_nan(x) & ~_inf(y), NAN, NAN), (_nan(y) & _fin(x) & (x != 0), NAN, NAN),
-        (_nan(y) & (x == 0), x, NAN), (_nan(y) & _inf(x), 0.0, NAN),
+        (_nan(x) & ~_inf(y), NAN, NAN),
+        (_nan(y) & _fin(x) & (x != 0), NAN, NAN),
+        (_nan(y) & (x == 0), x, NAN),
+        (_nan(y) & _inf(x), 0.0, NAN),
     ],
     "atan": lambda x, y: [
-        (_nan(y) & ~_inf(x), NAN, NAN), (_nan(x) & _fin(y) & (y != 0), NAN, NAN),
-        (_nan(x) & (y == 0), NAN, y), (_nan(x) & _inf(y), NAN, 0.0),
+        (_nan(y) & ~_inf(x), NAN, NAN),
+        (_nan(x) & _fin(y) & (y != 0), NAN, NAN),
+        (_nan(x) & (y == 0), NAN, y),
+        (_nan(x) & _inf(y), NAN, 0.0),
     ],
 }
 
 _COMPLEX = (np.dtype("complex64"), np.dtype("complex128"))
 #: every dtype but the complex ones: jax's own function, called from C
 _NOT_COMPLEX = frozenset(
-    np.dtype(n) for n in ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-                          "float16", "float32", "float64")
+    np.dtype(n)
+    for n in (
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float16",
+        "float32",
+        "float64",
+    )
 ) | {jnp.bfloat16.dtype if hasattr(jnp.bfloat16, "dtype") else np.dtype(jnp.bfloat16)}
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 import numpy as np
+
 from ivy.plugin_kit import DTYPE_KINDS as KINDS
 
 from ._dtypes import _CACHE, native, put, real_of
@@ -33,8 +34,21 @@ def astype(x: jax.Array, dtype: Any, /, *, copy: bool = True, device: Any = None
     return out
 
 
-_ORDER = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-          "float32", "float64", "complex64", "complex128")
+_ORDER = (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
 #: from -> the dtypes it may be cast to under the standard's type-promotion rules.
 _CAN_CAST: dict[str, frozenset[str]] = {
     "bool": frozenset({"bool"}),
@@ -89,8 +103,7 @@ def finfo(type: Any, /) -> Any:
             raise ValueError(f"finfo: {dt} is not a floating-point dtype")
         r = real_of(dt)
         fi = jnp.finfo(r)
-        got = _finfo(int(fi.bits), float(fi.eps), float(fi.max), float(fi.min),
-                     float(fi.smallest_normal), r)
+        got = _finfo(int(fi.bits), float(fi.eps), float(fi.max), float(fi.min), float(fi.smallest_normal), r)
         _FINFO[dt] = got
     return got
 

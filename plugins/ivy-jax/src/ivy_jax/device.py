@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import jax
+
 from ivy.plugin_kit import device_kinds
 
 from ._backend import _default_device, _devices
@@ -72,7 +73,9 @@ def _checked(device: Any) -> Any:
     try:
         return _native_device(device)
     except (RuntimeError, ValueError, TypeError) as e:
-        raise ValueError(f"device {device!r} is not available to the jax backend (devices: {', '.join(devices())}): {e}") from None
+        raise ValueError(
+            f"device {device!r} is not available to the jax backend (devices: {', '.join(devices())}): {e}"
+        ) from None
 
 
 def to_device(x: _Array, device: Any, /) -> _Array:

@@ -8,8 +8,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from ._dtypes import native
 from ._dtypes import device as _device
+from ._dtypes import native
 
 __all__ = [
     "fft",
@@ -77,28 +77,44 @@ def _s(x: jax.Array, s: Any, axes: Any, last_half: bool = False) -> Any:
 
 
 def fftn(
-    x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+    x: jax.Array,
+    /,
+    *,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
     norm: str = "backward",
 ) -> jax.Array:
     return _fftn(x, _s(x, s, axes), axes, None if norm == "backward" else norm)
 
 
 def ifftn(
-    x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+    x: jax.Array,
+    /,
+    *,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
     norm: str = "backward",
 ) -> jax.Array:
     return _ifftn(x, _s(x, s, axes), axes, None if norm == "backward" else norm)
 
 
 def rfftn(
-    x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+    x: jax.Array,
+    /,
+    *,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
     norm: str = "backward",
 ) -> jax.Array:
     return _rfftn(x, _s(x, s, axes), axes, None if norm == "backward" else norm)
 
 
 def irfftn(
-    x: jax.Array, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+    x: jax.Array,
+    /,
+    *,
+    s: Sequence[int] | None = None,
+    axes: Sequence[int] | None = None,
     norm: str = "backward",
 ) -> jax.Array:
     return _irfftn(x, _s(x, s, axes, True), axes, None if norm == "backward" else norm)

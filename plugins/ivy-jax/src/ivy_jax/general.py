@@ -18,21 +18,33 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from ivy.plugin_kit import composed
+
 from ._dtypes import _CACHE, BOOL, DEFAULT_INT, DEFAULT_UINT, native
 from .data_type import astype
-from ivy.plugin_kit import composed
 
 __all__ = [
     # primitives
-    "scatter_nd", "scatter_flat", "set_item", "inplace_update", "einsum",
+    "scatter_nd",
+    "scatter_flat",
+    "set_item",
+    "inplace_update",
+    "einsum",
     # native versions of composed ops
-    "gather", "gather_nd", "get_item", "cast", "transpose", "flatten", "cumsum", "cumprod", "pad",
-    "top_k", "split",
+    "gather",
+    "gather_nd",
+    "get_item",
+    "cast",
+    "transpose",
+    "flatten",
+    "cumsum",
+    "cumprod",
+    "pad",
+    "top_k",
+    "split",
 ]
 
 _Array = jax.Array
-
-
 
 
 def _compose(name: str) -> Any:
@@ -264,9 +276,7 @@ def _acc_dtype(x: _Array, dtype: Any) -> Any:
     return dt
 
 
-def _cumulative(
-    kind: str, x: _Array, axis: int, exclusive: bool, reverse: bool, dtype: Any
-) -> _Array:
+def _cumulative(kind: str, x: _Array, axis: int, exclusive: bool, reverse: bool, dtype: Any) -> _Array:
     dt = _acc_dtype(x, dtype)
     if x.ndim == 0:
         return _cum_kernel(kind, x.reshape(1), 0, exclusive, reverse, dt).reshape(())
@@ -290,9 +300,7 @@ def _cum_kernel(kind: str, x: _Array, a: int, exclusive: bool, reverse: bool, dt
     return fn(x, axis=a, reverse=reverse)
 
 
-def cumsum(
-    x: _Array, /, axis: int = 0, *, exclusive: bool = False, reverse: bool = False, dtype: Any = None
-) -> _Array:
+def cumsum(x: _Array, /, axis: int = 0, *, exclusive: bool = False, reverse: bool = False, dtype: Any = None) -> _Array:
     return _cumulative("sum", x, axis, exclusive, reverse, dtype)
 
 
@@ -305,9 +313,7 @@ def cumprod(
 # ----------------------------------------------------------------------------------- searching
 
 
-def top_k(
-    x: _Array, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True
-) -> tuple[_Array, _Array]:
+def top_k(x: _Array, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True) -> tuple[_Array, _Array]:
     dt = x.dtype
     if dt == BOOL or dt.kind == "c" or (not largest and dt.kind != "f"):
         # lax.top_k takes the largest only; negating to get the smallest is exact for floats alone

@@ -17,6 +17,7 @@ from typing import Any
 
 import jax
 import jax.numpy as jnp
+
 from ivy import nest as _nest
 
 __all__ = ["variable", "is_variable", "stop_gradient", "value_and_grad_flat", "vjp", "jvp", "jacobian"]
@@ -113,7 +114,9 @@ def jvp(func: Callable[..., Any], primals: Sequence[_Array], tangents: Sequence[
     return jax.jvp(func, primals, tuple(fixed))
 
 
-def jacobian(func: Callable[..., Any], /, *primals: _Array, argnums: int | Sequence[int] = 0) -> _Array | tuple[_Array, ...]:
+def jacobian(
+    func: Callable[..., Any], /, *primals: _Array, argnums: int | Sequence[int] = 0
+) -> _Array | tuple[_Array, ...]:
     n = len(primals)
 
     def norm(a: Any) -> int:
@@ -122,5 +125,7 @@ def jacobian(func: Callable[..., Any], /, *primals: _Array, argnums: int | Seque
             raise IndexError(f"jacobian: argnums {a} is out of range for {n} primals")
         return a % n
 
-    nums: int | tuple[int, ...] = norm(argnums) if not isinstance(argnums, Sequence) else tuple(norm(a) for a in argnums)
+    nums: int | tuple[int, ...] = (
+        norm(argnums) if not isinstance(argnums, Sequence) else tuple(norm(a) for a in argnums)
+    )
     return jax.jacrev(func, argnums=nums)(*primals)

@@ -19,9 +19,11 @@ JAX has no module objects of its own: a JAX model is a pytree of parameters plus
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import jax
+
 from ivy import Container, Module
 from ivy.plugin_kit import NativeModuleWrapper, call_with_variables, module_variables
 
@@ -69,6 +71,7 @@ def to_native_module(module: Module, /, *, with_state: bool = False) -> tuple[An
     params = Container.from_flat_dict(variables)
 
     if with_state:
+
         def apply_with_state(params: Any, state: Any, *args: Any, **kwargs: Any) -> tuple[Any, Container]:
             out, new = call_with_variables(module, _flat(params), _flat(state) if state else {}, *args, **kwargs)
             return out, Container.from_flat_dict(new)
@@ -104,8 +107,9 @@ class JaxFunctionWrapper(NativeModuleWrapper):
     returns ``(apply_fn, params)`` with the current ``v``.
     """
 
-    def __init__(self, apply_fn: Callable[..., Any], params: Any, *,
-                 call: Callable[..., Any] | None = None, extra: Any = None) -> None:
+    def __init__(
+        self, apply_fn: Callable[..., Any], params: Any, *, call: Callable[..., Any] | None = None, extra: Any = None
+    ) -> None:
         if not callable(apply_fn):
             raise TypeError(f"from_native_module (jax): apply_fn must be callable, got {type(apply_fn).__name__}")
         self._apply_fn = apply_fn
@@ -121,7 +125,8 @@ class JaxFunctionWrapper(NativeModuleWrapper):
         if extra is not None:
             leaves_e, self._extra_treedef = jax.tree_util.tree_flatten_with_path(extra)
             self._extra_names = self._unique(
-                ["extra/" + ("/".join(_key_name(k) for k in path) or "state") for path, _ in leaves_e])
+                ["extra/" + ("/".join(_key_name(k) for k in path) or "state") for path, _ in leaves_e]
+            )
             extra_named = {n: x for n, (_, x) in zip(self._extra_names, leaves_e)}
         named = {n: x for n, (_, x) in zip(self._names, leaves_p)}
         if isinstance(params, dict):  # keep the dict's own key order (JAX sorts the keys)
@@ -133,10 +138,18 @@ class JaxFunctionWrapper(NativeModuleWrapper):
                 named = {n: named[n] for n in order}
         for n, x in named.items():
             if not isinstance(x, jax.Array):
-                raise TypeError(f"from_native_module (jax): the parameter {n!r} is a {type(x).__name__}, not a jax.Array")
+                raise TypeError(
+                    f"from_native_module (jax): the parameter {n!r} is a {type(x).__name__}, not a jax.Array"
+                )
         device = next((next(iter(x.devices())) for x in named.values()), None)
-        super().__init__((apply_fn, Container(params) if self._container else params), backend="jax", params=named, buffers=extra_named,
-                         separator=_SEP, device=device)
+        super().__init__(
+            (apply_fn, Container(params) if self._container else params),
+            backend="jax",
+            params=named,
+            buffers=extra_named,
+            separator=_SEP,
+            device=device,
+        )
 
     @staticmethod
     def _unique(names: list[str]) -> list[str]:
@@ -240,6 +253,10 @@ def from_native_module(native: Any, /) -> JaxFunctionWrapper:
     raise TypeError(
         "from_native_module (jax) takes an (apply_fn, params) pair: apply_fn(params, *args) a pure "
         "JAX function and params a pytree of jax arrays"
-        + ("" if _flax() is not None else " (flax modules need flax, which is not installed: pip install \"ivy-jax[flax]\")")
+        + (
+            ""
+            if _flax() is not None
+            else ' (flax modules need flax, which is not installed: pip install "ivy-jax[flax]")'
+        )
         + f"; got {type(native).__module__}.{type(native).__qualname__}"
     )

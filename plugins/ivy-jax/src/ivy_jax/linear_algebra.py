@@ -17,6 +17,8 @@ def matmul(x1: jax.Array, x2: jax.Array, /) -> jax.Array:
         if "shape" in str(e):  # JAX reports mismatched contracted dimensions as a TypeError
             raise ValueError(str(e)) from None
         raise
+
+
 matrix_transpose = jnp.matrix_transpose
 tensordot = jnp.tensordot
 vecdot = jnp.vecdot

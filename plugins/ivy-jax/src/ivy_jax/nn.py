@@ -22,26 +22,51 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ._dtypes import native
 from ivy.plugin_kit import channels_last as _channel_last
-from ivy.plugin_kit import padding_pairs as _pads
-from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import composed
+from ivy.plugin_kit import ntuple as _tuple
+from ivy.plugin_kit import padding_pairs as _pads
+
+from ._dtypes import native
 
 __all__ = [
     # primitives
-    "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose",
-    "depthwise_conv2d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
-    "avg_pool3d", "erf",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv1d_transpose",
+    "conv2d_transpose",
+    "conv3d_transpose",
+    "depthwise_conv2d",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "avg_pool3d",
+    "erf",
     # native versions of composed ops
-    "relu", "leaky_relu", "gelu", "silu", "sigmoid", "softmax", "log_softmax", "softplus", "elu",
-    "selu", "hardswish", "mish", "linear", "layer_norm", "embedding", "one_hot", "lstm_update",
+    "relu",
+    "leaky_relu",
+    "gelu",
+    "silu",
+    "sigmoid",
+    "softmax",
+    "log_softmax",
+    "softplus",
+    "elu",
+    "selu",
+    "hardswish",
+    "mish",
+    "linear",
+    "layer_norm",
+    "embedding",
+    "one_hot",
+    "lstm_update",
     "scaled_dot_product_attention",
 ]
 
 _Array = jax.Array
-
-
 
 
 def _compose(name: str) -> Any:
@@ -288,7 +313,14 @@ def avg_pool2d(
 
 
 def avg_pool3d(
-    x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", count_include_pad: bool = False
+    x: _Array,
+    kernel: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NDHWC",
+    count_include_pad: bool = False,
 ) -> _Array:
     return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
 
@@ -387,7 +419,9 @@ def layer_norm(
     eps: float = 1e-5,
 ) -> _Array:
     nd = x.ndim
-    axes = (normalized_idxs % nd,) if isinstance(normalized_idxs, int) else tuple(sorted(a % nd for a in normalized_idxs))
+    axes = (
+        (normalized_idxs % nd,) if isinstance(normalized_idxs, int) else tuple(sorted(a % nd for a in normalized_idxs))
+    )
     return _layer_norm(x, axes, scale, offset, eps)
 
 
@@ -446,7 +480,8 @@ def lstm_update(
     recurrent_bias: _Array | None = None,
 ) -> tuple[_Array, tuple[_Array, _Array]]:
     if x.ndim != 3 or init_h.ndim != 2 or init_c.ndim != 2:
-        return _compose("lstm_update")(x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
+        return _compose("lstm_update")(
+            x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
         )
     return _lstm(x, init_h, init_c, kernel, recurrent_kernel, bias, recurrent_bias)
 

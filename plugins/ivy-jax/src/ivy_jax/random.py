@@ -27,10 +27,18 @@ import numpy as np
 
 from ivy.plugin_kit import touch_random_state
 
-from ._dtypes import DEFAULT_INT, device as _device, native, put
+from ._dtypes import DEFAULT_INT, native, put
+from ._dtypes import device as _device
 
 __all__ = [
-    "seed", "random_uniform", "random_normal", "randint", "multinomial", "shuffle", "bernoulli", "dropout",
+    "seed",
+    "random_uniform",
+    "random_normal",
+    "randint",
+    "multinomial",
+    "shuffle",
+    "bernoulli",
+    "dropout",
 ]
 
 _Array = jax.Array

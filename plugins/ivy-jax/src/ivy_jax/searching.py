@@ -28,9 +28,7 @@ def argmin(x: jax.Array, /, *, axis: int | None = None, keepdims: bool = False) 
     return _argmin(x, axis, keepdims=keepdims)  # jnp's keepdims defaults to None
 
 
-def searchsorted(
-    x1: jax.Array, x2: jax.Array, /, *, side: str = "left", sorter: Any = None
-) -> jax.Array:
+def searchsorted(x1: jax.Array, x2: jax.Array, /, *, side: str = "left", sorter: Any = None) -> jax.Array:
     out = _searchsorted(x1, x2, side=side, sorter=sorter)
     # jnp returns int32 whatever the config; the standard wants the default index dtype.
     return out if out.dtype == DEFAULT_INT else out.astype(DEFAULT_INT)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+
 from ivy.plugin import BackendImpl, collect_ops
 
 from ._dtypes import DTYPES

@@ -5,7 +5,8 @@ Kept framework-free at import (it does not even need NumPy at call time).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ivy.plugin import hookimpl
 

@@ -10,8 +10,19 @@ import numpy as np
 DTYPES: dict[str, np.dtype] = {
     n: np.dtype(n)
     for n in (
-        "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-        "float32", "float64", "complex64", "complex128",
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
     )
 }
 SUPPORTED = frozenset(DTYPES.values())

@@ -45,17 +45,13 @@ _PYTHON = frozenset({bool, int, float, complex, list, tuple})
 _NUMPY = (np.ndarray, np.generic)
 
 
-def asarray(
-    obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None
-) -> np.ndarray:
+def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> np.ndarray:
     t = type(obj)
     if t is np.ndarray:
         if dtype is None and copy is None and device is None:
             return obj  # what np.asarray returns, without its keyword parsing
         return np.asarray(obj, dtype=dtype, device=device, copy=copy)
-    if t not in _PYTHON and not isinstance(obj, _NUMPY) and (
-        hasattr(obj, "__dlpack__") or hasattr(obj, "__array__")
-    ):
+    if t not in _PYTHON and not isinstance(obj, _NUMPY) and (hasattr(obj, "__dlpack__") or hasattr(obj, "__array__")):
         return _foreign(obj, dtype, device, copy)  # another framework's array
     res = np.asarray(obj, dtype=dtype, device=device, copy=copy)
     if res.dtype.kind == "O":  # NumPy keeps ints beyond uint64 (or odd objects) as object arrays
@@ -112,15 +108,11 @@ def _unsupported(name: str, obj: Any, cause: BaseException | None = None) -> Non
     ) from cause
 
 
-def eye(
-    n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
-) -> np.ndarray:
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> np.ndarray:
     return np.eye(n_rows, n_cols, k, dtype, device=device)  # np.eye's dtype default is `float`, not None
 
 
-def full(
-    shape: int | tuple[int, ...], fill_value: Any, *, dtype: Any = None, device: Any = None
-) -> np.ndarray:
+def full(shape: int | tuple[int, ...], fill_value: Any, *, dtype: Any = None, device: Any = None) -> np.ndarray:
     if dtype is None and type(fill_value) is int and not -(2**63) <= fill_value < 2**64:
         # NumPy would make an object array of such an int.
         raise OverflowError(f"full: {fill_value} does not fit any integer dtype")

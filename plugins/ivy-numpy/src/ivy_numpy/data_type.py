@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -46,14 +46,14 @@ class iinfo_object(NamedTuple):
     dtype: np.dtype
 
 
-@lru_cache(maxsize=None)
+@cache
 def _finfo(dt: np.dtype) -> finfo_object:
     fi = np.finfo(dt)
     # The standard wants Python floats; NumPy gives NumPy scalars.
     return finfo_object(fi.bits, float(fi.eps), float(fi.max), float(fi.min), float(fi.smallest_normal), fi.dtype)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _iinfo(dt: np.dtype) -> iinfo_object:
     ii = np.iinfo(dt)
     return iinfo_object(ii.bits, int(ii.max), int(ii.min), ii.dtype)

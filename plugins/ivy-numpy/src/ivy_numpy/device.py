@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ivy.plugin_kit import device_kinds
 
 __all__ = ["dev", "to_device", "default_device", "devices", "num_gpus", "gpu_is_available"]

@@ -9,20 +9,31 @@ from typing import Any
 
 import numpy as np
 
+from ivy.plugin_kit import composed
+
 from ._dtypes import native
 from .data_type import astype
-from ivy.plugin_kit import composed
 
 __all__ = [
     # primitives
-    "scatter_nd", "scatter_flat", "set_item", "inplace_update", "einsum",
+    "scatter_nd",
+    "scatter_flat",
+    "set_item",
+    "inplace_update",
+    "einsum",
     # native versions of composed ops
-    "gather", "gather_nd", "get_item", "cast", "transpose", "flatten", "cumsum", "cumprod", "pad",
-    "top_k", "split",
+    "gather",
+    "gather_nd",
+    "get_item",
+    "cast",
+    "transpose",
+    "flatten",
+    "cumsum",
+    "cumprod",
+    "pad",
+    "top_k",
+    "split",
 ]
-
-
-
 
 
 def _compose(name: str) -> Any:
@@ -216,7 +227,9 @@ def pad(
 # --------------------------------------------------------------------------------- cumulatives
 
 
-def _cumulative(fn: Any, name: str, one: int, x: np.ndarray, axis: int, exclusive: bool, reverse: bool, dtype: Any) -> np.ndarray:
+def _cumulative(
+    fn: Any, name: str, one: int, x: np.ndarray, axis: int, exclusive: bool, reverse: bool, dtype: Any
+) -> np.ndarray:
     if np.ndim(x) == 0:
         return _compose(name)(x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
     # np.cumsum / np.cumprod widen bool and narrow integers to int64 (uint64 for unsigned), keep

@@ -20,26 +20,53 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import ntuple as _tuple
+from ivy.plugin_kit import padding_pairs as _pads
+
 from ._dtypes import native
 from .random import dropout as _dropout
-from ivy.plugin_kit import channels_last as _channel_last
-from ivy.plugin_kit import padding_pairs as _pads
-from ivy.plugin_kit import ntuple as _tuple
 
 __all__ = [
     # primitives
-    "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose",
-    "depthwise_conv2d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
-    "avg_pool3d", "erf",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv1d_transpose",
+    "conv2d_transpose",
+    "conv3d_transpose",
+    "depthwise_conv2d",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "avg_pool3d",
+    "erf",
     # native versions of composed ops
-    "relu", "leaky_relu", "gelu", "silu", "sigmoid", "softmax", "log_softmax", "softplus", "elu",
-    "selu", "hardswish", "mish", "linear", "layer_norm", "embedding", "one_hot",
+    "relu",
+    "leaky_relu",
+    "gelu",
+    "silu",
+    "sigmoid",
+    "softmax",
+    "log_softmax",
+    "softplus",
+    "elu",
+    "selu",
+    "hardswish",
+    "mish",
+    "linear",
+    "layer_norm",
+    "embedding",
+    "one_hot",
     "scaled_dot_product_attention",
 ]
 
 _f64 = np.dtype("float64")
 
 # ------------------------------------------------------------------------------------- layouts
+
 
 def _spatial(n: int, cl: bool) -> tuple[int, ...]:
     return tuple(range(1, n + 1)) if cl else tuple(range(2, n + 2))
@@ -82,7 +109,9 @@ def _to_channel_last(x: np.ndarray, cl: bool, pads: Sequence[tuple[int, int]]) -
     return x if any(lo or hi for lo, hi in pads) else np.ascontiguousarray(x)
 
 
-def _conv(n: int, x: np.ndarray, w: np.ndarray, strides: Any, padding: Any, data_format: str, dilations: Any) -> np.ndarray:
+def _conv(
+    n: int, x: np.ndarray, w: np.ndarray, strides: Any, padding: Any, data_format: str, dilations: Any
+) -> np.ndarray:
     """x [N, *S, Ci] or [N, Ci, *S]; w [*K, Ci, Co] -> the output in the layout of x."""
     cl = _channel_last(data_format, n)
     x = np.asarray(x)
@@ -182,7 +211,14 @@ def depthwise_conv2d(
 
 
 def _conv_transpose(
-    n: int, x: np.ndarray, filters: np.ndarray, strides: Any, padding: Any, output_shape: Any, data_format: str, dilations: Any
+    n: int,
+    x: np.ndarray,
+    filters: np.ndarray,
+    strides: Any,
+    padding: Any,
+    output_shape: Any,
+    data_format: str,
+    dilations: Any,
 ) -> np.ndarray:
     cl = _channel_last(data_format, n)
     x = np.asarray(x)
@@ -287,7 +323,14 @@ def _lowest(dt: np.dtype) -> Any:
 
 
 def _pool(
-    n: int, x: np.ndarray, kernel: Any, strides: Any, padding: Any, data_format: str, kind: str, count_include_pad: bool = False
+    n: int,
+    x: np.ndarray,
+    kernel: Any,
+    strides: Any,
+    padding: Any,
+    data_format: str,
+    kind: str,
+    count_include_pad: bool = False,
 ) -> np.ndarray:
     cl = _channel_last(data_format, n)
     x = np.asarray(x)
@@ -351,19 +394,40 @@ def max_pool3d(x: np.ndarray, kernel: Any, strides: Any, padding: Any, /, *, dat
 
 
 def avg_pool1d(
-    x: np.ndarray, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", count_include_pad: bool = False
+    x: np.ndarray,
+    kernel: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NWC",
+    count_include_pad: bool = False,
 ) -> np.ndarray:
     return _pool(1, x, kernel, strides, padding, data_format, "avg", count_include_pad)
 
 
 def avg_pool2d(
-    x: np.ndarray, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", count_include_pad: bool = False
+    x: np.ndarray,
+    kernel: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    count_include_pad: bool = False,
 ) -> np.ndarray:
     return _pool(2, x, kernel, strides, padding, data_format, "avg", count_include_pad)
 
 
 def avg_pool3d(
-    x: np.ndarray, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", count_include_pad: bool = False
+    x: np.ndarray,
+    kernel: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NDHWC",
+    count_include_pad: bool = False,
 ) -> np.ndarray:
     return _pool(3, x, kernel, strides, padding, data_format, "avg", count_include_pad)
 
@@ -375,30 +439,82 @@ def avg_pool3d(
 
 _ERX = 8.45062911510467529297e-01
 # erf on [0, 0.84375]: x + x * P(x^2) / Q(x^2)
-_PP = (1.28379167095512558561e-01, -3.25042107247001499370e-01, -2.84817495755985104766e-02,
-       -5.77027029648944159157e-03, -2.37630166566501626084e-05)
-_QQ = (1.0, 3.97917223959155352819e-01, 6.50222499887672944485e-02, 5.08130628187576562776e-03,
-       1.32494738004321644526e-04, -3.96022827877536812320e-06)
+_PP = (
+    1.28379167095512558561e-01,
+    -3.25042107247001499370e-01,
+    -2.84817495755985104766e-02,
+    -5.77027029648944159157e-03,
+    -2.37630166566501626084e-05,
+)
+_QQ = (
+    1.0,
+    3.97917223959155352819e-01,
+    6.50222499887672944485e-02,
+    5.08130628187576562776e-03,
+    1.32494738004321644526e-04,
+    -3.96022827877536812320e-06,
+)
 # erf on [0.84375, 1.25]: erx + P(s) / Q(s), s = |x| - 1
-_PA = (-2.36211856075265944077e-03, 4.14856118683748331666e-01, -3.72207876035701323847e-01,
-       3.18346619901161753674e-01, -1.10894694282396677476e-01, 3.54783043256182359371e-02,
-       -2.16637559486879084300e-03)
-_QA = (1.0, 1.06420880400844228286e-01, 5.40397917702171048937e-01, 7.18286544141962662868e-02,
-       1.26171219808761642112e-01, 1.36370839120290507362e-02, 1.19844998467991074170e-02)
+_PA = (
+    -2.36211856075265944077e-03,
+    4.14856118683748331666e-01,
+    -3.72207876035701323847e-01,
+    3.18346619901161753674e-01,
+    -1.10894694282396677476e-01,
+    3.54783043256182359371e-02,
+    -2.16637559486879084300e-03,
+)
+_QA = (
+    1.0,
+    1.06420880400844228286e-01,
+    5.40397917702171048937e-01,
+    7.18286544141962662868e-02,
+    1.26171219808761642112e-01,
+    1.36370839120290507362e-02,
+    1.19844998467991074170e-02,
+)
 # erfc on [1.25, 1/0.35]: exp(-x^2 - 0.5625 + R(z) / S(z)) / x, z = 1 / x^2
-_RA = (-9.86494403484714822705e-03, -6.93858572707181764372e-01, -1.05586262253232909814e01,
-       -6.23753324503260060396e01, -1.62396669462573470355e02, -1.84605092906711035994e02,
-       -8.12874355063065934246e01, -9.81432934416914548592e00)
-_SA = (1.0, 1.96512716674392571292e01, 1.37657754143519042600e02, 4.34565877475229228821e02,
-       6.45387271733267880336e02, 4.29008140027567833386e02, 1.08635005541779435134e02,
-       6.57024977031928170135e00, -6.04244152148580987438e-02)
+_RA = (
+    -9.86494403484714822705e-03,
+    -6.93858572707181764372e-01,
+    -1.05586262253232909814e01,
+    -6.23753324503260060396e01,
+    -1.62396669462573470355e02,
+    -1.84605092906711035994e02,
+    -8.12874355063065934246e01,
+    -9.81432934416914548592e00,
+)
+_SA = (
+    1.0,
+    1.96512716674392571292e01,
+    1.37657754143519042600e02,
+    4.34565877475229228821e02,
+    6.45387271733267880336e02,
+    4.29008140027567833386e02,
+    1.08635005541779435134e02,
+    6.57024977031928170135e00,
+    -6.04244152148580987438e-02,
+)
 # erfc on [1/0.35, 28]
-_RB = (-9.86494292470009928597e-03, -7.99283237680523006574e-01, -1.77579549177547519889e01,
-       -1.60636384855821916062e02, -6.37566443368389627722e02, -1.02509513161107724954e03,
-       -4.83519191608651397019e02)
-_SB = (1.0, 3.03380607434824582924e01, 3.25792512996573918826e02, 1.53672958608443695994e03,
-       3.19985821950859553908e03, 2.55305040643316442583e03, 4.74528541206955367215e02,
-       -2.24409524465858183362e01)
+_RB = (
+    -9.86494292470009928597e-03,
+    -7.99283237680523006574e-01,
+    -1.77579549177547519889e01,
+    -1.60636384855821916062e02,
+    -6.37566443368389627722e02,
+    -1.02509513161107724954e03,
+    -4.83519191608651397019e02,
+)
+_SB = (
+    1.0,
+    3.03380607434824582924e01,
+    3.25792512996573918826e02,
+    1.53672958608443695994e03,
+    3.19985821950859553908e03,
+    2.55305040643316442583e03,
+    4.74528541206955367215e02,
+    -2.24409524465858183362e01,
+)
 
 
 def _horner(z: np.ndarray, coeffs: tuple[float, ...]) -> np.ndarray:

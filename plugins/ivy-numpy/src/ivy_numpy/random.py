@@ -13,7 +13,14 @@ from ._dtypes import native
 from .device import check_device
 
 __all__ = [
-    "seed", "random_uniform", "random_normal", "randint", "multinomial", "shuffle", "bernoulli", "dropout",
+    "seed",
+    "random_uniform",
+    "random_normal",
+    "randint",
+    "multinomial",
+    "shuffle",
+    "bernoulli",
+    "dropout",
 ]
 
 _f64 = np.dtype("float64")

@@ -7,9 +7,7 @@ import numpy as np
 __all__ = ["argsort", "sort"]
 
 
-def argsort(
-    x: np.ndarray, /, *, axis: int = -1, descending: bool = False, stable: bool = True
-) -> np.ndarray:
+def argsort(x: np.ndarray, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> np.ndarray:
     if not descending:
         return np.argsort(x, axis=axis, stable=stable)
     # Stable descending order: sort the reversed array ascending, then map the indices back.
@@ -17,9 +15,7 @@ def argsort(
     return (x.shape[axis] - 1) - res
 
 
-def sort(
-    x: np.ndarray, /, *, axis: int = -1, descending: bool = False, stable: bool = True
-) -> np.ndarray:
+def sort(x: np.ndarray, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> np.ndarray:
     if not descending:
         return np.sort(x, axis=axis, stable=stable)
     return np.flip(np.sort(x, axis=axis, stable=stable), axis=axis)  # equal values are interchangeable

@@ -6,7 +6,7 @@ first use of the ``paddle`` backend.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ivy.plugin import BackendSpec, hookimpl
 
@@ -25,4 +25,6 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             description="PaddlePaddle: CPU and GPU, dynamic graph (no uint16/uint32/uint64)",
         )
     )
+
+
 from ._compile import ivy_compile  # noqa: E402,F401

@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ivy.plugin_kit import device_kinds, fastpath
 
 from ._dtypes import (
-    NAME, PROMOTE, bool_, native, scalar_default, scalar_dtype, unsupported, int32, int64, float32,
-    float64, uint8, int8, int16, idset, COMPLEX,
+    COMPLEX,
+    NAME,
+    PROMOTE,
+    bool_,
+    float32,
+    float64,
+    idset,
+    int8,
+    int16,
+    int32,
+    int64,
+    native,
+    scalar_default,
+    scalar_dtype,
+    uint8,
+    unsupported,
 )
 from ._framework import Tensor, paddle
 
@@ -18,7 +33,8 @@ _full = paddle.full
 _cast = paddle.cast
 _CPU = paddle.CPUPlace()
 PLACE_TYPES: tuple[type, ...] = tuple(
-    t for t in (getattr(paddle, n, None) for n in ("CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "CustomPlace"))
+    t
+    for t in (getattr(paddle, n, None) for n in ("CPUPlace", "CUDAPlace", "CUDAPinnedPlace", "XPUPlace", "CustomPlace"))
     if isinstance(t, type)
 ) + (type(paddle.to_tensor(0).place),)
 
@@ -199,11 +215,27 @@ def upcast_int(dt: Any) -> Any:
 
 
 __all__ = [
-    "Tensor", "paddle", "NAME", "native", "unsupported", "cast", "scalar", "promote2", "promote_many",
-    "place", "to_device", "default_place", "devices", "norm_axis", "norm_axes", "shape_tuple", "prod",
-    "upcast_int", "float32", "float64",
+    "Tensor",
+    "paddle",
+    "NAME",
+    "native",
+    "unsupported",
+    "cast",
+    "scalar",
+    "promote2",
+    "promote_many",
+    "place",
+    "to_device",
+    "default_place",
+    "devices",
+    "norm_axis",
+    "norm_axes",
+    "shape_tuple",
+    "prod",
+    "upcast_int",
+    "float32",
+    "float64",
 ]
-
 
 
 def lift(fn: Any, x: Any, *args: Any, complex_split: bool = False, **kw: Any) -> Any:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ivy.plugin import hookimpl
 

@@ -7,19 +7,47 @@ import math
 from typing import Any
 
 import numpy as np
+
 from ivy import dtype_name
 from ivy.plugin_kit import composed
 
 from ._common import cast, place, promote_many, to_device
 from ._dtypes import (
-    COMPLEX, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, DTYPES, INEXACT, NAME, bool_, float32,
-    float64, idset, int32, int64, native, unsupported,
+    COMPLEX,
+    DEFAULT_COMPLEX,
+    DEFAULT_FLOAT,
+    DEFAULT_INT,
+    DTYPES,
+    INEXACT,
+    NAME,
+    bool_,
+    float32,
+    float64,
+    idset,
+    int32,
+    int64,
+    native,
+    unsupported,
 )
 from ._framework import Tensor, paddle
 
 __all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+    "arange",
+    "asarray",
+    "empty",
+    "empty_like",
+    "eye",
+    "from_dlpack",
+    "full",
+    "full_like",
+    "linspace",
+    "meshgrid",
+    "ones",
+    "ones_like",
+    "tril",
+    "triu",
+    "zeros",
+    "zeros_like",
 ]
 
 
@@ -44,30 +72,37 @@ def _scalar_default(v: Any) -> Any:
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     # an int shape must be a list: paddle.empty(n, dtype) reads dtype as a second dimension
-    return paddle.empty([shape] if type(shape) is int else shape,
-                        dtype=native(dtype, "empty") if dtype is not None else DEFAULT_FLOAT,
-                        device=None if device is None else place(device))
+    return paddle.empty(
+        [shape] if type(shape) is int else shape,
+        dtype=native(dtype, "empty") if dtype is not None else DEFAULT_FLOAT,
+        device=None if device is None else place(device),
+    )
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
     # an int shape must be a list: paddle.zeros(n, dtype) reads dtype as a second dimension
-    return paddle.zeros([shape] if type(shape) is int else shape,
-                        dtype=native(dtype, "zeros") if dtype is not None else DEFAULT_FLOAT,
-                        device=None if device is None else place(device))
+    return paddle.zeros(
+        [shape] if type(shape) is int else shape,
+        dtype=native(dtype, "zeros") if dtype is not None else DEFAULT_FLOAT,
+        device=None if device is None else place(device),
+    )
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return paddle.ones([shape] if type(shape) is int else shape,
-                       dtype=native(dtype, "ones") if dtype is not None else DEFAULT_FLOAT,
-                       device=None if device is None else place(device))
+    return paddle.ones(
+        [shape] if type(shape) is int else shape,
+        dtype=native(dtype, "ones") if dtype is not None else DEFAULT_FLOAT,
+        device=None if device is None else place(device),
+    )
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     dt = native(dtype, "full") if dtype is not None else _scalar_default(fill_value)
     if isinstance(fill_value, complex) and id(dt) not in COMPLEX:
         raise TypeError("ivy.full: a complex fill_value needs a complex dtype")
-    return paddle.full([shape] if type(shape) is int else shape, fill_value, dtype=dt,
-                       device=None if device is None else place(device))
+    return paddle.full(
+        [shape] if type(shape) is int else shape, fill_value, dtype=dt, device=None if device is None else place(device)
+    )
 
 
 def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
@@ -96,8 +131,7 @@ def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = No
 # ----------------------------------------------------------------------------------- ranges
 
 
-def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
-           device: Any = None) -> Any:
+def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> Any:
     if stop is None:
         start, stop = 0, start
     if dtype is None:
@@ -122,8 +156,9 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     return cast(i.astype(wide) * step + start if wide is float64 else i * step + start, dt)
 
 
-def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None,
-             endpoint: bool = True, axis: int = 0) -> Any:
+def linspace(
+    start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None, endpoint: bool = True, axis: int = 0
+) -> Any:
     if isinstance(start, paddle.Tensor) or isinstance(stop, paddle.Tensor):  # paddle: scalars only
         return _linspace_arrays(start, stop, num, dtype=dtype, device=device, endpoint=endpoint, axis=axis)
     if axis not in (0, -1):
@@ -156,8 +191,7 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: A
 _linspace_arrays = composed("linspace", "paddle")
 
 
-def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None,
-        device: Any = None) -> Any:
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> Any:
     dt = native(dtype, "eye") if dtype is not None else DEFAULT_FLOAT
     m = n_rows if n_cols is None else n_cols
     dev = None if device is None else place(device)
@@ -350,4 +384,3 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
                 raise BufferError("ivy.from_dlpack: copy=False but the device differs")
             return out._copy_to(p, False)
     return out.clone() if copy else out
-

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from ivy.plugin_kit import DTYPE_KINDS as KINDS
 
-from ._common import to_device
+from ivy.plugin_kit import DTYPE_KINDS as KINDS
 from ivy.plugin_kit import promote_types
 
+from ._common import to_device
 from ._dtypes import COMPLEX, NAME, PDTYPE, PROMOTE, REAL_OF, native, scalar_dtype
 from ._framework import Tensor, paddle
 
@@ -99,7 +99,7 @@ def isdtype(dtype: Any, kind: Any) -> bool:
     name = _name(dtype)
     if isinstance(kind, tuple):
         return any(isdtype(dtype, k) for k in kind)
-    if isinstance(kind, str) and not type(kind) is PDTYPE and kind in KINDS:
+    if isinstance(kind, str) and type(kind) is not PDTYPE and kind in KINDS:
         if name in ("float16", "bfloat16"):
             return kind in ("real floating", "numeric")
         return name in KINDS[kind]

@@ -8,25 +8,98 @@ computed in int32 and cast back (exact, wrapping like the narrow type).
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ivy.plugin_kit import fastpath
 
 from ._common import RETRY, c_op, cast, promote2, scalar, unary, where3
 from ._dtypes import (
-    COMPLEX, FLOATS, INTS, bool_, complex128, float64, idset, float32, int8, int16, int32, int64, uint8, unsupported,
+    COMPLEX,
+    FLOATS,
+    INTS,
+    bool_,
+    complex128,
+    float32,
+    float64,
+    idset,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    unsupported,
 )
 from ._framework import Tensor, paddle
 
 __all__ = [
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
-    "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
-    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
-    "less", "less_equal", "log", "log10", "log1p", "log2", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
-    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round", "sign",
-    "signbit", "sin", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc",
+    "abs",
+    "acos",
+    "acosh",
+    "add",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "clip",
+    "conj",
+    "copysign",
+    "cos",
+    "cosh",
+    "divide",
+    "equal",
+    "exp",
+    "expm1",
+    "floor",
+    "floor_divide",
+    "greater",
+    "greater_equal",
+    "hypot",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "less",
+    "less_equal",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negative",
+    "nextafter",
+    "not_equal",
+    "positive",
+    "pow",
+    "real",
+    "reciprocal",
+    "remainder",
+    "round",
+    "sign",
+    "signbit",
+    "sin",
+    "sinh",
+    "sqrt",
+    "square",
+    "subtract",
+    "tan",
+    "tanh",
+    "trunc",
 ]
 
 _SMALL = idset(int8, int16, uint8)  # int dtypes many paddle kernels lack
@@ -40,8 +113,9 @@ _LN2 = math.log(2.0)
 _EXACT = 2**53  # Python ints beyond this are not exact as the double paddle's scalar kernels use
 
 
-def _binary(fn: Callable[..., Any], name: str, small: bool = False, sop: Any = None,
-            rsop: Any = None, native: Any = None) -> Callable[..., Any]:
+def _binary(
+    fn: Callable[..., Any], name: str, small: bool = False, sop: Any = None, rsop: Any = None, native: Any = None
+) -> Callable[..., Any]:
     """A binary op: same-dtype tensors go straight to ``fn``; others are promoted first. With
     ``small``, int8/int16/uint8 (missing kernels) are computed in int32 and cast back. ``sop`` /
     ``rsop``: the Tensor operator used for a Python int/float operand (paddle's scalar kernels
@@ -290,8 +364,7 @@ _T = Tensor
 # paddle.add(x1, x2) / paddle.subtract(x1, x2), called positionally in dynamic (or PIR) mode, are
 # _C_ops.add(x1, x2) / _C_ops.subtract(x1, x2) behind two Python layers (alias and alpha handling)
 add = _binary(paddle.add, "add", sop=_T.__add__, rsop=_T.__radd__, native=_C_ops.add)
-subtract = _binary(paddle.subtract, "subtract", small=True, sop=_T.__sub__, rsop=_T.__rsub__,
-                   native=_C_ops.subtract)
+subtract = _binary(paddle.subtract, "subtract", small=True, sop=_T.__sub__, rsop=_T.__rsub__, native=_C_ops.subtract)
 multiply = _binary(paddle.multiply, "multiply", small=True, sop=_T.__mul__, rsop=_T.__rmul__)
 maximum = _binary(paddle.maximum, "maximum", small=True)
 minimum = _binary(paddle.minimum, "minimum", small=True)
@@ -317,13 +390,15 @@ def _compare(fn: Callable[..., Any], name: str, sop: Any, rsop: Any) -> Callable
                     x1, x2 = promote2(x1, x2, name)
                 return fn(x1, x2)
             d = id(x1.dtype)
-            if (t2 is float and d in _INEXACT) or (t2 is int and (d in _INEXACT or d in INTS)
-                                                    and -_EXACT <= x2 <= _EXACT):
+            if (t2 is float and d in _INEXACT) or (
+                t2 is int and (d in _INEXACT or d in INTS) and -_EXACT <= x2 <= _EXACT
+            ):
                 return sop(x1, x2)
         elif t2 is Tensor:
             d = id(x2.dtype)
-            if (t1 is float and d in _INEXACT) or (t1 is int and (d in _INEXACT or d in INTS)
-                                                    and -_EXACT <= x1 <= _EXACT):
+            if (t1 is float and d in _INEXACT) or (
+                t1 is int and (d in _INEXACT or d in INTS) and -_EXACT <= x1 <= _EXACT
+            ):
                 return rsop(x2, x1)
         x1, x2 = promote2(x1, x2, name)
         return fn(x1, x2)
@@ -359,8 +434,9 @@ def divide(x1: Any, x2: Any, /) -> Any:
 def _eq_inexact(x1: Any, x2: Any) -> Any:
     # paddle's float equal is |a - b| < 1e-15 (absolute); a <= b and a >= b is exact, NaN-safe
     if id(x1.dtype) in COMPLEX:
-        return paddle.logical_and(_eq_inexact(paddle.real(x1), paddle.real(x2)),
-                                  _eq_inexact(paddle.imag(x1), paddle.imag(x2)))
+        return paddle.logical_and(
+            _eq_inexact(paddle.real(x1), paddle.real(x2)), _eq_inexact(paddle.imag(x1), paddle.imag(x2))
+        )
     return paddle.logical_and(paddle.less_equal(x1, x2), paddle.greater_equal(x1, x2))
 
 
@@ -466,4 +542,3 @@ def logaddexp(x1: Any, x2: Any, /) -> Any:
     m = paddle.maximum(x1, x2)
     out = m + paddle.log1p(paddle.exp(-paddle.abs(x1 - x2)))
     return _where(_eq_inexact(x1, x2), x1 + _LOG2, out)
-

@@ -15,22 +15,34 @@ from typing import Any
 from ivy.plugin_kit import composed
 
 from ._common import norm_axis, promote_many
-from ._dtypes import INEXACT as _INEXACT, DEFAULT_FLOAT, DEFAULT_INT, FLOATS, bool_, idset, int8, int16, int32, int64, native, uint8
+from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, bool_, idset, int8, int16, int32, int64, native, uint8
+from ._dtypes import INEXACT as _INEXACT
 from ._framework import Tensor, paddle
 from .data_type import astype
 from .manipulation import permute_dims, reshape
 
 __all__ = [
     # primitives
-    "scatter_nd", "scatter_flat", "set_item", "inplace_update", "einsum",
+    "scatter_nd",
+    "scatter_flat",
+    "set_item",
+    "inplace_update",
+    "einsum",
     # native versions of composed ops
-    "gather", "gather_nd", "get_item", "cast", "transpose", "flatten", "cumsum", "cumprod", "pad",
-    "top_k", "split",
+    "gather",
+    "gather_nd",
+    "get_item",
+    "cast",
+    "transpose",
+    "flatten",
+    "cumsum",
+    "cumprod",
+    "pad",
+    "top_k",
+    "split",
 ]
 
 F = paddle.nn.functional
-
-
 
 
 def _compose(name: str) -> Any:
@@ -256,7 +268,9 @@ def cumsum(x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: boo
     return _cumulative(paddle.cumsum, "cumsum", x, axis, exclusive, reverse, dtype)
 
 
-def cumprod(x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: bool = False, dtype: Any = None) -> Tensor:
+def cumprod(
+    x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: bool = False, dtype: Any = None
+) -> Tensor:
     return _cumulative(paddle.cumprod, "cumprod", x, axis, exclusive, reverse, dtype)
 
 

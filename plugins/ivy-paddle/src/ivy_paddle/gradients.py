@@ -71,7 +71,9 @@ def _inputs(xs: Sequence[Any]) -> list[Tensor]:
     return out
 
 
-def _grads(ys: list[Tensor], xs: list[Tensor], cts: list[Tensor] | None, keep: bool, retain: bool = False) -> list[Tensor]:
+def _grads(
+    ys: list[Tensor], xs: list[Tensor], cts: list[Tensor] | None, keep: bool, retain: bool = False
+) -> list[Tensor]:
     """d(ys . cts)/dxs, zeros for the inputs the outputs do not depend on."""
     pairs = [(y, c) for y, c in zip(ys, cts or [None] * len(ys)) if not y.stop_gradient]
     if not pairs:
@@ -79,8 +81,14 @@ def _grads(ys: list[Tensor], xs: list[Tensor], cts: list[Tensor] | None, keep: b
     else:
         outs = [y for y, _ in pairs]
         gos = None if cts is None else [c if c is None or c.dtype == y.dtype else c.astype(y.dtype) for y, c in pairs]
-        gs = paddle.grad(outs, xs, grad_outputs=gos, retain_graph=True if (keep or retain) else None,
-                         create_graph=keep, allow_unused=True)
+        gs = paddle.grad(
+            outs,
+            xs,
+            grad_outputs=gos,
+            retain_graph=True if (keep or retain) else None,
+            create_graph=keep,
+            allow_unused=True,
+        )
     res = []
     for g, x in zip(gs, xs):
         if g is None:
@@ -176,14 +184,27 @@ def _jvp_double_vjp(ys: list[Tensor], inputs: list[Tensor], tangents: list[Tenso
     live = [(y, u) for y, u in zip(ys, us) if not y.stop_gradient]
     if not live:
         return [None] * len(ys)
-    g = paddle.grad([y for y, _ in live], inputs, grad_outputs=[u for _, u in live], create_graph=True,
-                    retain_graph=True, allow_unused=True)
+    g = paddle.grad(
+        [y for y, _ in live],
+        inputs,
+        grad_outputs=[u for _, u in live],
+        create_graph=True,
+        retain_graph=True,
+        allow_unused=True,
+    )
     pairs = [(gi, t) for gi, t in zip(g, tangents) if gi is not None and not gi.stop_gradient]
     if not pairs:
         return [None] * len(ys)
-    return list(paddle.grad([gi for gi, _ in pairs], us,
-                            grad_outputs=[t if t.dtype == gi.dtype else t.astype(gi.dtype) for gi, t in pairs],
-                            create_graph=keep, retain_graph=True, allow_unused=True))
+    return list(
+        paddle.grad(
+            [gi for gi, _ in pairs],
+            us,
+            grad_outputs=[t if t.dtype == gi.dtype else t.astype(gi.dtype) for gi, t in pairs],
+            create_graph=keep,
+            retain_graph=True,
+            allow_unused=True,
+        )
+    )
 
 
 def _jvp_rows(ys: list[Tensor], inputs: list[Tensor], tangents: list[Tensor], keep: bool) -> list[Any]:
@@ -256,22 +277,39 @@ def _fusable(w: Any, g: Any, m: Any, v: Any) -> bool:
 _C_ADAM: list[bool | None] = [None]
 
 
-def _adam_c(w: Tensor, g: Tensor, m: Tensor, v: Tensor, lr: float, step: float, beta1: float, beta2: float,
-            epsilon: float) -> tuple[Tensor, Tensor, Tensor]:
+def _adam_c(
+    w: Tensor, g: Tensor, m: Tensor, v: Tensor, lr: float, step: float, beta1: float, beta2: float, epsilon: float
+) -> tuple[Tensor, Tensor, Tensor]:
     # The kernel updates param, moments and the two β^step accumulators in place: it is handed
     # copies and fresh tensors only, never the caller's arrays.
     w2, m2, v2 = w.clone(), m.clone(), v.clone()
     dt = w.dtype
     paddle._C_ops.adam_(
-        w2, g, paddle.full([1], lr, dt), m2, v2, None,  # no moment2_max (no amsgrad)
-        paddle.full([1], beta1**step, dt), paddle.full([1], beta2**step, dt), None, None,  # no master weight, skip flag
-        beta1, beta2, epsilon, False, 1000, False, False, False,  # lazy, min rows, multi-precision, global pow, amsgrad
+        w2,
+        g,
+        paddle.full([1], lr, dt),
+        m2,
+        v2,
+        None,  # no moment2_max (no amsgrad)
+        paddle.full([1], beta1**step, dt),
+        paddle.full([1], beta2**step, dt),
+        None,
+        None,  # no master weight, skip flag
+        beta1,
+        beta2,
+        epsilon,
+        False,
+        1000,
+        False,
+        False,
+        False,  # lazy, min rows, multi-precision, global pow, amsgrad
     )
     return w2, m2, v2
 
 
-def _adam_ops(w: Tensor, g: Tensor, m: Tensor, v: Tensor, lr: float, step: float, beta1: float, beta2: float,
-              epsilon: float) -> tuple[Tensor, Tensor, Tensor]:
+def _adam_ops(
+    w: Tensor, g: Tensor, m: Tensor, v: Tensor, lr: float, step: float, beta1: float, beta2: float, epsilon: float
+) -> tuple[Tensor, Tensor, Tensor]:
     # With public ops: scalar factors through `scale` (a x + b in one pass), and the last steps
     # in place on the tensor that becomes the new w (paddle's `divide` is several times slower
     # than `reciprocal_` then `multiply_`).
@@ -292,8 +330,17 @@ def _adam_ops(w: Tensor, g: Tensor, m: Tensor, v: Tensor, lr: float, step: float
 
 
 def adam_update_flat(
-    ws: Sequence[Tensor], gs: Sequence[Tensor], ms: Sequence[Tensor], vs: Sequence[Tensor], lr: float,
-    step: float, /, *, beta1: float, beta2: float, epsilon: float,
+    ws: Sequence[Tensor],
+    gs: Sequence[Tensor],
+    ms: Sequence[Tensor],
+    vs: Sequence[Tensor],
+    lr: float,
+    step: float,
+    /,
+    *,
+    beta1: float,
+    beta2: float,
+    epsilon: float,
 ) -> list[tuple[Tensor, Tensor, Tensor] | None]:
     """Core's fused Adam kernel (see ``ivy.adam_update``): per leaf ``(new_w, new_m, new_v)``
     with the new ``w`` cut from the graph, or ``None`` where the generic formula must run.

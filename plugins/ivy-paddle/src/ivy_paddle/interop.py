@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import paddle
+
 from ivy import Container, Module
 from ivy.plugin_kit import NativeModuleWrapper, call_with_variables, mirror_place, module_variables
 
@@ -64,7 +65,8 @@ class IvyPaddleLayer(paddle.nn.Layer):
         for chain, x in variables.items():
             owner, leaf = mirror_place(self, chain, ivy_module, IvyLayer, "_sub_layers")
             p = owner.create_parameter(
-                shape=list(x.shape), dtype=x.dtype,
+                shape=list(x.shape),
+                dtype=x.dtype,
                 default_initializer=paddle.nn.initializer.Assign(x.detach()),
             )
             p.stop_gradient = False
@@ -98,12 +100,12 @@ class IvyPaddleLayer(paddle.nn.Layer):
                 owner._buffers[leaf] = _stopped(x)
         return out
 
-    def train(self) -> "IvyPaddleLayer":  # type: ignore[override]
+    def train(self) -> IvyPaddleLayer:  # type: ignore[override]
         super().train()
         self.ivy_module.train(True)
         return self
 
-    def eval(self) -> "IvyPaddleLayer":  # type: ignore[override]
+    def eval(self) -> IvyPaddleLayer:  # type: ignore[override]
         super().eval()
         self.ivy_module.train(False)
         return self
@@ -135,7 +137,11 @@ class PaddleLayerWrapper(NativeModuleWrapper):
             kind = "_parameters" if attr in layer._parameters else "_buffers"
             self._slots[n] = (layer, kind, attr)
         super().__init__(
-            native, backend="paddle", params=params, buffers=buffers, separator=".",
+            native,
+            backend="paddle",
+            params=params,
+            buffers=buffers,
+            separator=".",
             training=native.training,
         )
 

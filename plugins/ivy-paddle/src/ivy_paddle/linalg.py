@@ -11,14 +11,34 @@ from ._dtypes import COMPLEX, INEXACT, bool_, float32, idset, int8, int16, int32
 from ._framework import Tensor, paddle
 from .data_type import finfo
 from .elementwise import multiply
-from .manipulation import broadcast_arrays
 from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
+from .manipulation import broadcast_arrays
 from .statistical import sum as _sum
 
 __all__ = [
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
-    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
-    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+    "cholesky",
+    "cross",
+    "det",
+    "diagonal",
+    "eigh",
+    "eigvalsh",
+    "inv",
+    "matmul",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "matrix_transpose",
+    "outer",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "tensordot",
+    "trace",
+    "vecdot",
+    "vector_norm",
 ]
 
 
@@ -236,5 +256,3 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     if keepdims and axis is None:
         out = out.reshape([1] * len(x.shape))
     return out
-
-

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ._common import c_op, promote2
-from ._dtypes import INTS, COMPLEX, bool_, int8, int16, int32, uint8, idset
+from ._dtypes import COMPLEX, INTS, bool_, idset, int8, int16, int32, uint8
 from ._framework import Tensor, paddle
 from .manipulation import broadcast_shapes
 

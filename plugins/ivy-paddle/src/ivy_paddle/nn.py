@@ -17,34 +17,63 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
+from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import composed, fastpath, ntuple
+from ivy.plugin_kit import padding_pairs as _pads
+
 from ._common import c_op
 from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, int32, int64, native
 from ._framework import Tensor, paddle
-from ivy.plugin_kit import fastpath
-from ivy.plugin_kit import channels_last as _channel_last
-from ivy.plugin_kit import padding_pairs as _pads
-from ivy.plugin_kit import ntuple
-from ivy.plugin_kit import composed
 
 
 def _tuple(v: Any, n: int, what: str) -> list[int]:
     return list(ntuple(v, n, what))  # paddle's functions take lists
 
+
 __all__ = [
     # primitives
-    "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose",
-    "depthwise_conv2d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
-    "avg_pool3d", "erf",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv1d_transpose",
+    "conv2d_transpose",
+    "conv3d_transpose",
+    "depthwise_conv2d",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "avg_pool3d",
+    "erf",
     # native versions of composed ops
-    "relu", "leaky_relu", "gelu", "silu", "sigmoid", "softmax", "log_softmax", "softplus", "elu",
-    "selu", "hardswish", "mish", "linear", "layer_norm", "batch_norm", "group_norm", "adaptive_avg_pool2d",
-    "embedding", "one_hot", "mse_loss", "l1_loss", "huber_loss", "binary_cross_entropy",
+    "relu",
+    "leaky_relu",
+    "gelu",
+    "silu",
+    "sigmoid",
+    "softmax",
+    "log_softmax",
+    "softplus",
+    "elu",
+    "selu",
+    "hardswish",
+    "mish",
+    "linear",
+    "layer_norm",
+    "batch_norm",
+    "group_norm",
+    "adaptive_avg_pool2d",
+    "embedding",
+    "one_hot",
+    "mse_loss",
+    "l1_loss",
+    "huber_loss",
+    "binary_cross_entropy",
     "scaled_dot_product_attention",
 ]
 
 F = paddle.nn.functional
-
-
 
 
 def _compose(name: str) -> Any:
@@ -54,8 +83,14 @@ def _compose(name: str) -> Any:
 # ------------------------------------------------------------------------------------- layouts
 
 #: paddle's spelling of the layouts (1-D is "NLC" / "NCL")
-_PD_FORMAT = {(1, True): "NLC", (1, False): "NCL", (2, True): "NHWC", (2, False): "NCHW",
-              (3, True): "NDHWC", (3, False): "NCDHW"}
+_PD_FORMAT = {
+    (1, True): "NLC",
+    (1, False): "NCL",
+    (2, True): "NHWC",
+    (2, False): "NCHW",
+    (3, True): "NDHWC",
+    (3, False): "NCDHW",
+}
 #: Ivy's [*k, a, b] filters -> paddle's [b, a, *k]
 _PERM = {1: [2, 1, 0], 2: [3, 2, 0, 1], 3: [4, 3, 0, 1, 2]}
 
@@ -76,7 +111,9 @@ _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv1d_transpose, 2: F.conv2d_transpose, 3: F.conv3d_transpose}
 
 
-def _conv(n: int, x: Tensor, w: Tensor, strides: Any, padding: Any, data_format: str, dilations: Any, groups: int = 1) -> Tensor:
+def _conv(
+    n: int, x: Tensor, w: Tensor, strides: Any, padding: Any, data_format: str, dilations: Any, groups: int = 1
+) -> Tensor:
     cl = _channel_last(data_format, n)
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
@@ -84,7 +121,9 @@ def _conv(n: int, x: Tensor, w: Tensor, strides: Any, padding: Any, data_format:
     d = _tuple(dilations, n, "dilations")
     ks = list(w.shape[2:])
     pads = _pads(padding, n, _spatial(x, n, cl), [di * (k - 1) + 1 for di, k in zip(d, ks)], s)
-    return _CONV[n](x, w, stride=s, padding=_full_pads(pads, cl), dilation=d, groups=groups, data_format=_PD_FORMAT[(n, cl)])
+    return _CONV[n](
+        x, w, stride=s, padding=_full_pads(pads, cl), dilation=d, groups=groups, data_format=_PD_FORMAT[(n, cl)]
+    )
 
 
 def conv1d(
@@ -271,13 +310,12 @@ def _pad_spatial(x: Tensor, first: int, pads: Sequence[tuple[int, int]], value: 
         if not (lo or hi):
             continue
         a = first + i
-
-        def block(w: int) -> Tensor:
+        parts = []
+        for w in (lo, hi):
             shp = list(x.shape)
             shp[a] = w
-            return paddle.full(shp, value, x.dtype)
-
-        x = paddle.concat(([block(lo)] if lo else []) + [x] + ([block(hi)] if hi else []), a)
+            parts.append(paddle.full(shp, value, x.dtype) if w else None)
+        x = paddle.concat([p for p in (parts[0], x, parts[1]) if p is not None], a)
     return x
 
 
@@ -301,7 +339,9 @@ def _max_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_f
     return y.squeeze(1 if cl else 2) if n == 1 else y
 
 
-def _avg_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool) -> Tensor:
+def _avg_pool(
+    n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool
+) -> Tensor:
     cl = _channel_last(data_format, n)
     k = _tuple(kernel, n, "kernel")
     s = _tuple(strides, n, "strides")
@@ -314,7 +354,9 @@ def _avg_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_f
     x2, k2, s2, p2 = _as_2d(n, x, cl, k, s, pads)
     m = max(n, 2)
     # exclusive=True: divide by the positions inside the input (count_include_pad=False)
-    y = _AVG[m](x2, k2, stride=s2, padding=_full_pads(p2, cl), exclusive=not count_include_pad, data_format=_PD_FORMAT[(m, cl)])
+    y = _AVG[m](
+        x2, k2, stride=s2, padding=_full_pads(p2, cl), exclusive=not count_include_pad, data_format=_PD_FORMAT[(m, cl)]
+    )
     return y.squeeze(1 if cl else 2) if n == 1 else y
 
 
@@ -343,7 +385,14 @@ def avg_pool2d(
 
 
 def avg_pool3d(
-    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", count_include_pad: bool = False
+    x: Tensor,
+    kernel: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NDHWC",
+    count_include_pad: bool = False,
 ) -> Tensor:
     return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
 
@@ -458,7 +507,8 @@ def scaled_dot_product_attention(
         or not (q.dtype == k.dtype == v.dtype)
         or q.ndim < 2
     ):
-        return _compose("scaled_dot_product_attention")(q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
+        return _compose("scaled_dot_product_attention")(
+            q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
         )
     s = (1.0 / math.sqrt(q.shape[-1])) if scale is None else scale
     return paddle.matmul(F.softmax(paddle.matmul(q, k, transpose_y=True) * s, -1), v)
@@ -499,8 +549,14 @@ def layer_norm(
     return y
 
 
-_BN_FORMAT = {(3, True): "NLC", (3, False): "NCL", (4, True): "NHWC", (4, False): "NCHW",
-              (5, True): "NDHWC", (5, False): "NCDHW"}
+_BN_FORMAT = {
+    (3, True): "NLC",
+    (3, False): "NCL",
+    (4, True): "NHWC",
+    (4, False): "NCHW",
+    (5, True): "NDHWC",
+    (5, False): "NCDHW",
+}
 
 
 def batch_norm(
@@ -525,15 +581,39 @@ def batch_norm(
         or id(x.dtype) not in FLOATS
         or any(t is not None and t.dtype != x.dtype for t in (mean, variance, offset, scale))
     ):
-        return _compose("batch_norm")(x, mean, variance, offset=offset, scale=scale, training=training, eps=eps,
-            momentum=momentum, data_format=data_format,
+        return _compose("batch_norm")(
+            x,
+            mean,
+            variance,
+            offset=offset,
+            scale=scale,
+            training=training,
+            eps=eps,
+            momentum=momentum,
+            data_format=data_format,
         )
-    y = F.batch_norm(x, mean, variance, weight=scale, bias=offset, training=False, epsilon=eps, data_format=fmt, use_global_stats=True)
+    y = F.batch_norm(
+        x,
+        mean,
+        variance,
+        weight=scale,
+        bias=offset,
+        training=False,
+        epsilon=eps,
+        data_format=fmt,
+        use_global_stats=True,
+    )
     return y, mean, variance
 
 
-_GN_FORMAT = {(3, True): "NLC", (3, False): "NCL", (4, True): "NHWC", (4, False): "NCHW",
-              (5, True): "NDHWC", (5, False): "NCDHW"}
+_GN_FORMAT = {
+    (3, True): "NLC",
+    (3, False): "NCL",
+    (4, True): "NHWC",
+    (4, False): "NCHW",
+    (5, True): "NDHWC",
+    (5, False): "NCDHW",
+}
 
 
 def group_norm(
@@ -551,8 +631,10 @@ def group_norm(
     c = x.shape[1 if cf else -1]
     if c % num_groups:
         raise ValueError(f"group_norm: {c} channels cannot be split into {num_groups} groups")
-    if fmt is None or id(x.dtype) not in FLOATS or any(
-        t is not None and (t.dtype is not x.dtype or list(t.shape) != [c]) for t in (scale, offset)
+    if (
+        fmt is None
+        or id(x.dtype) not in FLOATS
+        or any(t is not None and (t.dtype is not x.dtype or list(t.shape) != [c]) for t in (scale, offset))
     ):
         return _compose("group_norm")(x, num_groups, scale=scale, offset=offset, eps=eps, data_format=data_format)
     return F.group_norm(x, num_groups, eps, scale, offset, fmt)
@@ -609,8 +691,10 @@ def _f32_exact(v: float) -> bool:
 
 
 def huber_loss(true: Tensor, pred: Tensor, /, *, delta: float = 1.0, reduction: str = "mean") -> Tensor:
-    if _fast_pair(true, pred) and reduction in ("mean", "sum", "none") and (
-        pred.dtype is paddle.float32 or _f32_exact(delta)
+    if (
+        _fast_pair(true, pred)
+        and reduction in ("mean", "sum", "none")
+        and (pred.dtype is paddle.float32 or _f32_exact(delta))
     ):  # paddle holds delta as a float32 attribute: exact for float64 only if delta is a float32
         # paddle's Huber form: 0.5 d^2 where d < delta, delta (d - 0.5 delta) elsewhere
         return F.smooth_l1_loss(pred, true, reduction, delta, True)
@@ -629,5 +713,4 @@ def binary_cross_entropy(
     if from_logits and _fast_pair(true, pred) and reduction in ("mean", "sum", "none"):
         # paddle's stable form max(z, 0) - z t + log1p(exp(-|z|)) is the spec's
         return F.binary_cross_entropy_with_logits(pred, true, reduction=reduction)
-    return _compose("binary_cross_entropy")(true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction
-    )
+    return _compose("binary_cross_entropy")(true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction)

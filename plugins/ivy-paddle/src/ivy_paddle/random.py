@@ -10,16 +10,23 @@ global stream exactly where it was. Without ``seed`` a call draws from the globa
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 from ._common import lift, norm_axis, place, to_device
 from ._dtypes import DEFAULT_FLOAT, FLOATS, float32, float64, int64, native
 from ._framework import Tensor, paddle
 
 __all__ = [
-    "seed", "random_uniform", "random_normal", "randint", "multinomial", "shuffle", "bernoulli", "dropout",
+    "seed",
+    "random_uniform",
+    "random_normal",
+    "randint",
+    "multinomial",
+    "shuffle",
+    "bernoulli",
+    "dropout",
 ]
 
 _F = paddle.nn.functional
@@ -227,9 +234,7 @@ def _f32_exact(v: float) -> bool:
     return struct.unpack("f", struct.pack("f", v))[0] == v
 
 
-def dropout(
-    x: Tensor, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None
-) -> Tensor:
+def dropout(x: Tensor, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None) -> Tensor:
     if not training or prob == 0.0:
         return x
     if scale and seed is None and id(x.dtype) in FLOATS and (x.dtype is float32 or _f32_exact(prob)):

@@ -7,7 +7,7 @@ from typing import Any
 from ivy.plugin_kit import fastpath
 
 from ._common import RETRY, c_op, cast, norm_axes, promote2
-from ._dtypes import bool_, int8, int16, int32, int64, uint8, idset
+from ._dtypes import bool_, idset, int8, int16, int32, int64, uint8
 from ._framework import Tensor, paddle
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
@@ -80,5 +80,3 @@ def where(condition: Any, x1: Any, x2: Any, /) -> Any:
         dt = x1.dtype
         return paddle.cast(paddle.where(condition, paddle.cast(x1, int32), paddle.cast(x2, int32)), dt)
     return paddle.where(condition, x1, x2)
-
-

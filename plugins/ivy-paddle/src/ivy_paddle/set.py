@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._dtypes import COMPLEX, FLOATS, bool_, int8, int16, int32, int64, uint8, idset
+from ._dtypes import COMPLEX, FLOATS, bool_, idset, int8, int16, int32, int64, uint8
 from ._framework import paddle
 
 __all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values"]
@@ -69,9 +69,12 @@ def _unique_numpy(flat: Any) -> tuple[Any, Any, Any, Any]:
     a = flat.numpy()
     v, i, inv, c = np.unique(a, return_index=True, return_inverse=True, return_counts=True, equal_nan=False)
     p = flat.place
-    return (paddle.to_tensor(v, place=p), paddle.to_tensor(i.astype(np.int64), place=p),
-            paddle.to_tensor(inv.reshape(-1).astype(np.int64), place=p),
-            paddle.to_tensor(c.astype(np.int64), place=p))
+    return (
+        paddle.to_tensor(v, place=p),
+        paddle.to_tensor(i.astype(np.int64), place=p),
+        paddle.to_tensor(inv.reshape(-1).astype(np.int64), place=p),
+        paddle.to_tensor(c.astype(np.int64), place=p),
+    )
 
 
 def unique_all(x: Any, /) -> UniqueAllResult:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._dtypes import bool_, int8, int32, idset
+from ._dtypes import bool_, idset, int8, int32
 from ._framework import paddle
 
 __all__ = ["argsort", "sort"]

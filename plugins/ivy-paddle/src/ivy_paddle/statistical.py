@@ -12,14 +12,34 @@ from typing import Any
 
 from ivy.plugin_kit import fastpath
 
-from ._common import RETRY, c_op, norm_axes, norm_axis, prod as _prod
+from ._common import RETRY, c_op, norm_axes, norm_axis
+from ._common import prod as _prod
 from ._dtypes import (
-    idset, COMPLEX, INEXACT, PDTYPE, bool_, int8, int16, int32, int64, native, uint8, unsupported,
+    COMPLEX,
+    INEXACT,
+    PDTYPE,
+    bool_,
+    idset,
+    int8,
+    int16,
+    int32,
+    int64,
+    native,
+    uint8,
+    unsupported,
 )
 from ._framework import paddle
 
 __all__ = [
-    "cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var",
+    "cumulative_prod",
+    "cumulative_sum",
+    "max",
+    "mean",
+    "min",
+    "prod",
+    "std",
+    "sum",
+    "var",
 ]
 
 _NARROW = idset(bool_, int8, int16, uint8)
@@ -151,15 +171,11 @@ def _cumulative(fn: Any, x: Any, axis: Any, dt: Any, include_initial: bool, init
     return out
 
 
-def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None,
-                   include_initial: bool = False) -> Any:
+def cumulative_sum(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
     dt = _acc_dtype(x, dtype, "cumulative_sum")
     return _cumulative(paddle.cumsum, x, axis, dt, include_initial, 0, "cumulative_sum")
 
 
-def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None,
-                    include_initial: bool = False) -> Any:
+def cumulative_prod(x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Any:
     dt = _acc_dtype(x, dtype, "cumulative_prod")
     return _cumulative(paddle.cumprod, x, axis, dt, include_initial, 1, "cumulative_prod")
-
-

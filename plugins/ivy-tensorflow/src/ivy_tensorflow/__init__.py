@@ -6,7 +6,7 @@ the first use of the ``tensorflow`` backend.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ivy.plugin import BackendSpec, hookimpl
 
@@ -23,4 +23,6 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             description="TensorFlow: CPU and GPU, eager tensors (also inside tf.function)",
         )
     )
+
+
 from ._compile import ivy_compile  # noqa: E402,F401

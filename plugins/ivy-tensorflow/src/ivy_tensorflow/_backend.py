@@ -8,6 +8,7 @@ from typing import Any
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # silence TF's C++ start-up chatter unless asked
 
 import tensorflow as tf  # noqa: E402
+
 from ivy.plugin import BackendImpl, collect_ops  # noqa: E402
 
 from . import _dtypes as D  # noqa: E402

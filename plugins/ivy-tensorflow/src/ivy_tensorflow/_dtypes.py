@@ -5,12 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 import tensorflow as tf
+
 from ivy.errors import UnsupportedDTypeError
 from ivy.plugin_kit import promote_types
 
 NAMES = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
 )
 DTYPES: dict[str, tf.DType] = {n: tf.as_dtype(n) for n in NAMES}
 
@@ -62,10 +74,13 @@ def native(dtype: Any) -> tf.DType:
 
 
 def unsupported(dtype: Any, op: str) -> UnsupportedDTypeError:
-    return UnsupportedDTypeError(f"the 'tensorflow' backend does not support {getattr(dtype, 'name', dtype)} in ivy.{op}")
+    return UnsupportedDTypeError(
+        f"the 'tensorflow' backend does not support {getattr(dtype, 'name', dtype)} in ivy.{op}"
+    )
 
 
 # --------------------------------------------------------------------------- promotion
+
 
 def _derived() -> dict[tuple[tf.DType, tf.DType], tf.DType]:
     """Core's promotion rules (written once, in core) as a table of TensorFlow dtypes."""

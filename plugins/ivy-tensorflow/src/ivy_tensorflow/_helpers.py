@@ -8,9 +8,10 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from ivy.plugin_kit import device_kinds
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
+
+from ivy.plugin_kit import device_kinds
 
 from . import _dtypes as D
 
@@ -127,7 +128,9 @@ def device_name(device: Any) -> str:
     dk = device_kinds("tensorflow").get(kind)  # a registered third-party kind: its TF device string
     if dk is not None:
         return dk.to_native(s)
-    raise ValueError(f"unknown device {device!r} for the 'tensorflow' backend; use 'cpu', 'gpu:N' or a TF device string")
+    raise ValueError(
+        f"unknown device {device!r} for the 'tensorflow' backend; use 'cpu', 'gpu:N' or a TF device string"
+    )
 
 
 def on(device: Any) -> Any:
@@ -246,7 +249,7 @@ def f32_to_f64(x: Any) -> Any:
     b = ga.bitcast(x, D.I32)
     mant = gb.bitwise_and(b, tf.constant(0x7FFFFF, D.I32))
     sub = gm.equal(gb.bitwise_and(b, tf.constant(0x7F800000, D.I32)), tf.zeros((), D.I32))
-    tiny = gm.mul(cast(mant, D.F64), tf.constant(2.0 ** -149, D.F64))
+    tiny = gm.mul(cast(mant, D.F64), tf.constant(2.0**-149, D.F64))
     tiny = gm.select_v2(gm.less(b, tf.zeros((), D.I32)), gm.neg(tiny), tiny)
     return gm.select_v2(sub, tiny, cast(x, D.F64))
 

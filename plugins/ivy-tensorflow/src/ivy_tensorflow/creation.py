@@ -9,14 +9,29 @@ import numpy as np
 import tensorflow as tf
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
+
 from ivy.plugin_kit import composed
 
 from . import _dtypes as D
 from ._helpers import SCALARS, cast, device_name, ints, on, scalar, shape_tuple, to_device
 
 __all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+    "arange",
+    "asarray",
+    "empty",
+    "empty_like",
+    "eye",
+    "from_dlpack",
+    "full",
+    "full_like",
+    "linspace",
+    "meshgrid",
+    "ones",
+    "ones_like",
+    "tril",
+    "triu",
+    "zeros",
+    "zeros_like",
 ]
 
 _native = D.native
@@ -34,9 +49,7 @@ def _from_host(a: np.ndarray, dtype: Any) -> Any:
     return tf.constant(a)
 
 
-def asarray(
-    obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None
-) -> Any:
+def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> Any:
     if isinstance(obj, _TENSORS):
         if isinstance(obj, tf.Variable):
             obj = obj.value()  # a snapshot of the variable's current value
@@ -107,8 +120,13 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> A
 
 
 def arange(
-    start: int | float, /, stop: int | float | None = None, step: int | float = 1, *,
-    dtype: Any = None, device: Any = None,
+    start: int | float,
+    /,
+    stop: int | float | None = None,
+    step: int | float = 1,
+    *,
+    dtype: Any = None,
+    device: Any = None,
 ) -> Any:
     if stop is None:
         start, stop = 0, start
@@ -201,9 +219,7 @@ def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = No
     return _like(x, dtype, device, fill_value)
 
 
-def eye(
-    n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None
-) -> Any:
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> Any:
     dtype = D.DEFAULT_FLOAT if dtype is None else _native(dtype)
     n_cols = n_rows if n_cols is None else n_cols
     with on(device):
@@ -213,7 +229,14 @@ def eye(
 
 
 def linspace(
-    start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None, endpoint: bool = True,
+    start: Any,
+    stop: Any,
+    /,
+    num: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    endpoint: bool = True,
     axis: int = 0,
 ) -> Any:
     if not isinstance(start, (int, float, complex)) or not isinstance(stop, (int, float, complex)):

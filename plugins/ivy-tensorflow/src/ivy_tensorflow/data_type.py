@@ -7,9 +7,10 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-from ivy.plugin_kit import promote_types
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
+
+from ivy.plugin_kit import promote_types
 
 from . import _dtypes as D
 from ._helpers import SCALARS, to_device, truth

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import tensorflow as tf
-from ivy.plugin_kit import device_kinds
 from tensorflow.python.ops import gen_array_ops as ga
+
+from ivy.plugin_kit import device_kinds
 
 from ._helpers import device_name
 

@@ -8,7 +8,8 @@ ops check dtype identity first (TF dtypes are interned) and promote only when th
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import tensorflow as tf
 from tensorflow.python.ops import gen_array_ops as ga
@@ -19,14 +20,73 @@ from . import _dtypes as D
 from ._helpers import SCALARS, cast, f32_to_f64, pair, scalar, tensor, truth
 
 __all__ = [
-    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
-    "bitwise_invert", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
-    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor",
-    "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan",
-    "less", "less_equal", "log", "log10", "log1p", "log2", "logaddexp", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
-    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round", "sign",
-    "signbit", "sin", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc",
+    "abs",
+    "acos",
+    "acosh",
+    "add",
+    "asin",
+    "asinh",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "ceil",
+    "clip",
+    "conj",
+    "copysign",
+    "cos",
+    "cosh",
+    "divide",
+    "equal",
+    "exp",
+    "expm1",
+    "floor",
+    "floor_divide",
+    "greater",
+    "greater_equal",
+    "hypot",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "less",
+    "less_equal",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "logaddexp",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "maximum",
+    "minimum",
+    "multiply",
+    "negative",
+    "nextafter",
+    "not_equal",
+    "positive",
+    "pow",
+    "real",
+    "reciprocal",
+    "remainder",
+    "round",
+    "sign",
+    "signbit",
+    "sin",
+    "sinh",
+    "sqrt",
+    "square",
+    "subtract",
+    "tan",
+    "tanh",
+    "trunc",
 ]
 
 _where = gm.select_v2
@@ -132,8 +192,10 @@ def log1p(x: Any, /) -> Any:
         # TF gives NaN + NaN j where a part is infinite, and -inf + NaN j at -1: TF's log is right
         x1 = x + tf.constant(1, x.dtype)
         re, im = tf.math.real(x1), tf.math.imag(x1)
-        bad = gm.logical_or(gm.logical_or(gm.is_inf(re), gm.is_inf(im)),
-                            gm.logical_and(gm.equal(re, tf.zeros_like(re)), gm.equal(im, tf.zeros_like(im))))
+        bad = gm.logical_or(
+            gm.logical_or(gm.is_inf(re), gm.is_inf(im)),
+            gm.logical_and(gm.equal(re, tf.zeros_like(re)), gm.equal(im, tf.zeros_like(im))),
+        )
         out = tf.where(bad, gm.log(x1), out)
     return out
 
@@ -488,6 +550,8 @@ less = _binary("less", gm.less, _ordered(gm.less))
 less_equal = _binary("less_equal", gm.less_equal, _ordered(gm.less_equal))
 maximum = _binary("maximum", gm.maximum, _minmax(gm.maximum))
 minimum = _binary("minimum", gm.minimum, _minmax(gm.minimum))
+
+
 def _graph_safe(fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     def fast(x1: Any, x2: Any) -> Any:
         if x1.dtype in D.INTS and not tf.executing_eagerly():

@@ -15,8 +15,20 @@ from . import _dtypes as D
 from ._helpers import norm_axis, on
 
 __all__ = [
-    "fft", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifftn", "ifftshift", "ihfft", "irfft",
-    "irfftn", "rfft", "rfftfreq", "rfftn",
+    "fft",
+    "fftfreq",
+    "fftn",
+    "fftshift",
+    "hfft",
+    "ifft",
+    "ifftn",
+    "ifftshift",
+    "ihfft",
+    "irfft",
+    "irfftn",
+    "rfft",
+    "rfftfreq",
+    "rfftn",
 ]
 
 _NORMS = ("backward", "ortho", "forward")

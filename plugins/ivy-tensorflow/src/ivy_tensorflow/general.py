@@ -7,7 +7,6 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
@@ -20,15 +19,26 @@ from .data_type import astype
 
 __all__ = [
     # primitives
-    "scatter_nd", "scatter_flat", "set_item", "inplace_update", "einsum",
+    "scatter_nd",
+    "scatter_flat",
+    "set_item",
+    "inplace_update",
+    "einsum",
     # native versions of composed ops
-    "gather", "gather_nd", "get_item", "cast", "transpose", "flatten", "cumsum", "cumprod", "pad",
-    "top_k", "split",
+    "gather",
+    "gather_nd",
+    "get_item",
+    "cast",
+    "transpose",
+    "flatten",
+    "cumsum",
+    "cumprod",
+    "pad",
+    "top_k",
+    "split",
 ]
 
 _TENSORS = (tf.Tensor, tf.Variable)
-
-
 
 
 def _compose(name: str) -> Any:
@@ -91,9 +101,7 @@ def _scatter(idx: Any, upd: Any, shape: Any, reduction: str) -> Any:
     return tf.where(hit, out, tf.zeros((), dt))
 
 
-def scatter_nd(
-    indices: Any, updates: Any, /, shape: Sequence[int] | None = None, *, reduction: str = "sum"
-) -> Any:
+def scatter_nd(indices: Any, updates: Any, /, shape: Sequence[int] | None = None, *, reduction: str = "sum") -> Any:
     idx = _idx(indices)
     upd = _updates(updates)
     k = int(idx.shape[-1])

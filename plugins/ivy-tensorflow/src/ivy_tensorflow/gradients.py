@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import tensorflow as tf
+
 from ivy import nest as _nest
 
 from ._helpers import tensor
@@ -85,7 +86,9 @@ def vjp(func: Callable[..., Any], /, *primals: Any) -> tuple[Any, Callable[..., 
         cts = _flat(cotangents)
         if len(cts) != len(targets):
             raise ValueError(f"vjp: {len(targets)} outputs but {len(cts)} cotangents")
-        cts = [tf.cast(c, t.dtype) if isinstance(c, _TENSORS) and c.dtype != t.dtype else c for c, t in zip(cts, targets)]
+        cts = [
+            tf.cast(c, t.dtype) if isinstance(c, _TENSORS) and c.dtype != t.dtype else c for c, t in zip(cts, targets)
+        ]
         grads = tape.gradient(targets, list(primals), output_gradients=cts, unconnected_gradients=_ZERO)
         return tuple(_dense(g, p) for g, p in zip(grads, primals))
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import keras
 import tensorflow as tf
+
 from ivy import Container, Module
 from ivy.plugin_kit import NativeModuleWrapper, call_with_variables, module_variables
 
@@ -72,8 +73,11 @@ class IvyKerasLayer(keras.layers.Layer):
                 seen.add(wname)
                 x = tf.convert_to_tensor(x)
                 kv = self.add_weight(
-                    shape=tuple(x.shape), dtype=x.dtype.name, initializer=_const_init(x),
-                    trainable=trainable, name=wname,
+                    shape=tuple(x.shape),
+                    dtype=x.dtype.name,
+                    initializer=_const_init(x),
+                    trainable=trainable,
+                    name=wname,
                 )
                 out.append((chain, kv))
         # the Ivy module's variables become the tf.Variables behind these weights: the Keras
@@ -124,7 +128,7 @@ def _native_names(layer: Any, variables: list[Any]) -> list[str]:
     names: list[str] = []
     for i, kv in enumerate(variables):
         path = getattr(kv, "path", None) or kv.name
-        name = path[len(prefix):] if path.startswith(prefix) else path
+        name = path[len(prefix) :] if path.startswith(prefix) else path
         name = name.replace(":", "_") or f"var_{i}"
         names.append(name)
     counts: dict[str, int] = {}
@@ -132,7 +136,7 @@ def _native_names(layer: Any, variables: list[Any]) -> list[str]:
         counts[n] = counts.get(n, 0) + 1
     taken = set(names)
     out = []
-    for i, n in enumerate(names):
+    for n in names:
         if counts[n] > 1:  # same path twice (layers built outside a model): number them
             k = 0
             while f"{n}_{k}" in taken:
@@ -166,8 +170,7 @@ class KerasLayerWrapper(NativeModuleWrapper):
         self._trainable_names, self._non_trainable_names = names[:n], names[n:]
         params = {nm: kv.value for nm, kv in zip(self._trainable_names, self._trainable_vars)}
         buffers = {nm: kv.value for nm, kv in zip(self._non_trainable_names, self._non_trainable_vars)}
-        super().__init__(native, backend="tensorflow", params=params, buffers=buffers, separator=_SEP,
-                         training=True)
+        super().__init__(native, backend="tensorflow", params=params, buffers=buffers, separator=_SEP, training=True)
 
     def _native_call(self, params, buffers, args, kwargs):  # type: ignore[no-untyped-def]
         native = self._native
@@ -181,8 +184,10 @@ class KerasLayerWrapper(NativeModuleWrapper):
         return out, (new if self.training and new else None)
 
     def _write_native(self, params, buffers):  # type: ignore[no-untyped-def]
-        for names, kvs, src in ((self._trainable_names, self._trainable_vars, params),
-                                (self._non_trainable_names, self._non_trainable_vars, buffers)):
+        for names, kvs, src in (
+            (self._trainable_names, self._trainable_vars, params),
+            (self._non_trainable_names, self._non_trainable_vars, buffers),
+        ):
             for n, kv in zip(names, kvs):
                 if n in src and src[n] is not kv.value:
                     kv.assign(src[n])

@@ -15,9 +15,29 @@ from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 from .manipulation import broadcast_shapes
 
 __all__ = [
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
-    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
-    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+    "cholesky",
+    "cross",
+    "det",
+    "diagonal",
+    "eigh",
+    "eigvalsh",
+    "inv",
+    "matmul",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "matrix_transpose",
+    "outer",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "tensordot",
+    "trace",
+    "vecdot",
+    "vector_norm",
 ]
 
 
@@ -77,9 +97,11 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     b = tf.unstack(x2, axis=axis)
     if x1.dtype is D.BOOL:
         raise TypeError("linalg.cross needs numeric input")
-    c = [gm.sub(gm.mul(a[1], b[2]), gm.mul(a[2], b[1])),
-         gm.sub(gm.mul(a[2], b[0]), gm.mul(a[0], b[2])),
-         gm.sub(gm.mul(a[0], b[1]), gm.mul(a[1], b[0]))]  # any numeric dtype, unlike tf.linalg.cross
+    c = [
+        gm.sub(gm.mul(a[1], b[2]), gm.mul(a[2], b[1])),
+        gm.sub(gm.mul(a[2], b[0]), gm.mul(a[0], b[2])),
+        gm.sub(gm.mul(a[0], b[1]), gm.mul(a[1], b[0])),
+    ]  # any numeric dtype, unlike tf.linalg.cross
     return tf.stack(c, axis=axis)
 
 
@@ -259,7 +281,9 @@ def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
         # is scale-invariant) so that tiny matrices keep their rank
         w = f32_to_f64(x) if d is D.F32 else gm.cast(x, D.C128) if d is D.C64 else x
         m = gm._max(_abs(w), _LAST2, keep_dims=True)
-        w = gm.real_div(w, gm.cast(gm.select_v2(gm.greater(m, tf.zeros((), m.dtype)), m, tf.ones((), m.dtype)), w.dtype))
+        w = gm.real_div(
+            w, gm.cast(gm.select_v2(gm.greater(m, tf.zeros((), m.dtype)), m, tf.ones((), m.dtype)), w.dtype)
+        )
     else:
         w = x
     s = svdvals(w)

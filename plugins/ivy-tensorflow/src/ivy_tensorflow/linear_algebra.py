@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import tensorflow as tf
 from tensorflow.python.ops import gen_array_ops as ga
@@ -86,7 +87,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     else:
         if axes > x1.shape.rank or axes > x2.shape.rank:
             raise ValueError("tensordot: axes exceeds the rank of an input")
-        if tuple(x1.shape[x1.shape.rank - axes:]) != tuple(x2.shape[:axes]):
+        if tuple(x1.shape[x1.shape.rank - axes :]) != tuple(x2.shape[:axes]):
             raise ValueError("tensordot: contracted axes differ in size")
     return widened(lambda a, b: tf.tensordot(a, b, axes), x1, x2)
 

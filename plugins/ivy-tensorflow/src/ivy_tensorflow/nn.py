@@ -17,31 +17,53 @@ from typing import Any
 
 import numpy as np
 import tensorflow as tf
-
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
 
+from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import composed
+from ivy.plugin_kit import ntuple as _tuple
+from ivy.plugin_kit import padding_pairs as _pads
+
 from . import _dtypes as D
 from ._helpers import ints, scalar, tensor
-from ivy.plugin_kit import channels_last as _channel_last
-from ivy.plugin_kit import padding_pairs as _pads
-from ivy.plugin_kit import ntuple as _tuple
-from ivy.plugin_kit import composed
 
 __all__ = [
     # primitives
-    "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose",
-    "depthwise_conv2d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
-    "avg_pool3d", "erf",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv1d_transpose",
+    "conv2d_transpose",
+    "conv3d_transpose",
+    "depthwise_conv2d",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "avg_pool3d",
+    "erf",
     # native versions of composed ops
-    "relu", "leaky_relu", "gelu", "silu", "sigmoid", "softmax", "log_softmax", "softplus", "elu",
-    "selu", "hardswish", "mish", "linear", "layer_norm", "embedding", "one_hot",
+    "relu",
+    "leaky_relu",
+    "gelu",
+    "silu",
+    "sigmoid",
+    "softmax",
+    "log_softmax",
+    "softplus",
+    "elu",
+    "selu",
+    "hardswish",
+    "mish",
+    "linear",
+    "layer_norm",
+    "embedding",
+    "one_hot",
     "scaled_dot_product_attention",
 ]
-
-
-
 
 
 def _compose(name: str) -> Any:
@@ -55,7 +77,7 @@ _TO_FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2), 3: (0, 4, 1, 2, 3)}
 
 
 def _mode(padding: Any) -> str | None:
-    """"SAME" / "VALID" for those strings, None for explicit padding."""
+    """ "SAME" / "VALID" for those strings, None for explicit padding."""
     if isinstance(padding, str):
         p = padding.upper()
         if p not in ("SAME", "VALID"):
@@ -94,7 +116,9 @@ def _dilate_filter(w: Any, d: Sequence[int], n: int) -> Any:
 # ---------------------------------------------------------------------------------------- convs
 
 
-def _conv(n: int, x: Any, w: Any, strides: Any, padding: Any, data_format: str, dilations: Any, depthwise: bool = False) -> Any:
+def _conv(
+    n: int, x: Any, w: Any, strides: Any, padding: Any, data_format: str, dilations: Any, depthwise: bool = False
+) -> Any:
     cl = _channel_last(data_format, n)
     if not cl:
         x = tf.transpose(x, _TO_LAST[n])
@@ -144,11 +168,15 @@ def conv1d(x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: 
     return _conv(1, x, filters, strides, padding, data_format, dilations)
 
 
-def conv2d(x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1) -> Any:
+def conv2d(
+    x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+) -> Any:
     return _conv(2, x, filters, strides, padding, data_format, dilations)
 
 
-def conv3d(x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", dilations: Any = 1) -> Any:
+def conv3d(
+    x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", dilations: Any = 1
+) -> Any:
     return _conv(3, x, filters, strides, padding, data_format, dilations)
 
 
@@ -214,26 +242,55 @@ def _conv_transpose(
     else:
         y = tf.nn.conv2d_transpose(x, w, oshape, [1, *s, 1], pad, dilations=[1, *d, 1])
     if crop is not None:
-        y = y[:, crop[0][0] : crop[0][0] + outs2[0], crop[1][0] : crop[1][0] + outs2[1], crop[2][0] : crop[2][0] + outs2[2]]
+        y = y[
+            :,
+            crop[0][0] : crop[0][0] + outs2[0],
+            crop[1][0] : crop[1][0] + outs2[1],
+            crop[2][0] : crop[2][0] + outs2[2],
+        ]
     if n == 1:
         y = tf.squeeze(y, 1)
     return y if cl else tf.transpose(y, _TO_FIRST[n])
 
 
 def conv1d_transpose(
-    x: Any, filters: Any, strides: Any, padding: Any, /, *, output_shape: Any = None, data_format: str = "NWC", dilations: Any = 1
+    x: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    output_shape: Any = None,
+    data_format: str = "NWC",
+    dilations: Any = 1,
 ) -> Any:
     return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
 
 
 def conv2d_transpose(
-    x: Any, filters: Any, strides: Any, padding: Any, /, *, output_shape: Any = None, data_format: str = "NHWC", dilations: Any = 1
+    x: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    output_shape: Any = None,
+    data_format: str = "NHWC",
+    dilations: Any = 1,
 ) -> Any:
     return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
 
 
 def conv3d_transpose(
-    x: Any, filters: Any, strides: Any, padding: Any, /, *, output_shape: Any = None, data_format: str = "NDHWC", dilations: Any = 1
+    x: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    output_shape: Any = None,
+    data_format: str = "NDHWC",
+    dilations: Any = 1,
 ) -> Any:
     return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
 
@@ -291,7 +348,9 @@ def _max_pool(n: int, x: Any, kernel: Any, strides: Any, padding: Any, data_form
     return y if cl else tf.transpose(y, _TO_FIRST[n])
 
 
-def _avg_pool(n: int, x: Any, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool) -> Any:
+def _avg_pool(
+    n: int, x: Any, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool
+) -> Any:
     cl = _channel_last(data_format, n)
     if not cl:
         x = tf.transpose(x, _TO_LAST[n])
@@ -454,7 +513,12 @@ def mish(x: Any, /) -> Any:
 
 
 def linear(x: Any, weight: Any, /, bias: Any = None) -> Any:
-    if x.shape.rank < 2 or weight.shape.rank != 2 or x.dtype != weight.dtype or (bias is not None and bias.dtype != x.dtype):
+    if (
+        x.shape.rank < 2
+        or weight.shape.rank != 2
+        or x.dtype != weight.dtype
+        or (bias is not None and bias.dtype != x.dtype)
+    ):
         return _compose("linear")(x, weight, bias)
     y = tf.linalg.matmul(x, weight, transpose_b=True)  # weight [out, in]; batch axes broadcast
     return y if bias is None else tf.nn.bias_add(y, bias) if bias.shape.rank == 1 else y + bias
@@ -466,7 +530,9 @@ def layer_norm(
     if not _floating(x):
         return _compose("layer_norm")(x, normalized_idxs, scale=scale, offset=offset, eps=eps)
     nd = x.shape.rank
-    axes = _axes(tuple(sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})))
+    axes = _axes(
+        tuple(sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)}))
+    )
     mean = gm.mean(x, axes, keep_dims=True)
     centred = gm.sub(x, mean)
     var = gm.mean(gm.square(centred), axes, keep_dims=True)  # the biased variance
@@ -512,7 +578,8 @@ def scaled_dot_product_attention(
     is_causal: bool = False,
 ) -> Any:
     if not (q.dtype == k.dtype == v.dtype) or not q.dtype.is_floating or q.shape.rank < 2:
-        return _compose("scaled_dot_product_attention")(q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
+        return _compose("scaled_dot_product_attention")(
+            q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
         )
     d = int(q.shape[-1])
     sc = (1.0 / math.sqrt(d)) if scale is None else scale

@@ -19,7 +19,14 @@ from . import _dtypes as D
 from ._helpers import norm_axis, on, tensor, to_device
 
 __all__ = [
-    "seed", "random_uniform", "random_normal", "randint", "multinomial", "shuffle", "bernoulli", "dropout",
+    "seed",
+    "random_uniform",
+    "random_normal",
+    "randint",
+    "multinomial",
+    "shuffle",
+    "bernoulli",
+    "dropout",
 ]
 
 _TENSORS = (tf.Tensor, tf.Variable)
@@ -232,9 +239,7 @@ def bernoulli(
         return _place(hit if dtype == D.BOOL else tf.cast(hit, dtype), device)
 
 
-def dropout(
-    x: Any, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None
-) -> Any:
+def dropout(x: Any, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None) -> Any:
     if not training or prob == 0.0:
         return x
     keep = _rng(seed).uniform(tf.shape(x), 0.0, 1.0, dtype=x.dtype if x.dtype in (D.F32, D.F64) else D.F32) >= prob

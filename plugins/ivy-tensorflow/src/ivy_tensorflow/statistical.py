@@ -67,7 +67,11 @@ def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
         return gm.mean(x, red_axes(x, axis), keep_dims=keepdims)
     axes = _axes(x, axis)
     if _has_empty(x, axes):
-        shape = [1 if i in axes else s for i, s in enumerate(x.shape)] if keepdims else [s for i, s in enumerate(x.shape) if i not in axes]
+        shape = (
+            [1 if i in axes else s for i, s in enumerate(x.shape)]
+            if keepdims
+            else [s for i, s in enumerate(x.shape) if i not in axes]
+        )
         return tf.fill(shape, tf.constant(math.nan, x.dtype))  # mean of nothing is NaN
     return gm.mean(x, ints(tuple(axes)), keep_dims=keepdims)
 

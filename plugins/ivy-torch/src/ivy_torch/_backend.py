@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import torch
+
 from ivy.plugin import BackendImpl, collect_ops
 
 from ._dtypes import DTYPES, c64, c128, f64

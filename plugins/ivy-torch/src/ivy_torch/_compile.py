@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 import types
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ivy.plugin import hookimpl
 
@@ -86,11 +87,7 @@ def drop_ivy_guards(entries: list[Any]) -> list[bool]:
     keep = []
     for e in entries:
         text = " ".join([e.name, *_other_sources(e)])
-        ivy_internal = (
-            _IVY_SOURCE.search(text) is not None
-            or any(s in text for s in scopes)
-            or _mentions(text, roots)
-        )
+        ivy_internal = _IVY_SOURCE.search(text) is not None or any(s in text for s in scopes) or _mentions(text, roots)
         keep.append(not ivy_internal)
     return keep
 

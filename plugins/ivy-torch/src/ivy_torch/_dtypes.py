@@ -5,14 +5,26 @@ from __future__ import annotations
 from typing import Any
 
 import torch
+
 from ivy.errors import UnsupportedDTypeError
 from ivy.plugin_kit import device_kinds, promote_types
 
 Tensor = torch.Tensor
 
 NAMES = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
 )
 DTYPES: dict[str, torch.dtype] = {n: getattr(torch, n) for n in NAMES}
 #: native dtype -> standard name
@@ -38,6 +50,7 @@ SIGNED_VIEW = {u16: i16, u32: i32, u64: i64}
 WIDE = {u16: i32, u32: i64}
 #: default accumulation dtype of sum/prod/cumulative_*/trace (None: keep the input dtype)
 SUM_DTYPE: dict[torch.dtype, torch.dtype] = {b_: i64, **{d: i64 for d in SIGNED}, **{d: u64 for d in UNSIGNED}}
+
 
 def _derived(standard: bool) -> dict[tuple[torch.dtype, torch.dtype], torch.dtype]:
     """Core's promotion rules as a table of torch dtypes (written once, in core); with
@@ -110,7 +123,7 @@ CPU = torch.device("cpu")
 
 
 def device(d: Any) -> torch.device:
-    """"cpu" -> cpu; "gpu:N" / "cuda:N" -> cuda N; torch devices pass (call only when not None)."""
+    """ "cpu" -> cpu; "gpu:N" / "cuda:N" -> cuda N; torch devices pass (call only when not None)."""
     if type(d) is torch.device:
         return d
     try:
@@ -141,4 +154,6 @@ def device(d: Any) -> torch.device:
 
 def unsupported(dtype: Any, op: str) -> UnsupportedDTypeError:
     name = NAME.get(dtype, str(dtype))
-    return UnsupportedDTypeError(f"the torch backend does not support {name} in {op} (torch {torch.__version__} lacks it)")
+    return UnsupportedDTypeError(
+        f"the torch backend does not support {name} in {op} (torch {torch.__version__} lacks it)"
+    )

@@ -3,9 +3,11 @@ dtypes (uint16/32/64) that torch supports only partially."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import torch
+
 from ivy.plugin_kit import fastpath
 
 from ._dtypes import PARTIAL, SIGNED_VIEW, WIDE, i64, promote, scalar_dtype, u64, unsupported

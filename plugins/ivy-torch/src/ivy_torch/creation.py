@@ -6,14 +6,30 @@ import math
 from typing import Any
 
 import torch
+
 from ivy.plugin_kit import composed
 
-from ._dtypes import PARTIAL, c64, c128, device as _dev, f64, i64, native
+from ._dtypes import PARTIAL, c64, c128, f64, i64, native
+from ._dtypes import device as _dev
 from ._helpers import Tensor, viewcall
 
 __all__ = [
-    "arange", "asarray", "empty", "empty_like", "eye", "from_dlpack", "full", "full_like",
-    "linspace", "meshgrid", "ones", "ones_like", "tril", "triu", "zeros", "zeros_like",
+    "arange",
+    "asarray",
+    "empty",
+    "empty_like",
+    "eye",
+    "from_dlpack",
+    "full",
+    "full_like",
+    "linspace",
+    "meshgrid",
+    "ones",
+    "ones_like",
+    "tril",
+    "triu",
+    "zeros",
+    "zeros_like",
 ]
 
 
@@ -115,8 +131,11 @@ def _from_python(obj: Any, dtype: Any, device: Any) -> Tensor:
         except (TypeError, ValueError, RuntimeError):
             pass
         # a sequence holding arrays (or scalars of other libraries): stack them
-        return torch.stack([asarray(o, device=device) for o in obj]) if isinstance(obj, (list, tuple)) and obj \
+        return (
+            torch.stack([asarray(o, device=device) for o in obj])
+            if isinstance(obj, (list, tuple)) and obj
             else torch.as_tensor(obj, device=device)
+        )
     if dtype in PARTIAL:
         try:
             return torch.tensor(obj, dtype=dtype, device=device)
@@ -309,4 +328,3 @@ def triu(x: Tensor, /, *, k: int = 0) -> Tensor:
         return torch.triu(x, k)
     except NotImplementedError:
         return viewcall(torch.triu, x, k)
-

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import torch
+
 from ivy.plugin_kit import DTYPE_KINDS as KINDS
 
-from ._dtypes import COMPLEX, INTS, NAME, PARTIAL, STD_PROMOTE, c64, c128, device as _dev, f32, f64, native, promote, scalar_dtype
+from ._dtypes import COMPLEX, INTS, NAME, PARTIAL, STD_PROMOTE, c64, c128, f32, f64, native, promote, scalar_dtype
+from ._dtypes import device as _dev
 from ._helpers import Tensor
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -66,7 +68,9 @@ def finfo(type: Tensor | Any, /) -> finfo_object:
         if real not in (f32, f64):
             raise TypeError(f"finfo: {NAME.get(d, d)} is not a floating-point dtype")
         fi = torch.finfo(real)
-        got = _FINFO[d] = finfo_object(fi.bits, float(fi.eps), float(fi.max), float(fi.min), float(fi.smallest_normal), real)
+        got = _FINFO[d] = finfo_object(
+            fi.bits, float(fi.eps), float(fi.max), float(fi.min), float(fi.smallest_normal), real
+        )
     return got
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import torch
+
 from ivy.plugin_kit import device_kinds
 
 from ._dtypes import device as _native_device

@@ -7,12 +7,25 @@ from typing import Any
 
 import torch
 
-from ._dtypes import device as _dev, native
+from ._dtypes import device as _dev
+from ._dtypes import native
 from ._helpers import Tensor
 
 __all__ = [
-    "fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
-    "fftfreq", "rfftfreq", "fftshift", "ifftshift",
+    "fft",
+    "ifft",
+    "fftn",
+    "ifftn",
+    "rfft",
+    "irfft",
+    "rfftn",
+    "irfftn",
+    "hfft",
+    "ihfft",
+    "fftfreq",
+    "rfftfreq",
+    "fftshift",
+    "ifftshift",
 ]
 
 _fft = torch.fft
@@ -46,26 +59,30 @@ def _sa(s: Any, axes: Any) -> tuple[Any, Any]:
     return (None if s is None else tuple(s)), (None if axes is None else tuple(axes))
 
 
-def fftn(x: Tensor, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-         norm: str = "backward") -> Tensor:
+def fftn(
+    x: Tensor, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward"
+) -> Tensor:
     s, axes = _sa(s, axes)
     return _fft.fftn(x, s, axes, norm)
 
 
-def ifftn(x: Tensor, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-          norm: str = "backward") -> Tensor:
+def ifftn(
+    x: Tensor, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward"
+) -> Tensor:
     s, axes = _sa(s, axes)
     return _fft.ifftn(x, s, axes, norm)
 
 
-def rfftn(x: Tensor, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-          norm: str = "backward") -> Tensor:
+def rfftn(
+    x: Tensor, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward"
+) -> Tensor:
     s, axes = _sa(s, axes)
     return _fft.rfftn(x, s, axes, norm)
 
 
-def irfftn(x: Tensor, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-           norm: str = "backward") -> Tensor:
+def irfftn(
+    x: Tensor, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward"
+) -> Tensor:
     s, axes = _sa(s, axes)
     if s is not None and s[-1] == -1:  # -1 for the last axis: torch wants None-like default
         ax = axes if axes is not None else tuple(range(x.ndim - len(s), x.ndim))

@@ -9,9 +9,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy.plugin_kit import fastpath
-
-from ivy.plugin_kit import composed
+from ivy.plugin_kit import composed, fastpath
 
 from ._dtypes import COMPLEX, FLOATS, PARTIAL, SIGNED, SUM_DTYPE, i64, native, promote, scalar_dtype
 from ._helpers import Tensor, norm_axis, viewcall
@@ -19,14 +17,24 @@ from .data_type import astype
 
 __all__ = [
     # primitives
-    "scatter_nd", "scatter_flat", "set_item", "inplace_update", "einsum",
+    "scatter_nd",
+    "scatter_flat",
+    "set_item",
+    "inplace_update",
+    "einsum",
     # native versions of composed ops
-    "gather", "gather_nd", "get_item", "cast", "transpose", "flatten", "cumsum", "cumprod", "pad",
-    "top_k", "split",
+    "gather",
+    "gather_nd",
+    "get_item",
+    "cast",
+    "transpose",
+    "flatten",
+    "cumsum",
+    "cumprod",
+    "pad",
+    "top_k",
+    "split",
 ]
-
-
-
 
 
 def _compose(name: str) -> Any:
@@ -289,7 +297,9 @@ def pad(
 _CUM_NATIVE = frozenset({*FLOATS, *COMPLEX, *SIGNED, torch.bool, torch.float16, torch.bfloat16})
 
 
-def _cumulative(fn: Any, name: str, one: int, x: Tensor, axis: int, exclusive: bool, reverse: bool, dtype: Any) -> Tensor:
+def _cumulative(
+    fn: Any, name: str, one: int, x: Tensor, axis: int, exclusive: bool, reverse: bool, dtype: Any
+) -> Tensor:
     dt = SUM_DTYPE.get(x.dtype, x.dtype) if dtype is None else native(dtype)
     if dt in PARTIAL or x.dtype in PARTIAL:
         return _compose(name)(x, axis=axis, exclusive=exclusive, reverse=reverse, dtype=dtype)
@@ -309,9 +319,7 @@ def _cumulative(fn: Any, name: str, one: int, x: Tensor, axis: int, exclusive: b
 
 # Plain calls of float, complex, signed int and bool arrays: torch's accumulation dtype is the standard's.
 @fastpath(torch.cumsum, nargs=(1, 2), defaults=(0,), dtypes=_CUM_NATIVE, retry=IndexError)
-def cumsum(
-    x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: bool = False, dtype: Any = None
-) -> Tensor:
+def cumsum(x: Tensor, /, axis: int = 0, *, exclusive: bool = False, reverse: bool = False, dtype: Any = None) -> Tensor:
     return _cumulative(torch.cumsum, "cumsum", 0, x, axis, exclusive, reverse, dtype)
 
 
@@ -325,9 +333,7 @@ def cumprod(
 # ----------------------------------------------------------------------------------- searching
 
 
-def top_k(
-    x: Tensor, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True
-) -> tuple[Tensor, Tensor]:
+def top_k(x: Tensor, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
     if x.dtype in PARTIAL or x.dtype is torch.bool:
         return _compose("top_k")(x, k, axis=axis, largest=largest, sorted=sorted)
     values, indices = torch.topk(x, k, axis, largest, sorted)

@@ -15,6 +15,7 @@ from typing import Any
 
 import torch
 import torch.func as _tf
+
 from ivy import nest as _nest
 
 try:
@@ -23,6 +24,7 @@ except ImportError:  # pragma: no cover - older/newer torch: treat every call as
 
     def _level() -> Any:
         return None
+
 
 from ._helpers import Tensor
 
@@ -155,7 +157,9 @@ def jvp(func: Callable[..., Any], primals: Sequence[Tensor], tangents: Sequence[
     return _tf.jvp(func, primals, tangents)
 
 
-def jacobian(func: Callable[..., Any], /, *primals: Tensor, argnums: int | Sequence[int] = 0) -> Tensor | tuple[Tensor, ...]:
+def jacobian(
+    func: Callable[..., Any], /, *primals: Tensor, argnums: int | Sequence[int] = 0
+) -> Tensor | tuple[Tensor, ...]:
     n = len(primals)
 
     def norm(a: Any) -> int:
@@ -164,7 +168,9 @@ def jacobian(func: Callable[..., Any], /, *primals: Tensor, argnums: int | Seque
             raise IndexError(f"jacobian: argnums {a} is out of range for {n} primals")
         return a % n
 
-    nums: int | tuple[int, ...] = norm(argnums) if not isinstance(argnums, Sequence) else tuple(norm(a) for a in argnums)
+    nums: int | tuple[int, ...] = (
+        norm(argnums) if not isinstance(argnums, Sequence) else tuple(norm(a) for a in argnums)
+    )
     return _tf.jacrev(func, argnums=nums)(*primals)
 
 
@@ -182,8 +188,17 @@ def _fusable(w: Any, g: Any, m: Any, v: Any) -> bool:
 
 
 def adam_update_flat(
-    ws: Sequence[Tensor], gs: Sequence[Tensor], ms: Sequence[Tensor], vs: Sequence[Tensor], lr: float,
-    step: float, /, *, beta1: float, beta2: float, epsilon: float,
+    ws: Sequence[Tensor],
+    gs: Sequence[Tensor],
+    ms: Sequence[Tensor],
+    vs: Sequence[Tensor],
+    lr: float,
+    step: float,
+    /,
+    *,
+    beta1: float,
+    beta2: float,
+    epsilon: float,
 ) -> list[tuple[Tensor, Tensor, Tensor] | None]:
     """Core's fused Adam kernel (see ``ivy.adam_update``): per leaf ``(new_w, new_m, new_v)``
     with the new ``w`` cut from the graph, or ``None`` where the generic formula must run.

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import torch
+
 from ivy import Container, Module
 from ivy.plugin_kit import NativeModuleWrapper, call_with_variables, mirror_place, module_variables
 
@@ -96,7 +97,7 @@ class IvyTorchModule(torch.nn.Module):
                 owner._buffers[leaf] = _plain(x)
         return out
 
-    def train(self, mode: bool = True) -> "IvyTorchModule":
+    def train(self, mode: bool = True) -> IvyTorchModule:
         super().train(mode)
         self.ivy_module.train(mode)
         return self
@@ -121,8 +122,13 @@ class TorchModuleWrapper(NativeModuleWrapper):
             buffers[n] = b
         device = next((p.device for p in params.values()), None)
         super().__init__(
-            native, backend="torch", params=params, buffers=buffers, separator=".",
-            device=device, training=native.training,
+            native,
+            backend="torch",
+            params=params,
+            buffers=buffers,
+            separator=".",
+            device=device,
+            training=native.training,
         )
 
     def _native_call(self, params, buffers, args, kwargs):  # type: ignore[no-untyped-def]

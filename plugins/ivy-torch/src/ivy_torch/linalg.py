@@ -11,9 +11,29 @@ from ._helpers import Tensor, prep2
 from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 
 __all__ = [
-    "cholesky", "cross", "det", "diagonal", "eigh", "eigvalsh", "inv", "matmul", "matrix_norm",
-    "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet", "solve",
-    "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
+    "cholesky",
+    "cross",
+    "det",
+    "diagonal",
+    "eigh",
+    "eigvalsh",
+    "inv",
+    "matmul",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "matrix_transpose",
+    "outer",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "tensordot",
+    "trace",
+    "vecdot",
+    "vector_norm",
 ]
 
 det = torch.linalg.det
@@ -174,5 +194,3 @@ def vector_norm(
     if axis is None and keepdims:
         return torch.linalg.vector_norm(x, ord=ord).reshape((1,) * x.ndim)
     return torch.linalg.vector_norm(x, ord=ord, dim=axis, keepdim=keepdims)
-
-

@@ -12,8 +12,20 @@ from ._dtypes import promote
 from ._helpers import Tensor, norm_axis, viewcall
 
 __all__ = [
-    "broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", "moveaxis",
-    "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
+    "broadcast_arrays",
+    "broadcast_to",
+    "concat",
+    "expand_dims",
+    "flip",
+    "moveaxis",
+    "permute_dims",
+    "repeat",
+    "reshape",
+    "roll",
+    "squeeze",
+    "stack",
+    "tile",
+    "unstack",
 ]
 
 moveaxis = torch.moveaxis
@@ -157,5 +169,3 @@ def tile(x: Tensor, repetitions: tuple[int, ...], /) -> Tensor:
 
 def unstack(x: Tensor, /, *, axis: int = 0) -> tuple[Tensor, ...]:
     return torch.unbind(x, axis)
-
-

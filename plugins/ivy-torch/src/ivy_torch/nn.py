@@ -17,28 +17,58 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import composed, fastpath
+from ivy.plugin_kit import ntuple as _tuple
+from ivy.plugin_kit import padding_pairs as _pads
+
 from ._dtypes import FLOATS, PARTIAL, native
 from ._helpers import ORDER, Tensor, uint_call
-from ivy.plugin_kit import channels_last as _channel_last
-from ivy.plugin_kit import fastpath
-from ivy.plugin_kit import padding_pairs as _pads
-from ivy.plugin_kit import ntuple as _tuple
-from ivy.plugin_kit import composed
 
 __all__ = [
     # primitives
-    "conv1d", "conv2d", "conv3d", "conv1d_transpose", "conv2d_transpose", "conv3d_transpose",
-    "depthwise_conv2d", "max_pool1d", "max_pool2d", "max_pool3d", "avg_pool1d", "avg_pool2d",
-    "avg_pool3d", "erf",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv1d_transpose",
+    "conv2d_transpose",
+    "conv3d_transpose",
+    "depthwise_conv2d",
+    "max_pool1d",
+    "max_pool2d",
+    "max_pool3d",
+    "avg_pool1d",
+    "avg_pool2d",
+    "avg_pool3d",
+    "erf",
     # native versions of composed ops
-    "relu", "leaky_relu", "gelu", "silu", "sigmoid", "softmax", "log_softmax", "softplus", "elu",
-    "selu", "hardswish", "mish", "linear", "layer_norm", "batch_norm", "group_norm",
-    "adaptive_avg_pool2d", "embedding", "one_hot", "lstm_update", "lstm",
-    "scaled_dot_product_attention", "mse_loss", "l1_loss", "huber_loss", "binary_cross_entropy",
+    "relu",
+    "leaky_relu",
+    "gelu",
+    "silu",
+    "sigmoid",
+    "softmax",
+    "log_softmax",
+    "softplus",
+    "elu",
+    "selu",
+    "hardswish",
+    "mish",
+    "linear",
+    "layer_norm",
+    "batch_norm",
+    "group_norm",
+    "adaptive_avg_pool2d",
+    "embedding",
+    "one_hot",
+    "lstm_update",
+    "lstm",
+    "scaled_dot_product_attention",
+    "mse_loss",
+    "l1_loss",
+    "huber_loss",
+    "binary_cross_entropy",
 ]
-
-
-
 
 
 def _compose(name: str) -> Any:
@@ -46,6 +76,7 @@ def _compose(name: str) -> Any:
 
 
 # ------------------------------------------------------------------------------------- layouts
+
 
 def _flat_pad(pads: Sequence[tuple[int, int]]) -> list[int]:
     """(lo, hi) per spatial axis -> F.pad's list, last axis first."""
@@ -291,7 +322,14 @@ def avg_pool2d(
 
 
 def avg_pool3d(
-    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", count_include_pad: bool = False
+    x: Tensor,
+    kernel: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NDHWC",
+    count_include_pad: bool = False,
 ) -> Tensor:
     return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
 
@@ -394,8 +432,16 @@ def batch_norm(
         or any(t is not None and t.dtype != dt for t in (mean, variance, offset, scale))
         or (not training and (mean.requires_grad or variance.requires_grad))
     ):  # F.batch_norm needs one dtype, and has no gradient for the running statistics
-        return _compose("batch_norm")(x, mean, variance, offset=offset, scale=scale, training=training, eps=eps,
-            momentum=momentum, data_format=data_format,
+        return _compose("batch_norm")(
+            x,
+            mean,
+            variance,
+            offset=offset,
+            scale=scale,
+            training=training,
+            eps=eps,
+            momentum=momentum,
+            data_format=data_format,
         )
     xc = x if data_format.startswith("NC") else x.movedim(-1, 1)
     if not training:
@@ -483,10 +529,15 @@ def lstm_update(
     recurrent_bias: Tensor | None = None,
 ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
     dt = x.dtype
-    if x.ndim != 3 or init_h.ndim != 2 or any(
-        t is not None and t.dtype != dt for t in (init_h, init_c, kernel, recurrent_kernel, bias, recurrent_bias)
+    if (
+        x.ndim != 3
+        or init_h.ndim != 2
+        or any(
+            t is not None and t.dtype != dt for t in (init_h, init_c, kernel, recurrent_kernel, bias, recurrent_bias)
+        )
     ):
-        return _compose("lstm_update")(x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
+        return _compose("lstm_update")(
+            x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
         )
     params, has_b = _lstm_params([kernel], [recurrent_kernel], [bias], [recurrent_bias])
     hs, h, c = torch.lstm(x, (init_h[None], init_c[None]), params, has_b, 1, 0.0, False, False, True)
@@ -515,10 +566,13 @@ def lstm(
     bs = list(biases) if biases is not None else [None] * n
     rbs = list(recurrent_biases) if recurrent_biases is not None else [None] * n
     dt = x.dtype
-    if x.ndim != 3 or init_h.ndim != 3 or any(
-        t is not None and t.dtype != dt for t in (init_h, init_c, *kernels, *recurrent_kernels, *bs, *rbs)
+    if (
+        x.ndim != 3
+        or init_h.ndim != 3
+        or any(t is not None and t.dtype != dt for t in (init_h, init_c, *kernels, *recurrent_kernels, *bs, *rbs))
     ):
-        return _compose("lstm")(x, init_h, init_c, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases
+        return _compose("lstm")(
+            x, init_h, init_c, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases
         )
     params, has_b = _lstm_params(kernels, recurrent_kernels, bs, rbs)
     hs, h, c = torch.lstm(x, (init_h, init_c), params, has_b, n, 0.0, False, False, True)
@@ -537,7 +591,8 @@ def scaled_dot_product_attention(
     is_causal: bool = False,
 ) -> Tensor:
     if q.ndim < 2 or k.ndim < 2 or v.ndim < 2 or not (q.dtype == k.dtype == v.dtype):
-        return _compose("scaled_dot_product_attention")(q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
+        return _compose("scaled_dot_product_attention")(
+            q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
         )
     if mask is None:
         # torch's causal mask is the spec's: key j <= query i (aligned at the top left)
@@ -599,6 +654,4 @@ def binary_cross_entropy(
     if from_logits and _fast_pair(true, pred):
         # max(z, 0) - z t + log1p(exp(-|z|)): torch's stable form is the spec's
         return F.binary_cross_entropy_with_logits(pred, true, reduction=reduction)
-    return _compose("binary_cross_entropy")(true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction
-    )
-
+    return _compose("binary_cross_entropy")(true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction)

@@ -9,11 +9,19 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ._dtypes import FLOATS, device as _native_device, i64, native
+from ._dtypes import FLOATS, i64, native
+from ._dtypes import device as _native_device
 from ._helpers import Tensor, norm_axis
 
 __all__ = [
-    "seed", "random_uniform", "random_normal", "randint", "multinomial", "shuffle", "bernoulli", "dropout",
+    "seed",
+    "random_uniform",
+    "random_normal",
+    "randint",
+    "multinomial",
+    "shuffle",
+    "bernoulli",
+    "dropout",
 ]
 
 
@@ -176,9 +184,7 @@ def bernoulli(
         return torch.empty(shape, dtype=torch.float32, device=dev).bernoulli_(probs, generator=g).to(dtype)
 
 
-def dropout(
-    x: Tensor, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None
-) -> Tensor:
+def dropout(x: Tensor, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None) -> Tensor:
     if not training or prob == 0.0:
         return x
     if scale and seed is None:  # torch's fused kernel, on the global generator

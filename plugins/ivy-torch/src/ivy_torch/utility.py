@@ -47,8 +47,12 @@ def diff(
         append = append.to(d)
     if d in PARTIAL:  # no uint16/32/64 subtraction: widen (uint64: same bits modulo 2**64)
         w = WIDE.get(d, torch.int64)
-        r = torch.diff(x.to(w) if d in WIDE else x.view(w), n=n, dim=axis,
-                       prepend=None if prepend is None else (prepend.to(w) if d in WIDE else prepend.view(w)),
-                       append=None if append is None else (append.to(w) if d in WIDE else append.view(w)))
+        r = torch.diff(
+            x.to(w) if d in WIDE else x.view(w),
+            n=n,
+            dim=axis,
+            prepend=None if prepend is None else (prepend.to(w) if d in WIDE else prepend.view(w)),
+            append=None if append is None else (append.to(w) if d in WIDE else append.view(w)),
+        )
         return r.to(d) if d in WIDE else r.view(d)
     return torch.diff(x, n=n, dim=axis, prepend=prepend, append=append)

@@ -7,7 +7,7 @@ imported when Ivy first uses the backend, by ``_backend.load``.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ivy.plugin import BackendSpec, hookimpl
 

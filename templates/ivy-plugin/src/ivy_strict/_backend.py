@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import array_api_strict as xp
+
 from ivy.plugin import BackendImpl, collect_ops
 from ivy.plugin_kit import conformant_ops
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import array_api_strict as xp
+
 from ivy.plugin_kit import result_type_name
 
 from ._dtypes import DTYPES, name_of

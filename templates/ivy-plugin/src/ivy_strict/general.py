@@ -31,7 +31,7 @@ def scatter_nd(indices: Any, updates: Any, /, shape: Any = None, *, reduction: s
         raise ValueError("scatter_nd on the 'strict' backend needs shape=")
     shape = tuple(int(s) for s in shape)
     target = tuple(idx[..., i] for i in range(idx.shape[-1]))
-    upd = np.broadcast_to(upd, idx.shape[:-1] + shape[idx.shape[-1]:])
+    upd = np.broadcast_to(upd, idx.shape[:-1] + shape[idx.shape[-1] :])
     if reduction == "replace":
         out = np.zeros(shape, upd.dtype)
         out[target] = upd
@@ -62,5 +62,6 @@ def set_item(x: Any, query: Any, val: Any, /) -> Any:
 
 
 def inplace_update(x: Any, val: Any, /) -> Any:
-    raise TypeError("ivy.inplace_update: arrays of the 'strict' backend are immutable; use ivy.set_item and "
-                    "keep the returned array")
+    raise TypeError(
+        "ivy.inplace_update: arrays of the 'strict' backend are immutable; use ivy.set_item and keep the returned array"
+    )

@@ -8,6 +8,7 @@ from typing import Any
 
 import array_api_strict as xp
 import numpy as np
+
 from ivy.plugin_kit import conv_family, pool_family
 
 from .conversion import to_numpy
@@ -32,8 +33,14 @@ def _back(a: np.ndarray, last: bool, dtype: Any) -> Any:
     return xp.asarray(np.ascontiguousarray(a if last else np.moveaxis(a, -1, 1)), dtype=dtype)
 
 
-def _conv(x: Any, filters: Any, strides: tuple[int, ...], pads: list[tuple[int, int]],
-          dilations: tuple[int, ...], channels_last: bool) -> Any:
+def _conv(
+    x: Any,
+    filters: Any,
+    strides: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    dilations: tuple[int, ...],
+    channels_last: bool,
+) -> Any:
     n = len(strides)
     a = np.pad(_channels_last(x, channels_last, n), [(0, 0), *pads, (0, 0)])
     f = to_numpy(filters)  # [*window, d_in, d_out]
@@ -43,8 +50,15 @@ def _conv(x: Any, filters: Any, strides: tuple[int, ...], pads: list[tuple[int, 
     return _back(out, channels_last, x.dtype)
 
 
-def _pool(x: Any, kernel: tuple[int, ...], strides: tuple[int, ...], pads: list[tuple[int, int]],
-          channels_last: bool, reduce: str, count_include_pad: bool = False) -> Any:
+def _pool(
+    x: Any,
+    kernel: tuple[int, ...],
+    strides: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    channels_last: bool,
+    reduce: str,
+    count_include_pad: bool = False,
+) -> Any:
     n = len(kernel)
     a = _channels_last(x, channels_last, n)
     fill = -np.inf if reduce == "max" else 0.0
@@ -63,13 +77,20 @@ def _pool(x: Any, kernel: tuple[int, ...], strides: tuple[int, ...], pads: list[
     return _back(out.astype(a.dtype), channels_last, x.dtype)
 
 
-def _max_pool(x: Any, kernel: tuple[int, ...], strides: tuple[int, ...], pads: list[tuple[int, int]],
-              channels_last: bool) -> Any:
+def _max_pool(
+    x: Any, kernel: tuple[int, ...], strides: tuple[int, ...], pads: list[tuple[int, int]], channels_last: bool
+) -> Any:
     return _pool(x, kernel, strides, pads, channels_last, "max")
 
 
-def _avg_pool(x: Any, kernel: tuple[int, ...], strides: tuple[int, ...], pads: list[tuple[int, int]],
-              channels_last: bool, count_include_pad: bool) -> Any:
+def _avg_pool(
+    x: Any,
+    kernel: tuple[int, ...],
+    strides: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    channels_last: bool,
+    count_include_pad: bool,
+) -> Any:
     return _pool(x, kernel, strides, pads, channels_last, "avg", count_include_pad)
 
 

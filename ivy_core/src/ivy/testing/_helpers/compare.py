@@ -32,8 +32,15 @@ def strict_dtype_name(x: Any) -> str:
     return inner.name if inner is not None else str(d).rpartition(".")[2]
 
 
-def assert_values(actual: np.ndarray, expected: np.ndarray, dtype: str, *, rtol: float | None = None,
-                  atol: float | None = None, msg: str = "") -> None:
+def assert_values(
+    actual: np.ndarray,
+    expected: np.ndarray,
+    dtype: str,
+    *,
+    rtol: float | None = None,
+    atol: float | None = None,
+    msg: str = "",
+) -> None:
     """Compare two NumPy arrays: exact for bool/integers, NaN-equal with tolerances for floats."""
     assert actual.shape == expected.shape, f"{msg}shape {actual.shape} != expected {expected.shape}"
     if dtype in TOLERANCES:
@@ -43,15 +50,27 @@ def assert_values(actual: np.ndarray, expected: np.ndarray, dtype: str, *, rtol:
         np.testing.assert_allclose(
             actual.astype(np.complex128 if "complex" in dtype else np.float64),
             expected.astype(np.complex128 if "complex" in dtype else np.float64),
-            rtol=r, atol=a, equal_nan=True, err_msg=msg,
+            rtol=r,
+            atol=a,
+            equal_nan=True,
+            err_msg=msg,
         )
     else:
         np.testing.assert_array_equal(actual, expected, err_msg=msg)
 
 
-def assert_matches(actual: Any, expected: Any, backend: str, xp: Any, *, rtol: float | None = None,
-                   atol: float | None = None, check_dtype: bool = True, expected_dtype: str | None = None,
-                   msg: str = "") -> None:
+def assert_matches(
+    actual: Any,
+    expected: Any,
+    backend: str,
+    xp: Any,
+    *,
+    rtol: float | None = None,
+    atol: float | None = None,
+    check_dtype: bool = True,
+    expected_dtype: str | None = None,
+    msg: str = "",
+) -> None:
     """``actual`` (a native result of ``backend``) matches ``expected`` (array_api_strict result).
 
     Tuples/lists are compared element by element. A native array must be an array of the backend
@@ -61,8 +80,17 @@ def assert_matches(actual: Any, expected: Any, backend: str, xp: Any, *, rtol: f
         assert isinstance(actual, (tuple, list)), f"{msg}expected a sequence, got {type(actual)}"
         assert len(actual) == len(expected), f"{msg}expected {len(expected)} results, got {len(actual)}"
         for i, (a, e) in enumerate(zip(actual, expected)):
-            assert_matches(a, e, backend, xp, rtol=rtol, atol=atol, check_dtype=check_dtype,
-                           expected_dtype=expected_dtype, msg=f"{msg}[{i}] ")
+            assert_matches(
+                a,
+                e,
+                backend,
+                xp,
+                rtol=rtol,
+                atol=atol,
+                check_dtype=check_dtype,
+                expected_dtype=expected_dtype,
+                msg=f"{msg}[{i}] ",
+            )
         return
     assert xp.is_native_array(actual), f"{msg}expected a native {backend} array, got {type(actual)}"
     want_dtype = expected_dtype or strict_dtype_name(expected)

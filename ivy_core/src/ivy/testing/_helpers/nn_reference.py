@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 
-
 CONV = {1: "conv1d", 2: "conv2d", 3: "conv3d"}
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import array_api_strict as xs
 import numpy as np
 
 from ivy.testing.convert import to_native
+
 from .compare import assert_matches, strict_dtype_name, strict_to_numpy
 
 xs.set_array_api_strict_flags(api_version="2024.12")
@@ -63,9 +65,18 @@ def to_backend(backend: str, v: Any) -> Any:
     return v
 
 
-def check(name: str, backend: str, xp: Any, *args: Any, via: Any = None, rtol: float | None = None,
-          atol: float | None = None, expected_dtype: str | None = None, call_kw: dict[str, Any] | None = None,
-          **kwargs: Any) -> tuple[Any, Any]:
+def check(
+    name: str,
+    backend: str,
+    xp: Any,
+    *args: Any,
+    via: Any = None,
+    rtol: float | None = None,
+    atol: float | None = None,
+    expected_dtype: str | None = None,
+    call_kw: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> tuple[Any, Any]:
     """Run op ``name`` on NumPy inputs ``args``/``kwargs`` through ``ivy`` (or namespace ``via``)
     and through array_api_strict, and compare. ``call_kw`` are extra keywords for the ivy call only
     (``backend=``). Returns ``(actual, expected)``."""
@@ -75,18 +86,19 @@ def check(name: str, backend: str, xp: Any, *args: Any, via: Any = None, rtol: f
     if expect_unsupported(backend, expected, expected_dtype, call):
         return None, expected
     actual = call()
-    assert_matches(actual, expected, backend, xp, rtol=rtol, atol=atol, expected_dtype=expected_dtype,
-                   msg=f"{name}: ")
+    assert_matches(actual, expected, backend, xp, rtol=rtol, atol=atol, expected_dtype=expected_dtype, msg=f"{name}: ")
     return actual, expected
 
 
-def expect_unsupported(backend: str, expected: Any, expected_dtype: str | None = None,
-                       call: Callable[[], Any] | None = None) -> bool:
+def expect_unsupported(
+    backend: str, expected: Any, expected_dtype: str | None = None, call: Callable[[], Any] | None = None
+) -> bool:
     """If the reference result has a dtype the backend lacks (paddle has no uint64, so
     ``sum(uint8)`` cannot give the standard's uint64), the plugin must raise
     UnsupportedDTypeError: check that and return True. Otherwise return False."""
-    import ivy
     import pytest
+
+    import ivy
 
     from .strategies import supported_dtypes
 

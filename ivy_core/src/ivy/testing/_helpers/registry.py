@@ -6,7 +6,8 @@ source, so that a new spec op cannot go untested.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def covers(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -72,7 +72,7 @@ def dtypes_of(*kinds: str) -> tuple[str, ...]:
     return tuple(d for d in DTYPES if d in want)
 
 
-@lru_cache(maxsize=None)
+@cache
 def supported_dtypes(backend: str) -> tuple[str, ...]:
     """The dtype names the backend declares (``xp.__array_namespace_info__().dtypes()``)."""
     import ivy
@@ -126,16 +126,19 @@ def elements(dtype: str, domain: str = "any", specials: bool = False) -> st.Sear
         # float32 values drawn at 32 bits: a tiny float64 cast to float32 would be subnormal, and
         # CPU kernels of XLA and TF flush subnormals to zero (behaviour the standard leaves open)
         width = 32 if dtype in ("float32", "complex64") else 64
-        base = st.floats(*_bounds(lo, hi, width), width=width, allow_nan=False, allow_infinity=False,
-                         allow_subnormal=False)
+        base = st.floats(
+            *_bounds(lo, hi, width), width=width, allow_nan=False, allow_infinity=False, allow_subnormal=False
+        )
     if dtype in COMPLEX:
         if domain in ("nonzero", "quarter_nz"):
-            return st.complex_numbers(min_magnitude=0.25, max_magnitude=5.0, allow_nan=False,
-                                      allow_infinity=False, allow_subnormal=False)
+            return st.complex_numbers(
+                min_magnitude=0.25, max_magnitude=5.0, allow_nan=False, allow_infinity=False, allow_subnormal=False
+            )
         lo, hi = FLOAT_DOMAINS.get(domain, (-5.0, 5.0))
         width = 32 if dtype == "complex64" else 64
-        part = st.floats(*_bounds(lo, hi, width), width=width, allow_nan=False, allow_infinity=False,
-                         allow_subnormal=False)
+        part = st.floats(
+            *_bounds(lo, hi, width), width=width, allow_nan=False, allow_infinity=False, allow_subnormal=False
+        )
         base = st.builds(complex, part, part)
     if specials:
         base = st.one_of(base, base, base, st.sampled_from([math.nan, math.inf, -math.inf]))
@@ -154,20 +157,24 @@ def _bounds(lo: float, hi: float, width: int) -> tuple[float, float]:
     return float(l32), float(h32)
 
 
-def shapes(min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 4) -> st.SearchStrategy[tuple[int, ...]]:
+def shapes(
+    min_dims: int = 0, max_dims: int = 3, min_side: int = 0, max_side: int = 4
+) -> st.SearchStrategy[tuple[int, ...]]:
     return hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
 
 
-def arrays(dtype: str, shape: Any = None, domain: str = "any", specials: bool = False,
-           unique: bool = False) -> st.SearchStrategy[np.ndarray]:
+def arrays(
+    dtype: str, shape: Any = None, domain: str = "any", specials: bool = False, unique: bool = False
+) -> st.SearchStrategy[np.ndarray]:
     """NumPy arrays of ``dtype`` (generated at 64 bits, then cast) with small shapes."""
     if shape is None:
         shape = shapes()
     gen = {"bool": "bool", "float32": "float64", "complex64": "complex128"}.get(dtype, dtype)
     if dtype in INTS:
         gen = "int64" if dtype != "uint64" else "uint64"
-    return hnp.arrays(np.dtype(gen), shape, elements=elements(dtype, domain, specials),
-                      unique=unique).map(lambda a: _normalise(a.astype(dtype)))
+    return hnp.arrays(np.dtype(gen), shape, elements=elements(dtype, domain, specials), unique=unique).map(
+        lambda a: _normalise(a.astype(dtype))
+    )
 
 
 def scalar_for(dtype: str, domain: str = "any") -> st.SearchStrategy[Any]:
@@ -192,8 +199,9 @@ def axis_arg(ndim: int, *, none: bool = True, tuples: bool = True, negative: boo
         opts.append(st.integers(lo, ndim - 1))
         if tuples:
             opts.append(
-                st.lists(st.integers(0, ndim - 1), unique=True, min_size=0 if ndim else 0, max_size=ndim)
-                .flatmap(lambda ax: st.tuples(*[st.sampled_from([a, a - ndim]) if negative else st.just(a) for a in ax]))
+                st.lists(st.integers(0, ndim - 1), unique=True, min_size=0 if ndim else 0, max_size=ndim).flatmap(
+                    lambda ax: st.tuples(*[st.sampled_from([a, a - ndim]) if negative else st.just(a) for a in ax])
+                )
             )
     if not opts:
         opts.append(st.none())

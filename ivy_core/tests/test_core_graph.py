@@ -1,0 +1,277 @@
+"""The graph tracer on core's own test backend (numpy): tracing, the printed view, guards,
+dynamic dimensions, errors, the recording backend's lifetime. Results are checked against NumPy
+formulas written here; the other backends run ``tests/test_fn_graph*.py``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import ivy
+from ivy import _registry
+from ivy.graph import GraphEmitError, GraphTraceError, GuardError, ShapeMismatchError
+
+RNG = np.random.default_rng(0)
+X = RNG.standard_normal((4, 3)).astype(np.float32)
+W = RNG.standard_normal((3, 2)).astype(np.float32)
+B = RNG.standard_normal((2,)).astype(np.float32)
+
+
+def dense(x, w, b):  # noqa: ANN001, ANN201
+    return ivy.tanh(ivy.matmul(x, w) + b)
+
+
+def _dense_np(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.tanh(x @ w + b)
+
+
+def test_trace_records_spec_ops_with_shapes_and_replays() -> None:
+    g = ivy.trace_graph(dense, args=(X, W, B))
+    assert [n.op for n in g.nodes] == ["matmul", "add", "tanh"]
+    assert [v.type_str for v in g.inputs] == ["float32[4, 3]", "float32[3, 2]", "float32[2]"]
+    assert g.nodes[-1].outputs.type_str == "float32[4, 2]"
+    assert g.meta["backend"] == "numpy"
+    got = g(X, W, B)
+    assert got.shape == (4, 2) and got.dtype == np.float32
+    np.testing.assert_allclose(got, _dense_np(X, W, B), rtol=1e-6)
+    np.testing.assert_allclose(g.to("numpy")(X, W, B), _dense_np(X, W, B), rtol=1e-6)
+
+
+def test_operators_and_attributes_are_recorded_as_spec_ops() -> None:
+    def f(x, w):  # noqa: ANN001, ANN202
+        y = (x @ w).T
+        z = -y[0] * 2.0 + abs(y[1]) ** 2 / 3.0 - (y[0] >= 0)
+        return z, y.mT, x.shape, x.ndim, x.dtype == ivy.float32
+
+    g = ivy.trace_graph(f, args=(X, W))
+    ops = [n.op for n in g.nodes]
+    for op in (
+        "matmul",
+        "permute_dims",
+        "get_item",
+        "negative",
+        "multiply",
+        "abs",
+        "pow",
+        "divide",
+        "greater_equal",
+        "subtract",
+        "linalg.matrix_transpose",
+    ):
+        assert op in ops
+    z, yt, shape, ndim, same = g(X, W)
+    y = (X @ W).T
+    np.testing.assert_allclose(z, -y[0] * 2.0 + np.abs(y[1]) ** 2 / 3.0 - (y[0] >= 0), rtol=1e-6)
+    np.testing.assert_allclose(yt, y.T)
+    assert shape == (4, 3) and ndim == 2 and same is True
+
+
+def test_code_view_reads_as_python_and_names_lines() -> None:
+    g = ivy.trace_graph(dense, args=(X, W, B))
+    code = g.code
+    assert code == str(g)
+    assert "def dense(x, w, b):" in code
+    assert "matmul = ivy.matmul(x, w)  # float32[4, 2]" in code
+    assert "test_core_graph.py" in code and "return tanh" in code
+    ns = {"ivy": ivy}
+    exec(code, ns)  # the view is Python that runs with ivy
+    np.testing.assert_allclose(ns["dense"](X, W, B), _dense_np(X, W, B), rtol=1e-6)
+
+
+def test_arrays_made_inside_and_constants_fold() -> None:
+    def f(x):  # noqa: ANN001, ANN202
+        scale = ivy.arange(3, dtype="float32") * 2.0 + 1.0  # depends on no input: folded
+        return x * scale + ivy.ones((3,), dtype="float32")
+
+    g = ivy.trace_graph(f, args=(X,))
+    assert [n.op for n in g.nodes] == ["multiply", "ones", "add"]
+    (c,) = g.constants()
+    assert c.type_str == "float32[3]" and c.tolist() == [1.0, 3.0, 5.0]
+    np.testing.assert_allclose(g(X), X * np.array([1, 3, 5], np.float32) + 1)
+    raw = ivy.trace_graph(f, args=(X,), passes=())
+    assert [n.op for n in raw.nodes] == ["arange", "multiply", "add", "multiply", "ones", "add"]
+
+
+def test_dead_code_and_common_subexpressions() -> None:
+    def f(x):  # noqa: ANN001, ANN202
+        unused = ivy.exp(x)  # noqa: F841 - nothing depends on it
+        a, b = ivy.sin(x), ivy.sin(x)
+        return a + b
+
+    raw = ivy.trace_graph(f, args=(X,), passes=())
+    assert [n.op for n in raw.nodes] == ["exp", "sin", "sin", "add"]
+    dce = raw.apply(ivy.graph.eliminate_dead_code)
+    assert [n.op for n in dce.nodes] == ["sin", "sin", "add"]
+    cse = raw.apply(ivy.graph.eliminate_common_subexpressions)
+    assert [n.op for n in cse.nodes] == ["sin", "add"]
+    assert cse.nodes[1].args[0] is cse.nodes[1].args[1]
+    np.testing.assert_allclose(cse(X), 2 * np.sin(X), rtol=1e-6)
+    assert [n.op for n in raw.nodes] == ["exp", "sin", "sin", "add"]  # passes return new graphs
+
+
+def test_random_ops_are_never_merged_or_folded() -> None:
+    def f(x):  # noqa: ANN001, ANN202
+        return x + ivy.random_uniform(shape=(3,)), x + ivy.random_uniform(shape=(3,))
+
+    g = ivy.trace_graph(f, args=(X,))
+    assert [n.op for n in g.nodes].count("random_uniform") == 2
+    a, b = g(X)
+    assert not np.allclose(a, b)
+
+
+def test_a_user_pass() -> None:
+    def double_to_add(graph):  # noqa: ANN001, ANN202 - the documented interface: graph -> new graph
+        nodes = []
+        for n in graph.nodes:
+            if n.op == "multiply" and n.args[1] == 2 and isinstance(n.args[0], ivy.graph.Value):
+                n = ivy.graph.Node("add", (n.args[0], n.args[0]), {}, n.outputs, n.source)
+            nodes.append(n)
+        return graph.replace(nodes=nodes)
+
+    g = ivy.trace_graph(lambda x: ivy.sin(x) * 2, args=(X,)).apply(double_to_add)
+    assert [n.op for n in g.nodes] == ["sin", "add"]
+    np.testing.assert_allclose(g(X), 2 * np.sin(X), rtol=1e-6)
+    with pytest.raises(TypeError, match="returned NoneType"):
+        g.apply(lambda graph: None)
+
+
+def test_guards_refuse_inputs_that_take_another_path() -> None:
+    def f(x):  # noqa: ANN001, ANN202
+        if ivy.sum(x) > 0:
+            return x * 2
+        return x - 1
+
+    pos = np.abs(X)
+    g = ivy.trace_graph(f, args=(pos,))
+    assert [gd.kind for gd in g.guards] == ["bool"] and g.guards[0].expected is True
+    assert "assert bool(greater) == True" in g.code
+    np.testing.assert_allclose(g(pos * 3), pos * 6)
+    for run in (g, g.to("numpy")):
+        with pytest.raises(GuardError, match=r"test_core_graph.py:\d+ in f.*another path"):
+            run(-pos)
+
+
+def test_python_numbers_read_from_arrays_are_guarded() -> None:
+    def f(x):  # noqa: ANN001, ANN202
+        n = int(ivy.argmax(x[0]))
+        return x[:, n] * float(ivy.max(x)) + ivy.to_scalar(ivy.min(x))
+
+    g = ivy.trace_graph(f, args=(X,))
+    assert sorted(gd.kind for gd in g.guards) == ["float", "int", "scalar"]
+    n = int(np.argmax(X[0]))
+    np.testing.assert_allclose(g(X), X[:, n] * X.max() + X.min(), rtol=1e-6)
+    with pytest.raises(GuardError):
+        g(X + 1)
+
+
+def test_shapes_and_static_arguments_are_checked_on_each_call() -> None:
+    g = ivy.trace_graph(lambda x, k: x * k, args=(X, 3))
+    np.testing.assert_allclose(g(X, 3), X * 3)
+    with pytest.raises(ShapeMismatchError, match=r"float32\[4, 3\].*got float32\[5, 3\]"):
+        g(np.zeros((5, 3), np.float32), 3)
+    with pytest.raises(ShapeMismatchError, match="got float64"):
+        g(X.astype(np.float64), 3)
+    with pytest.raises(ShapeMismatchError, match="was 3 when the graph was traced"):
+        g(X, 4)
+
+
+def test_dynamic_dimensions() -> None:
+    def f(x, w):  # noqa: ANN001, ANN202
+        h = ivy.matmul(x, w)
+        return ivy.reshape(h, (h.shape[0], -1)), ivy.zeros((x.shape[0], 1))
+
+    g = ivy.trace_graph(f, args=(X, W), dynamic={"x": 0})
+    assert g.inputs[0].type_str == "float32[?, 3]" and g.nodes[0].outputs.type_str == "float32[?, 2]"
+    assert "(matmul.shape[0], -1)" in g.code
+    for n in (2, 7):
+        x = RNG.standard_normal((n, 3)).astype(np.float32)
+        h, z = g(x, W)
+        np.testing.assert_allclose(h, x @ W, rtol=1e-6)
+        assert z.shape == (n, 1)
+    with pytest.raises(ShapeMismatchError, match=r"float32\[\?, 3\]"):
+        g(np.zeros((4, 2), np.float32), W)
+
+
+def test_a_dynamic_size_read_as_a_python_int_is_refused_at_trace_time() -> None:
+    with pytest.raises(GraphTraceError, match=r"dimension 0 of x is dynamic.*test_core_graph.py:\d+"):
+        ivy.trace_graph(lambda x: ivy.reshape(x, (x.shape[0] * 3,)), args=(X,), dynamic={"x": 0})
+    with pytest.raises(GraphTraceError, match="fails when the dynamic dimensions have another size"):
+        ivy.trace_graph(lambda x: ivy.reshape(x, (12,)), args=(X,), dynamic={"x": 0})
+    with pytest.raises(GraphTraceError, match="not array inputs"):
+        ivy.trace_graph(lambda x: x, args=(X,), dynamic={"y": 0})
+    with pytest.raises(GraphTraceError, match="size 2 or more"):
+        ivy.trace_graph(lambda x: x, args=(X[:1],), dynamic={"x": 0})
+
+
+def test_nested_inputs_and_outputs_keep_their_structure() -> None:
+    def f(p, x):  # noqa: ANN001, ANN202
+        return {"y": ivy.matmul(x, p["w"]) + p["b"], "parts": [p["w"][0], ivy.Container(a=x)]}
+
+    p = {"w": W, "b": B}
+    g = ivy.trace_graph(f, args=(p, X))
+    out = g(p, X)
+    np.testing.assert_allclose(out["y"], X @ W + B, rtol=1e-6)
+    assert isinstance(out["parts"], list) and isinstance(out["parts"][1], ivy.Container)
+    np.testing.assert_allclose(out["parts"][1].a, X)
+    assert "p_w = p['w']" in g.code
+
+
+def test_decompose_records_composed_ops_as_primitives() -> None:
+    def f(x):  # noqa: ANN001, ANN202
+        return ivy.softmax(x, axis=-1), ivy.relu(x)
+
+    whole = ivy.trace_graph(f, args=(X,))
+    assert [n.op for n in whole.nodes] == ["softmax", "relu"]
+    parts = ivy.trace_graph(f, args=(X,), decompose=True)
+    assert "softmax" not in parts.ops() and {"exp", "sum", "max"} <= set(parts.ops())
+    e = np.exp(X - X.max(-1, keepdims=True))
+    for g in (parts, whole.apply(ivy.graph.decompose)):
+        sm, r = g(X)
+        np.testing.assert_allclose(sm, e / e.sum(-1, keepdims=True), rtol=1e-6)
+        np.testing.assert_allclose(r, np.maximum(X, 0))
+    only = ivy.trace_graph(f, args=(X,), decompose=["relu"])
+    assert "softmax" in only.ops() and "relu" not in only.ops()
+
+
+def test_the_recording_backend_lives_for_one_trace() -> None:
+    before = set(_registry.loaded_backends())
+    g = ivy.trace_graph(dense, args=(X, W, B))
+    assert set(_registry.loaded_backends()) == before
+    assert not any(n.startswith("graph-trace") for n in _registry.loaded_backends())
+    np.testing.assert_allclose(g(X, W, B), _dense_np(X, W, B), rtol=1e-6)
+
+
+def test_arrays_from_outside_the_function_get_a_clear_error() -> None:
+    torch = pytest.importorskip("torch")
+    outside = torch.ones(3)
+    with pytest.raises(GraphTraceError, match="did not receive as an argument"):
+        ivy.trace_graph(lambda x: ivy.add(x, outside), args=(torch.zeros(3),))
+    g = ivy.trace_graph(lambda x: x + ivy.asarray(outside), args=(torch.zeros(3),))  # made a constant
+    assert g.constants()[0].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_an_op_the_target_lacks_is_named_with_its_source_line(toy) -> None:  # noqa: ANN001
+    g = ivy.trace_graph(lambda x: ivy.linalg.inv(x) + 1, args=(np.eye(3),))
+    with pytest.raises(GraphEmitError, match=r"'toy' backend has no op 'linalg.inv'.*test_core_graph.py:\d+"):
+        g.to("toy")
+    ok = ivy.trace_graph(lambda x: ivy.add(x, x), args=(np.ones(3),))
+    got = ok.to("toy")(ivy.asarray([1.0, 2.0, 3.0], backend="toy"))
+    assert ivy.to_list(got) == [2.0, 4.0, 6.0]
+
+
+def test_source_is_a_standalone_numpy_program() -> None:
+    def f(x):  # noqa: ANN001, ANN202
+        return ivy.gelu(x) + ivy.asarray([1.0, 2.0, 3.0], dtype="float32") * ivy.sum(x)
+
+    g = ivy.trace_graph(f, args=(X,))
+    src = g.source("numpy")
+    assert "import numpy" in src and "ivy.graph" in src  # (the docstring names the tracer)
+    ns: dict = {}
+    exec(compile(src, "<source>", "exec"), ns)
+    np.testing.assert_allclose(ns["forward"](X), g(X), rtol=1e-6)
+
+
+def test_trace_graph_to_emits_directly() -> None:
+    prog = ivy.trace_graph(dense, args=(X, W, B), to="numpy", compile=False)
+    np.testing.assert_allclose(prog(X, W, B), _dense_np(X, W, B), rtol=1e-6)
+    assert "_f_matmul(x, w)" in prog.__ivy_source__

@@ -1,0 +1,61 @@
+"""Shared building blocks: shape checks with clear errors, constants "like" an array, safe maths."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import ivy
+
+
+def shape_of(x: Any) -> tuple[int, ...]:
+    """The static shape of a native array as a tuple of ints."""
+    return tuple(int(d) for d in x.shape)
+
+
+def check_last_dims(x: Any, dims: Sequence[int | None], fn: str, what: str) -> None:
+    """Raise ``ValueError`` unless ``x`` ends in ``dims`` (``None`` matches any size)."""
+    if not hasattr(x, "shape"):
+        raise TypeError(
+            f"{fn}: expected {what} as a native array (torch.Tensor, jax.Array, ...), got {type(x).__name__}"
+        )
+    shape = shape_of(x)
+    n = len(dims)
+    ok = len(shape) >= n and all(d is None or s == d for s, d in zip(shape[len(shape) - n :], dims))
+    if not ok:
+        want = "[..., " + ", ".join("*" if d is None else str(d) for d in dims) + "]"
+        raise ValueError(f"{fn}: expected {what} of shape {want}, got shape {list(shape)}")
+
+
+def broadcast_batch(shapes: Sequence[tuple[int, ...]], names: Sequence[str], fn: str) -> tuple[int, ...]:
+    """The broadcast of several leading batch shapes, or a ``ValueError`` naming the culprits."""
+    rank = max(len(s) for s in shapes)
+    out = []
+    for axis in range(-rank, 0):
+        sizes = {s[axis] for s in shapes if len(s) >= -axis and s[axis] != 1}
+        if len(sizes) > 1:
+            listed = ", ".join(f"{n} {list(s)}" for n, s in zip(names, shapes))
+            raise ValueError(f"{fn}: the leading batch dimensions do not broadcast: {listed}")
+        out.append(sizes.pop() if sizes else 1)
+    return tuple(out)
+
+
+def constant_like(values: Any, x: Any) -> Any:
+    """A constant array of Python ``values`` with ``x``'s backend, dtype and device."""
+    return ivy.asarray(values, dtype=x.dtype, device=ivy.dev(x), backend=ivy.namespace(x))
+
+
+def safe_norm(x: Any, axis: int = -1, keepdims: bool = False) -> Any:
+    """Euclidean norm along ``axis`` whose gradient at the zero vector is 0, not NaN.
+
+    ``sqrt`` has an infinite derivative at 0, so the root is taken of a substitute 1 where the
+    squared norm is 0 and the result is then replaced by 0 there.
+    """
+    sq = ivy.sum(x * x, axis=axis, keepdims=keepdims)
+    nonzero = ivy.greater(sq, 0.0)
+    return ivy.where(nonzero, ivy.sqrt(ivy.where(nonzero, sq, 1.0)), 0.0)
+
+
+def zeros_like_shape(x: Any, shape: tuple[int, ...]) -> Any:
+    """Zeros of ``shape`` with ``x``'s backend, dtype and device."""
+    return ivy.zeros(shape, dtype=x.dtype, device=ivy.dev(x), backend=ivy.namespace(x))
