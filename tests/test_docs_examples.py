@@ -1,4 +1,5 @@
-"""The documented examples run: every Python block in README.md and docs/*.md marked runnable.
+"""The documented examples run: every Python block marked runnable in README.md, docs/*.md and the
+READMEs of the distributions.
 
 A block is marked by an HTML comment on the line before its fence (invisible when rendered)::
 
@@ -22,7 +23,13 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+DOCS = [
+    REPO / "README.md",
+    *sorted((REPO / "docs").glob("*.md")),
+    *sorted(REPO.glob("ivy_core/README.md")),
+    *sorted(REPO.glob("plugins/*/README.md")),
+    *sorted(REPO.glob("libs/*/README.md")),
+]
 _BLOCK = re.compile(r"<!-- runnable: *([a-z_]+) *-->\s*\n```python\n(.*?)\n```", re.S)
 
 

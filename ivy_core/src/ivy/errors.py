@@ -14,6 +14,8 @@ __all__ = [
     "ModuleNotBuiltError",
     "StateNotThreadedError",
     "MissingOpError",
+    "TranspileError",
+    "UnsupportedOpsError",
 ]
 
 
@@ -78,3 +80,30 @@ class MissingOpError(IvyError, AttributeError, NotImplementedError):
                 f"implement (ivy.{self.called} is composed from other ops there)"
             )
         super().__init__(msg)
+
+
+class TranspileError(IvyError, RuntimeError):
+    """``ivy.transpile`` could not convert the object: the message names the object, the source
+    and target frameworks, and the step that failed (reading the source program, emitting)."""
+
+
+class UnsupportedOpsError(TranspileError):
+    """A source program uses ops the frontend cannot map to Ivy; every one is listed at once.
+
+    Attributes:
+        framework: the source framework (``"torch"``).
+        ops: native op name -> where the program uses it (source lines, where known).
+    """
+
+    def __init__(self, framework: str, ops: dict[str, list[str]], what: str = "the program"):
+        self.framework, self.ops = framework, dict(ops)
+        lines = []
+        for name in sorted(self.ops):
+            where = [w for w in self.ops[name] if w]
+            lines.append(f"  {name}" + (f"  (at {'; '.join(where[:3])}{' ...' if len(where) > 3 else ''})" if where else ""))
+        super().__init__(
+            f"{what} uses {len(self.ops)} {framework} op(s) that Ivy's {framework} frontend cannot translate:\n"
+            + "\n".join(lines)
+            + "\nRewrite those parts with supported ops, or add mappings to the frontend "
+            "(see docs/transpiling.md for the coverage table)."
+        )

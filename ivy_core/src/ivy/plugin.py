@@ -39,6 +39,8 @@ __all__ = [
     "BackendSpec",
     "BackendImpl",
     "DeviceKind",
+    "Frontend",
+    "FrontendImpl",
     "IvyHookSpecs",
     "hookimpl",
     "hookspec",
@@ -130,6 +132,12 @@ class BackendImpl:
             keep one in Python (JAX's key). ``ivy.compile`` threads it through compiled programs
             that draw random numbers, so that each call draws new ones; the plugin's random ops
             call ``ivy.plugin_kit.touch_random_state(name)`` before they read it.
+        native_module: ``(graph) -> module``: the module native to this framework that computes
+            ``graph`` (an :class:`ivy.Graph` with lifted parameters, such as ``ivy.transpile``
+            builds) with the graph's parameters as the framework's trainable variables,
+            initialised from ``graph.param_values`` (``torch.nn.Module`` with ``nn.Parameter``s,
+            a Keras layer, a ``paddle.nn.Layer``...). ``ivy.transpile(module, to=name)`` returns
+            it; without it, transpiling a module to this backend returns an ``ivy.Module``.
     """
 
     ops: Mapping[str, Callable[..., Any]]
@@ -146,6 +154,7 @@ class BackendImpl:
     tracing: Callable[[], bool] | None = None
     compiled_side_effects: bool = False
     random_state: tuple[Callable[[], Any], Callable[[Any], None]] | None = None
+    native_module: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -169,6 +178,57 @@ class DeviceKind:
     from_native: Callable[[Any], str | None] = lambda native: None
 
 
+@dataclass(frozen=True)
+class Frontend:
+    """A transpiler frontend: reads one framework's programs into Ivy graphs (through
+    ``ivy_register_frontends``). It is the source side of ``ivy.transpile``.
+
+    Attributes:
+        name: the framework, as ``ivy.transpile(source=...)`` names it (``"torch"``).
+        modules: top-level module names of the objects and arrays it reads (``("jax", "flax",
+            "haiku")``). ``ivy.transpile`` infers the source from the module of the object's type
+            and of the example inputs' types, so nothing is imported to find the frontend.
+        load: ``"package.module:function"`` (or a callable) returning a :class:`FrontendImpl`;
+            this is where the framework is imported.
+        description: one line shown by ``python -m ivy plugins``.
+    """
+
+    name: str
+    modules: tuple[str, ...]
+    load: str | Callable[[], FrontendImpl]
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class FrontendImpl:
+    """What a frontend provides once loaded.
+
+    Attributes:
+        kind: ``(obj) -> "module" | "function" | None``: what ``obj`` is to this frontend: a
+            trainable module of the framework (``torch.nn.Module``, a Keras layer, a Flax module,
+            params and an apply function...), a function, or ``None`` when it does not read it.
+        to_graph: ``(obj, args, kwargs, params_v) -> ivy.Graph``: the program ``obj`` computes on
+            the example inputs ``args``/``kwargs``, as spec ops, in the layout the source uses
+            (NCHW stays NCHW). A module's parameters and buffers are lifted as graph parameters
+            named by key chain (``"encoder/layer/0/attention/query/weight"``), their values in
+            ``param_values``; ``params_v`` carries them where the framework keeps them outside
+            the object (Flax, Haiku). Ops it cannot map raise
+            :class:`ivy.errors.UnsupportedOpsError` listing every one of them at once.
+        op_set: ``() -> {native op name: how it maps to Ivy, or None}``: the framework's op set
+            (Core ATen, jaxpr primitives, TF raw ops...) as far as the frontend knows it; the
+            transpiler guide's coverage table is generated from it.
+        fingerprint: ``(obj) -> str``, optional: a stable identity of the program ``obj`` runs
+            (not of its weights), for the disk cache of transpiled graphs; core's default hashes
+            the source code of the function or of the module's classes and the parameters' names,
+            shapes and dtypes.
+    """
+
+    kind: Callable[[Any], str | None]
+    to_graph: Callable[[Any, tuple[Any, ...], dict[str, Any], Any], Any]
+    op_set: Callable[[], Mapping[str, str | None]]
+    fingerprint: Callable[[Any], str] | None = None
+
+
 class IvyHookSpecs:
     """The hooks a plugin may implement (pluggy hook specifications)."""
 
@@ -185,6 +245,13 @@ class IvyHookSpecs:
 
         The backend then lists those devices in ``devices()``, accepts ``"npu:0"`` wherever a
         device is accepted and reports it from ``dev(x)``. Must not import the framework.
+        """
+
+    @hookspec
+    def ivy_register_frontends(self, register: Callable[[Frontend], None]) -> None:
+        """Hand core the transpiler frontends this plugin provides: ``register(Frontend(...))``.
+
+        Must not import the framework (``Frontend.load`` does, on the first transpile from it).
         """
 
     @hookspec(firstresult=True)

@@ -12,8 +12,6 @@ import numpy as np
 import pytest
 
 ivy = pytest.importorskip("ivy")
-if "gradients" not in getattr(__import__("ivy._spec", fromlist=["CATEGORIES"]), "CATEGORIES", ()):
-    pytest.skip("this ivy-core predates the functional API (issue 3)", allow_module_level=True)
 if "tensorflow" in __import__("sys").modules:  # pragma: no cover - paddle would crash
     pytest.skip("tensorflow is loaded in this process; paddle cannot be", allow_module_level=True)
 

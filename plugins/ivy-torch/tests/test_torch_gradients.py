@@ -17,8 +17,6 @@ import pytest
 
 torch = pytest.importorskip("torch")
 ivy = pytest.importorskip("ivy")
-if "gradients" not in getattr(__import__("ivy._spec", fromlist=["CATEGORIES"]), "CATEGORIES", ()):
-    pytest.skip("this ivy-core predates the functional API (issue 3)", allow_module_level=True)
 
 ivy.backend_namespace("torch")  # loads the backend (and its gradients module)
 from ivy_torch import gradients as tg  # noqa: E402

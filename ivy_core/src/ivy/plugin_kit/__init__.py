@@ -24,6 +24,10 @@ Devices, state, interop
     :func:`touch_random_state` (a global random state ``ivy.compile`` must thread),
     ``NativeModuleWrapper``, ``module_variables``, ``call_with_variables``, ``mirror_place``,
     ``pytree_flatten``, ``pytree_unflatten`` (native-module interop; loaded on first use).
+
+Transpiler frontends
+    :func:`trace_program`: trace an interpreter of a source program, written with Ivy ops, into
+    an :class:`ivy.Graph` with the program's parameters lifted (loaded on first use).
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ __all__ = [
     "mirror_place",
     "pytree_flatten",
     "pytree_unflatten",
+    "trace_program",
 ]
 
 
@@ -118,11 +123,13 @@ _INTEROP = {
     "mirror_place": "ivy._stateful.interop",
     "pytree_flatten": "ivy.container",
     "pytree_unflatten": "ivy.container",
+    "trace_program": "ivy.plugin_kit._frontend",
 }
 
 
 def __getattr__(name: str) -> Any:
-    # the interop helpers load the stateful API: only when a plugin's interop module asks for them
+    # the interop and frontend helpers load the stateful API and the graph tracer: only when a
+    # plugin's interop module or frontend asks for them
     if name in _INTEROP:
         value = getattr(importlib.import_module(_INTEROP[name]), name)
         globals()[name] = value
