@@ -141,3 +141,29 @@ def test_graph_repr_and_ops() -> None:
     assert repr(g) == "<ivy.Graph '<lambda>': 4 nodes, inputs (float32[5, 3])>" or "4 nodes" in repr(g)
     assert g.ops() == {"sin": 2, "multiply": 1, "add": 1}
     assert len(g) == 4
+
+
+def test_a_function_using_a_module_threads_its_state() -> None:
+    nets = _Normed(), _Normed()
+    for n in nets:
+        n.build()  # (a module must have built its variables before a function using it is traced)
+    x = RNG.standard_normal((3, 2, 2, 2)).astype(np.float32)
+
+    def make(net):  # noqa: ANN001, ANN202
+        return lambda x: net(x) * 2
+
+    traced, eager = make(nets[0]), make(nets[1])
+    g = ivy.trace_graph(traced, args=(x,))
+    assert g.meta["state"] == ["_Normed", "BatchNorm2D"] and g.arg_names[0] == "state"
+    for k, a in nets[0].state.to_flat_dict().items():  # tracing changed nothing
+        np.testing.assert_array_equal(np.asarray(a), np.asarray(nets[1].state.to_flat_dict()[k]))
+    for _ in range(3):
+        np.testing.assert_allclose(g(x), eager(x), rtol=1e-5, atol=1e-6)
+    for k, a in nets[1].state.to_flat_dict().items():  # the running statistics moved alike
+        np.testing.assert_allclose(np.asarray(nets[0].state.to_flat_dict()[k]), a, rtol=1e-6)
+    doc = json.loads(g.to_json())
+    fields = ("name", "inputs", "in_tree", "arg_names", "nodes", "outputs", "meta")
+    back = Graph(**{k: getattr(g, k) for k in fields})  # as a stored graph: without the objects
+    with pytest.raises(TypeError, match="threads the state of _Normed, BatchNorm2D"):
+        back(x)
+    assert doc["graph"]["meta"]["state"] == ["_Normed", "BatchNorm2D"]

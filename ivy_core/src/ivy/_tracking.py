@@ -191,7 +191,10 @@ def _scan_function(fn: Any, found: dict[int, Any], seen: set[int], depth: int) -
         call = type(fn).__call__ if callable(fn) else None
         if call is not None and not isinstance(fn, type):  # a callable object: its attributes
             _scan_value(fn, found, seen, depth)
-            _scan_function(types.MethodType(call, fn), found, seen, depth)
+            # only a __call__ written in Python has names to read (a builtin's __call__ is a
+            # method wrapper whose own __call__ is another one: following those never ends)
+            if isinstance(call, types.FunctionType):
+                _scan_function(types.MethodType(call, fn), found, seen, depth)
         return
     glb = fn.__globals__
     for code in _code_objects(fn.__code__):

@@ -57,4 +57,12 @@ def fastpath(
     obj.__wrapped__ = full  # inspect.signature reads full's signature
     obj.__ivy_python__ = full  # what tracing compilers and the signature check look at
     obj.__ivy_native__ = native
+    # which calls go to ``native``, for the graph emitter to bind the framework function itself
+    obj.__ivy_fastpath__ = {
+        "nargs": (lo, hi),
+        "dtypes": None if dtypes is None else frozenset(dtypes),
+        "same": same,
+        "retry": retry,
+        "defaults": defaults,
+    }
     return obj

@@ -1,0 +1,143 @@
+"""Tracing ``ivy.Module`` instances (variables and buffers lifted as named graph inputs), and
+:class:`GraphModule`, the module form of a traced graph that keeps its variables."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import _context
+from .._stateful.module import Module
+from ..container import Container
+from ._build import arg_names, call_traced, concrete_backend, make_inputs, output_tree
+from ._errors import GraphTraceError
+from ._hops import call_hop
+from ._ir import ConstArray
+from ._proxy import TracedArray
+from ._trace import Tracer
+
+__all__ = ["trace_module", "GraphModule"]
+
+
+def _ensure_built(model: Module, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """Build a module whose sizes come from its input with one eager call, leaving the buffers
+    (running statistics) as they were: the trace must see the module as the user left it."""
+    mods = [m for _, m in model.modules()]
+    if all(m.built for m in mods):
+        return
+    before = {id(m): m._own_state for m in mods if m.built}
+    model(*args, **kwargs)
+    for m in (m for _, m in model.modules()):
+        if id(m) in before:
+            m._own_state = before[id(m)]
+        elif m.built:
+            dtype = m._dtype or "float32"
+            made = m._create_state(backend=m._backend_name or "", device=m._device, dtype=dtype)
+            m._own_state = Container(made)
+
+
+def trace_module(
+    model: Module,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    *,
+    backend: Any,
+    decompose: Any,
+    dynamic: dict[str, tuple[int, ...]],
+    cls: type,
+) -> tuple[Any, Any]:
+    _ensure_built(model, args, kwargs)
+    if backend is None and model.backend is not None:
+        backend = model.backend
+    concrete = concrete_backend(backend, (args, kwargs))
+    variables = model.v.to_flat_dict()
+    modules = [(chain, m) for chain, m in model.modules()]
+    buffers: dict[str, tuple[Module, str, Any]] = {}
+    for chain, m in modules:
+        for k, x in (m._own_state or Container()).to_flat_dict().items():
+            buffers[f"{chain}/{k}" if chain else k] = (m, k, x)
+    clash = sorted(set(variables) & set(buffers))
+    if clash:
+        raise GraphTraceError(f"{clash} name both a variable and a buffer of the module")
+    names = arg_names(model._forward, len(args))
+    tracer = Tracer(concrete, decompose=decompose, shadow=bool(dynamic), hop=call_hop)
+    saved = [(m, m._own_state) for _, m in modules]
+    try:
+        params = {k: tracer.add_input(x, k, kind="param", dynamic=dynamic.get(k, ())) for k, x in variables.items()}
+        held = {k: tracer.add_input(x, k, kind="buffer") for k, (_, _, x) in buffers.items()}
+        per_module: dict[int, tuple[Module, dict[str, Any]]] = {}
+        for name, (m, k, _) in buffers.items():
+            per_module.setdefault(id(m), (m, {}))[1][k] = held[name]
+        for m, d in per_module.values():
+            m._own_state = Container.from_flat_dict(d)
+        (pargs, pkwargs), in_tree = make_inputs(tracer, (args, kwargs), names, dynamic)
+        with _context.use_backend(tracer.backend):
+            out = call_traced(model, pargs, {**pkwargs, "v": Container.from_flat_dict(params)})
+        outputs = output_tree(tracer, out)
+        updates: dict[str, Any] = {}
+        for name, (m, k, _) in buffers.items():
+            now = (m._own_state or Container()).to_flat_dict().get(k)
+            if now is not held[name]:
+                if not isinstance(now, TracedArray):
+                    raise GraphTraceError(
+                        f"the buffer {name!r} was replaced by a {type(now).__name__} during the trace"
+                    )
+                updates[name] = tracer.root.value_of(now)
+        root = tracer.root
+        values = {**params, **held}
+        graph = cls(
+            name=type(model).__name__,
+            inputs=root.inputs,
+            in_tree=in_tree,
+            arg_names=names,
+            params={k: p._v for k, p in values.items()},
+            param_values={k: ConstArray.from_native(p._n, concrete.name) for k, p in values.items()},
+            buffers=list(held),
+            state_updates=updates,
+            nodes=root.nodes,
+            outputs=outputs,
+            guards=root.guards,
+            meta={
+                "backend": concrete.name,
+                "training": bool(model.training),
+                "decompose": decompose if isinstance(decompose, bool) else sorted(decompose),
+            },
+        )
+        return graph, tracer.known
+    finally:
+        for m, st in saved:
+            m._own_state = st
+        tracer.close()
+
+
+class GraphModule(Module):
+    """An ``ivy.Module`` running a traced module's graph: its variables (``v``) and buffers
+    (``state``) start as the traced values, and it trains like any Ivy module."""
+
+    def __init__(self, graph: Any, *, backend: Any = None, device: Any = None):
+        if not graph.params:
+            raise ValueError("graph.module() needs the graph of a module (one with parameters)")
+        self._graph = graph
+        Module.__init__(self, backend=backend or graph.meta.get("backend"), device=device)
+
+    @property
+    def graph(self) -> Any:
+        return self._graph
+
+    def _arrays(self, backend: str, keys: list[str]) -> dict[str, Any]:
+        b = _context.resolve(backend)
+        nested = Container.from_flat_dict({k: self._graph.param_values[k].to_native(b) for k in keys})
+        return nested.to_dict()
+
+    def _create_variables(self, *, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
+        return self._arrays(backend, [k for k in self._graph.params if k not in self._graph.buffers])
+
+    def _create_state(self, *, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
+        return self._arrays(backend, list(self._graph.buffers))
+
+    def _forward(self, *args: Any, **kwargs: Any) -> Any:
+        params = {**self.v.to_flat_dict(), **self.state.to_flat_dict()}
+        out = self._graph(params, *args, **kwargs)
+        if self._graph.state_updates:
+            out, new_state = out
+            self._update_state(**new_state)  # (key chains: the Container sets them in place)
+        return out

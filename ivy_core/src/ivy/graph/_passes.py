@@ -1,0 +1,219 @@
+"""Graph passes. A pass is a function ``pass_(graph) -> graph`` that returns a new graph (it never
+changes its argument): ``graph.apply(pass_)`` runs one, ``trace_graph(..., passes=[...])`` runs a
+list after tracing. The built-in ones:
+
+* :func:`eliminate_dead_code`: keeps only the nodes that contribute to the outputs, the guards or
+  the buffer updates (and effects such as ``seed``), as the paper's tracer reconstructs the graph
+  from its outputs.
+* :func:`fold_constants`: computes the values that depend on no input (nor on randomness) once,
+  and stores them as constant arrays.
+* :func:`eliminate_common_subexpressions`: one node for each set of identical calls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+from .. import _context
+from .._dtypes import DType
+from ._ir import CALL, ConstArray, Dim, GraphIR, Guard, Node, Subgraph, Value, map_tree, tree_leaves
+from ._trace import EFFECTS, HOPS, RANDOM
+
+__all__ = ["eliminate_dead_code", "fold_constants", "eliminate_common_subexpressions", "substitute", "DEFAULT"]
+
+Pass = Callable[[GraphIR], GraphIR]
+
+
+def substitute(g: GraphIR, mapping: dict[int, Any]) -> GraphIR:
+    """``g`` with each value whose ``id`` is in ``mapping`` replaced (in node arguments, outputs,
+    guards and buffer updates) by ``mapping[id(value)]`` (another value or a constant array)."""
+    if not mapping:
+        return g
+
+    def sub(x: Any) -> Any:
+        if isinstance(x, Value):
+            return mapping.get(id(x), x)
+        if isinstance(x, Dim) and id(x.value) in mapping:
+            new = mapping[id(x.value)]
+            return Dim(new, x.axis) if isinstance(new, Value) else new.shape[x.axis]
+        if isinstance(x, Subgraph) and any(id(c) in mapping for c in x.captures):
+            return _substitute_captures(x, mapping)
+        return x
+
+    nodes = [Node(n.op, map_tree(sub, n.args), map_tree(sub, n.kwargs), n.outputs, n.source) for n in g.nodes]
+    guards = [Guard(mapping.get(id(gd.value), gd.value), gd.kind, gd.expected, gd.source) for gd in g.guards]
+    guards = [gd for gd in guards if isinstance(gd.value, Value)]  # a guard on a constant always holds
+    return g.replace(
+        nodes=nodes,
+        outputs=map_tree(sub, g.outputs),
+        guards=guards,
+        state_updates={k: map_tree(sub, v) for k, v in g.state_updates.items()},
+    )
+
+
+def _substitute_captures(s: Subgraph, mapping: dict[int, Any]) -> Subgraph:
+    """A subgraph whose captured outer values are replaced: a constant is moved inside."""
+    inner_map: dict[int, Any] = {}
+    captures, outer = [], []
+    for inner, o in zip(s.graph.captures, s.captures):
+        new = mapping.get(id(o), o)
+        if isinstance(new, Value):
+            captures.append(inner)
+            outer.append(new)
+        else:
+            inner_map[id(inner)] = new
+    g = substitute(s.graph, inner_map).replace(captures=captures)
+    return Subgraph(g, outer)
+
+
+def eliminate_dead_code(g: GraphIR) -> GraphIR:
+    """Only the nodes that contribute to the outputs, guards, buffer updates or effects."""
+    live = {id(v) for v in g.output_values()} | {id(gd.value) for gd in g.guards}
+    kept: list[Node] = []
+    for n in reversed(g.nodes):
+        if n.op in EFFECTS or any(id(v) in live for v in n.output_values()):
+            n = _prune_subgraphs(n)
+            kept.append(n)
+            live.update(id(v) for v in n.input_values())
+    kept.reverse()
+    return g.replace(nodes=kept)
+
+
+def _prune_subgraphs(n: Node) -> Node:
+    if not n.subgraphs():
+        return n
+
+    def prune(x: Any) -> Any:
+        if not isinstance(x, Subgraph):
+            return x
+        inner = eliminate_dead_code(x.graph)
+        used = {id(v) for m in inner.nodes for v in m.input_values()} | {id(v) for v in inner.output_values()}
+        pairs = [(c, o) for c, o in zip(inner.captures, x.captures) if id(c) in used]
+        return Subgraph(inner.replace(captures=[c for c, _ in pairs]), [o for _, o in pairs])
+
+    return Node(n.op, map_tree(prune, n.args), n.kwargs, n.outputs, n.source)
+
+
+def _key(x: Any, canon: dict[int, Value]) -> Any:
+    t = type(x)
+    if isinstance(x, Value):
+        return ("v", id(canon.get(id(x), x)))
+    if isinstance(x, Dim):
+        return ("dim", id(canon.get(id(x.value), x.value)), x.axis)
+    if isinstance(x, ConstArray):
+        return ("c", x.dtype, x.shape, hashlib.sha1(x.data).hexdigest())
+    if isinstance(x, DType):
+        return ("dt", str(x))
+    if t in (tuple, list):
+        return (t.__name__, tuple(_key(e, canon) for e in x))
+    if isinstance(x, dict):
+        return ("dict", tuple((k, _key(e, canon)) for k, e in x.items()))
+    if t is slice:
+        return ("slice", _key(x.start, canon), _key(x.stop, canon), _key(x.step, canon))
+    if t is float or t is complex:
+        return (t.__name__, repr(x))  # 0.0 and -0.0 differ; nan equals itself here
+    return (t.__name__, x)
+
+
+def eliminate_common_subexpressions(g: GraphIR) -> GraphIR:
+    """Merges identical calls (same op, same arguments) into the first; random ops, effects and
+    gradient ops are never merged."""
+    seen: dict[Any, Node] = {}
+    canon: dict[int, Value] = {}
+    nodes: list[Node] = []
+    for n in g.nodes:
+        if n.op in RANDOM or n.op in EFFECTS or n.op in HOPS or n.op == CALL:
+            nodes.append(n)
+            continue
+        key = (n.op, _key(n.args, canon), _key(n.kwargs, canon))
+        first = seen.get(key)
+        if first is not None:
+            mine, theirs = n.output_values(), first.output_values()
+            if len(mine) == len(theirs):
+                for a, b in zip(mine, theirs):
+                    canon[id(a)] = b
+                continue
+        seen[key] = n
+        nodes.append(n)
+    return eliminate_dead_code(substitute(g.replace(nodes=nodes), dict(canon)))
+
+
+def fold_constants(g: GraphIR, backend: Any = None, *, known: dict[int, tuple[Value, Any]] | None = None) -> GraphIR:
+    """Replaces the values that depend on no input (nor on a random op) by constant arrays,
+    computed once on ``backend`` (default: the backend the graph was traced on, else the current
+    one; ``known``: id -> (value, native) of values already computed, as the tracer has them).
+    Values made from Python scalars alone (``zeros``, ``arange``) stay nodes: they are cheaper to
+    make than to store, and are folded into the constants computed from them."""
+    dependent: set[int] = {id(v) for v in g.inputs}
+    for n in g.nodes:
+        if (
+            n.op in RANDOM
+            or n.op in EFFECTS
+            or n.op in HOPS
+            or n.op == CALL
+            or any(id(v) in dependent for v in n.input_values())
+        ):
+            dependent.update(id(v) for v in n.output_values())
+    producer: dict[int, Node] = {id(v): n for n in g.nodes for v in n.output_values()}
+
+    def worth(v: Value) -> bool:  # made from arrays: folding saves computing it
+        n = producer.get(id(v))
+        return n is not None and any(isinstance(a, (Value, ConstArray)) for a in tree_leaves((n.args, n.kwargs)))
+
+    wanted: list[Value] = []
+    consumers = [m for m in g.nodes if any(id(v) in dependent for v in m.output_values()) or m.op in EFFECTS]
+    uses = [v for m in consumers for v in m.input_values()] + g.output_values() + [gd.value for gd in g.guards]
+    for v in uses:
+        if id(v) not in dependent and id(v) in producer and worth(v) and all(w is not v for w in wanted):
+            wanted.append(v)
+    if not wanted:
+        return g
+    b = None
+    env: dict[int, Any] = {k: nat for k, (_, nat) in (known or {}).items()}
+    mapping: dict[int, Any] = {}
+    for v in wanted:
+        if id(v) not in env:
+            if b is None:
+                b = _fold_backend(g, backend)
+            _evaluate(g, v, env, b, producer)
+        mapping[id(v)] = ConstArray.from_native(env[id(v)], b.name if b is not None else g.meta.get("backend"))
+    return eliminate_dead_code(substitute(g, mapping))
+
+
+def _fold_backend(g: GraphIR, backend: Any) -> Any:
+    if backend is not None:
+        return _context.resolve(backend)
+    name = g.meta.get("backend")
+    if name:
+        try:
+            return _context.resolve(name)
+        except Exception:  # noqa: BLE001 - not installed here: the current backend folds
+            pass
+    return _context.current_backend_object()
+
+
+def _evaluate(g: GraphIR, v: Value, env: dict[int, Any], b: Any, producer: dict[int, Node]) -> None:
+    node = producer[id(v)]
+    for w in node.input_values():
+        if id(w) not in env:
+            _evaluate(g, w, env, b, producer)
+
+    def nat(x: Any) -> Any:
+        if isinstance(x, Value):
+            return env[id(x)]
+        if isinstance(x, ConstArray):
+            return x.to_native(b)
+        if isinstance(x, DType):
+            return b.impl.dtypes[str(x)]
+        return x
+
+    out = b.calls[node.op](*map_tree(nat, node.args), **map_tree(nat, node.kwargs))
+    flat_out = [o for o in tree_leaves(out) if isinstance(o, b.array_types)]
+    for val, native in zip(node.output_values(), flat_out):
+        env[id(val)] = native
+
+
+#: what ``trace_graph`` runs by default
+DEFAULT: tuple[Pass, ...] = (fold_constants, eliminate_common_subexpressions, eliminate_dead_code)
