@@ -418,3 +418,36 @@ def test_broadcasting_functions_replay(
 
     g = ivy.trace_graph(f, args=(a, b))
     _close(g.to(backend, compile=False)(a, b), f(a, b), to_numpy, tol=1e-6)
+
+
+_WINDOW_CASES = [  # (data_format, strides, padding, dilations)
+    ("NHWC", 1, "SAME", 1),
+    ("NCHW", 1, "SAME", 1),
+    ("NCHW", 2, "SAME", 1),
+    ("NHWC", 2, "VALID", 1),
+    ("NCHW", 1, 1, 2),
+    ("NHWC", 2, [(0, 1), (1, 0)], 1),
+    ("NCHW", 1, [(2, 0), (0, 1)], 2),
+]
+
+
+@pytest.mark.parametrize(("fmt", "strides", "padding", "dilations"), _WINDOW_CASES)
+def test_emitted_convolutions_and_pools_equal_eager(
+    backend: str, to_native: Any, to_numpy: Any, fmt: str, strides: Any, padding: Any, dilations: int
+) -> None:
+    # (emission may bind these ops to calls specialised to the traced static arguments)
+    x = _arr(to_native, 2, 9, 9, 4) if fmt == "NHWC" else _arr(to_native, 2, 4, 9, 9)
+    w, wd = _arr(to_native, 3, 3, 4, 5), _arr(to_native, 3, 3, 4)
+    pool_pad = padding if isinstance(padding, str) else 1
+
+    def f(x, w, wd):  # noqa: ANN001, ANN202
+        return (
+            ivy.conv2d(x, w, strides, padding, data_format=fmt, dilations=dilations),
+            ivy.depthwise_conv2d(x, wd, strides, padding, data_format=fmt, dilations=dilations),
+            ivy.max_pool2d(x, 3, strides, pool_pad, data_format=fmt),
+            ivy.avg_pool2d(x, 3, strides, pool_pad, data_format=fmt),
+            ivy.avg_pool2d(x, 2, strides, pool_pad, data_format=fmt, count_include_pad=True),
+        )
+
+    g = ivy.trace_graph(f, args=(x, w, wd))
+    _close(g.to(backend, compile=False)(x, w, wd), f(x, w, wd), to_numpy)

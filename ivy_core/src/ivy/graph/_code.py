@@ -69,6 +69,11 @@ class Spelling:
         where the op is bound to it directly)."""
         return ()
 
+    def special(self, node: Node) -> tuple[str, list[Any]] | None:
+        """``(callee, array arguments)`` where the node's call is specialised to its static
+        arguments (see ``ivy.plugin_kit.specializer``); ``None`` spells the general call."""
+        return None
+
     def const(self, c: ConstArray) -> str:
         raise NotImplementedError
 
@@ -186,6 +191,10 @@ class _Gen:
         return self.sp.obj(x)
 
     def call(self, node: Node) -> str:
+        special = None if node.op == CALL else self.sp.special(node)
+        if special is not None:
+            callee, arrays = special
+            return f"{callee}({', '.join(self.expr(a) for a in arrays)})"
         callee = self.expr(node.args[0]) if node.op == CALL else self.sp.op(node)
         args = node.args[1:] if node.op == CALL else node.args
         parts = [self.expr(a) for a in args]

@@ -16,7 +16,7 @@ from typing import Any
 from .. import _context
 from ._code import Spelling, generate, literal
 from ._errors import GraphEmitError, GuardError, ShapeMismatchError
-from ._ir import CALL, ConstArray, GraphIR, Node, Value
+from ._ir import CALL, ConstArray, Dim, GraphIR, Node, Subgraph, Value, tree_leaves
 
 __all__ = ["EmitSpelling", "emit", "missing_ops"]
 
@@ -106,6 +106,26 @@ class EmitSpelling(Spelling):
         if name is None:
             name = self._ops[key] = self._global("f_" + node.op.replace(".", "_"), got[0] if got else fn)
         return name
+
+    def special(self, node: Node) -> tuple[str, list[Any]] | None:
+        fn = self.b.calls.get(node.op)
+        make = getattr(fn, "__ivy_specialize__", None)
+        if make is None:
+            return None
+        leaves = list(tree_leaves((node.args, node.kwargs)))
+        if any(isinstance(x, (Dim, Subgraph)) for x in leaves):
+            return None
+        arrays = [x for x in leaves if isinstance(x, (Value, ConstArray))]
+        if any(isinstance(a, Value) and (a.shape is None or None in a.shape) for a in arrays):
+            return None  # a specialisation is for the traced shapes; dynamic ones take the general call
+        try:
+            made = make(*node.args, **node.kwargs)
+        except Exception:  # noqa: BLE001 - arguments the specialiser does not cover: the general
+            made = None  # call handles them, and raises its own error where they are wrong
+        if made is None:
+            return None
+        name = self._global("k_" + node.op.replace(".", "_"), made)
+        return name, arrays
 
     def extra_args(self, node: Node) -> tuple[Any, ...]:
         if node.op == CALL:

@@ -17,7 +17,8 @@ Neural-network argument normalisation
     the spec's signatures, from one N-d function).
 
 Speed
-    :func:`fastpath`: the framework's function called from C for plain calls.
+    :func:`fastpath`: the framework's function called from C for plain calls;
+    :func:`specializer`: an op's call specialised to a graph's static arguments on emission.
 
 Devices, state, interop
     :func:`device_kinds` / :func:`refresh_device_kinds` (device kinds third parties add),
@@ -47,6 +48,7 @@ from ._adapt import conformant_ops, native_dtype
 from ._devices import device_kinds, refresh_device_kinds
 from ._fastpath import fastpath
 from ._nn import channels_last, conv_family, conv_transpose_family, ntuple, padding_pairs, pool_family
+from ._specialize import specializer
 
 __all__ = [
     "CATEGORIES",
@@ -64,6 +66,7 @@ __all__ = [
     "conv_transpose_family",
     "pool_family",
     "fastpath",
+    "specializer",
     "device_kinds",
     "refresh_device_kinds",
     "touch_random_state",

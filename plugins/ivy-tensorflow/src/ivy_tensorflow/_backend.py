@@ -32,6 +32,7 @@ def load() -> BackendImpl:
     # tf.function trace, they must still be eager tensors, not tensors of that graph.
     with tf.init_scope():
         ops = collect_ops("ivy_tensorflow")
+        from . import _nn_calls  # noqa: F401 - registers the specialised calls of emitted graphs
     return BackendImpl(
         ops=ops,
         array_types=(tf.Tensor, tf.Variable),
@@ -54,4 +55,5 @@ def load() -> BackendImpl:
         framework=tf,
         autodiff=True,
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
+        native_module=lambda graph, **kw: __import__("ivy_tensorflow._native_module", fromlist=["_"]).native_module(graph, **kw),
     )

@@ -31,6 +31,7 @@ def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
 
 
 def load() -> BackendImpl:
+    from . import _nn_calls  # noqa: F401 - registers the specialised calls of emitted graphs
     from .gradients import adam_update_flat  # imported by collect_ops anyway
 
     real = torch.get_default_dtype()  # float32 unless the user changed it
@@ -51,5 +52,6 @@ def load() -> BackendImpl:
         tracing=torch.compiler.is_compiling,
         compiled_side_effects=True,  # dynamo replays Python side effects
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
+        native_module=lambda graph, **kw: __import__("ivy_torch._native_module", fromlist=["_"]).native_module(graph, **kw),
         kernels={"adam_update_flat": adam_update_flat},  # a fused Adam step (ivy.adam_update uses it)
     )

@@ -1,0 +1,121 @@
+"""Convolutions and pools specialised to a graph's static arguments: the padding, strides and
+layout moves are worked out once when a graph is emitted, so each call is the bare torch call."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch.nn.functional as F
+
+from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import ntuple as _tuple
+from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import specializer
+
+from . import nn
+from .nn import _AVG, _CONV, _MAX, _PERM, _flat_pad
+
+__all__: list[str] = []
+
+_FLOATS = {"float16", "bfloat16", "float32", "float64"}
+
+
+def _in_layout(call: Callable[..., Any], cl: bool) -> Callable[..., Any]:
+    """``call`` on channel-first tensors, given tensors in the op's layout."""
+    if not cl:
+        return call
+    return lambda x, *rest: call(x.movedim(-1, 1), *rest).movedim(1, -1)
+
+
+def _conv_call(
+    n: int,
+    x: Any,
+    w: Any,
+    strides: Any,
+    padding: Any,
+    data_format: str,
+    dilations: Any,
+    weights: Callable[[Any], Any],
+    groups: int = 1,
+) -> Callable[..., Any] | None:
+    if x.dtype != w.dtype:
+        return None
+    cl = _channel_last(data_format, n)
+    spatial = x.shape[1:-1] if cl else x.shape[2:]
+    k = w.shape[:n]
+    s, d = _tuple(strides, n, "strides"), _tuple(dilations, n, "dilations")
+    pads = _pads(padding, n, spatial, [di * (ki - 1) + 1 for di, ki in zip(d, k)], s)
+    conv = _CONV[n]
+    if all(lo == hi for lo, hi in pads):
+        p = [lo for lo, _ in pads]
+        return _in_layout(lambda x, f: conv(x, weights(f), None, s, p, d, groups), cl)
+    flat = _flat_pad(pads)
+    return _in_layout(lambda x, f: conv(F.pad(x, flat), weights(f), None, s, 0, d, groups), cl)
+
+
+def _conv(n: int) -> Callable[..., Any]:
+    def call(
+        x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+    ) -> Callable[..., Any] | None:
+        perm = _PERM[n]
+        return _conv_call(n, x, filters, strides, padding, data_format, dilations, lambda f: f.permute(perm))
+
+    return call
+
+
+for _n, _op in ((1, nn.conv1d), (2, nn.conv2d), (3, nn.conv3d)):
+    specializer(_op)(_conv(_n))
+
+
+@specializer(nn.depthwise_conv2d)
+def _depthwise(
+    x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+) -> Callable[..., Any] | None:
+    # [fh, fw, c] -> [c, 1, fh, fw]: one group per channel
+    return _conv_call(
+        2,
+        x,
+        filters,
+        strides,
+        padding,
+        data_format,
+        dilations,
+        lambda f: f.permute(2, 0, 1).unsqueeze(1),
+        groups=filters.shape[-1],
+    )
+
+
+def _pool(n: int, kind: str) -> Callable[..., Any]:
+    def call(
+        x: Any,
+        kernel: Any,
+        strides: Any,
+        padding: Any,
+        /,
+        *,
+        data_format: str = "NHWC",
+        count_include_pad: bool = False,
+    ) -> Callable[..., Any] | None:
+        if x.dtype not in _FLOATS:  # integer pools take the general path (torch lacks kernels)
+            return None
+        cl = _channel_last(data_format, n)
+        spatial = x.shape[1:-1] if cl else x.shape[2:]
+        k, s = _tuple(kernel, n, "kernel"), _tuple(strides, n, "strides")
+        pads = _pads(padding, n, spatial, k, s)
+        if not all(lo == hi and 2 * lo <= ki for (lo, hi), ki in zip(pads, k)):
+            return None  # asymmetric padding: the general path pads first
+        p = [lo for lo, _ in pads]
+        if kind == "max":
+            pool = _MAX[n]
+            return _in_layout(lambda x: pool(x, k, s, p), cl)
+        avg = _AVG[n]
+        return _in_layout(lambda x: avg(x, k, s, p, False, count_include_pad), cl)
+
+    return call
+
+
+for _n, _op in ((1, nn.max_pool1d), (2, nn.max_pool2d), (3, nn.max_pool3d)):
+    specializer(_op)(_pool(_n, "max"))
+for _n, _op in ((1, nn.avg_pool1d), (2, nn.avg_pool2d), (3, nn.avg_pool3d)):
+    specializer(_op)(_pool(_n, "avg"))
