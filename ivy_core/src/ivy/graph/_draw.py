@@ -245,7 +245,7 @@ def save_image(g: GraphIR, path: str | os.PathLike[str]) -> None:
     except ImportError:
         raise RuntimeError(
             "drawing a graph needs Graphviz's dot program (https://graphviz.org/download/, e.g. "
-            "apt install graphviz) or matplotlib (pip install matplotlib); graph.to_dot() gives the dot "
+            "apt install graphviz) or matplotlib (pip install 'ivy-core[draw]'); graph.to_dot() gives the dot "
             "text without either"
         ) from None
     import matplotlib.pyplot as plt
@@ -278,7 +278,8 @@ def show(g: GraphIR) -> None:
             print(f"the graph is drawn in {path}")
             return
         raise RuntimeError(
-            "graph.show() needs matplotlib or Graphviz's dot program; graph.to_dot() needs neither"
+            "graph.show() needs matplotlib (pip install 'ivy-core[draw]') or Graphviz's dot program; "
+            "graph.to_dot() needs neither"
         ) from None
     if dot:
         import matplotlib.image as mpimg
