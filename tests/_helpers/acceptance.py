@@ -4,7 +4,7 @@
   Linear) and an LSTM model; their initial weights come from a fixed NumPy seed (Ivy layouts).
 * References written without Ivy: the FC model's forward and backward pass and Adam in NumPy
   (float64), and the convnet / LSTM as torch modules trained with ``torch.optim.Adam``.
-* A command-line entry point (``python -c 'from ivy.testing._helpers.acceptance import main; main()' ...``)
+* A command-line entry point (``python -c 'from _helpers.acceptance import main; main()' ...``)
   so that a test process can run one framework per subprocess: the torch reference trajectories
   from a non-torch process, and loading + evaluating saved weights on another backend.
 """
@@ -293,7 +293,7 @@ def torch_trajectory(name: str, steps: int, lr: float = LR) -> tuple[list[float]
 
 def run_helper(*args: str, timeout: float = 300) -> None:
     """Run :func:`main` with ``args`` in a fresh interpreter (one framework per process)."""
-    code = f"import sys; sys.path.insert(0, {TESTS_DIR!r}); from ivy.testing._helpers.acceptance import main; main()"
+    code = f"import sys; sys.path.insert(0, {TESTS_DIR!r}); from _helpers.acceptance import main; main()"
     env = dict(os.environ)
     env.pop("JAX_ENABLE_X64", None)
     r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout, env=env)

@@ -120,7 +120,7 @@ def paddle_compile_outcomes() -> tuple[dict[str, tuple[str, float]], str]:
 
 
 @pytest.mark.parametrize("name", ENVS)
-def test_compiled_equals_eager(name, backend, request):
+def test_gym_compiled_equals_eager(name, backend, request):
     if backend != "paddle":
         check_compiled_equals_eager(name, backend)
         return

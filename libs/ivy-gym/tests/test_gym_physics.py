@@ -78,7 +78,7 @@ def test_batch_shapes_broadcast(case, backend, to_native, to_numpy):
     np.testing.assert_allclose(to_numpy(single), step(states[0], actions[0, 0])[0], rtol=1e-12, atol=1e-12)
 
 
-def test_float32(default_case, backend, to_native, to_numpy):
+def test_gym_physics_float32(default_case, backend, to_native, to_numpy):
     env, step, bounds = _make(default_case, backend, dtype="float32")
     rng = np.random.default_rng(4)
     states = _states(bounds, (4,), rng).astype(np.float32)

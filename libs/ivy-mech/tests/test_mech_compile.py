@@ -77,7 +77,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("name", list(CASES))
-def test_compiled_equals_eager(backend, to_native, to_numpy, rng, name):
+def test_mech_compiled_equals_eager(backend, to_native, to_numpy, rng, name):
     fn, make_input = CASES[name]
     x = to_native(make_input(rng))
     eager = fn(x)

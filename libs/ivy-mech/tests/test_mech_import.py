@@ -12,13 +12,13 @@ import ivy_mech
 FRAMEWORKS = ("numpy", "torch", "jax", "tensorflow", "paddle")
 
 
-def test_import_imports_no_framework():
+def test_mech_imports_no_framework():
     code = f"import sys, json, ivy_mech\nprint(json.dumps([m for m in {FRAMEWORKS!r} if m in sys.modules]))\n"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
 
 
-def test_all_is_complete_and_documented():
+def test_mech_all_is_complete_and_documented():
     names = set(ivy_mech.__all__)
     assert len(names) == len(ivy_mech.__all__)
     for module in (ivy_mech.orientation, ivy_mech.pose, ivy_mech.position):

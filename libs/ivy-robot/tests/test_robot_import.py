@@ -12,13 +12,13 @@ import ivy_robot
 FRAMEWORKS = ("numpy", "torch", "jax", "tensorflow", "paddle")
 
 
-def test_import_imports_no_framework():
+def test_robot_imports_no_framework():
     code = f"import sys, json, ivy_robot\nprint(json.dumps([m for m in {FRAMEWORKS!r} if m in sys.modules]))\n"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == []
 
 
-def test_all_is_complete_and_documented():
+def test_robot_all_is_complete_and_documented():
     names = ivy_robot.__all__
     assert len(set(names)) == len(names)
     for module in (ivy_robot.planning, ivy_robot.rigid_mobile, ivy_robot.manipulator):

@@ -163,7 +163,7 @@ def test_custom_manipulator_with_scales_and_offsets(backend, to_native, to_numpy
     np.testing.assert_allclose(end, expected, atol=1e-12)
 
 
-def test_float32(backend, to_native, to_numpy):
+def test_manipulator_float32(backend, to_native, to_numpy):
     mats = to_numpy(ivy_robot.MicoManipulator().compute_link_matrices(to_native(MICO_Q.astype(np.float32))))
     assert mats.dtype == np.float32
     np.testing.assert_allclose(mats[:, :3, :], MICO_SIM_FRAMES, atol=SIM_ATOL)

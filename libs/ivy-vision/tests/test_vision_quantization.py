@@ -100,7 +100,7 @@ def test_pixel_coords_only(to_native, to_numpy, rng, geo):
     np.testing.assert_array_equal(to_numpy(counter), e_count)
 
 
-def test_errors(to_native):
+def test_quantization_errors(to_native):
     with pytest.raises(ValueError, match="with_db=True needs feat"):
         iv.quantize_to_image(to_native(np.zeros((3, 2))), (2, 2), with_db=True)
     with pytest.raises(ValueError, match="one row per point, 3 points"):
@@ -108,7 +108,7 @@ def test_errors(to_native):
 
 
 @pytest.mark.parametrize("with_db", [False, True])
-def test_gradients(with_db, grad_check, rng):
+def test_quantization_gradients(with_db, grad_check, rng):
     coords, feats = _inputs(rng)
     coords, feats = coords[0], feats[0]
     # away from pixel borders, so that the finite differences do not move points between pixels

@@ -86,7 +86,7 @@ def test_res_mode(to_native, to_numpy, rng):
         _check_grid(g[b], coords[b], np.zeros((60, 0)), dims, (0, 0, 0, 1, 1, 0.9))
 
 
-def test_errors(to_native):
+def test_voxel_grid_errors(to_native):
     pts = to_native(np.zeros((5, 3)))
     with pytest.raises(ValueError, match="unknown mode"):
         iv.coords_to_voxel_grid(pts, DIMS, mode="SIZE")
@@ -98,7 +98,7 @@ def test_errors(to_native):
         iv.coords_to_voxel_grid(pts, DIMS, features=to_native(np.zeros((4, 2))))
 
 
-def test_gradients(grad_check, rng):
+def test_voxel_grid_gradients(grad_check, rng):
     coords = rng.uniform(-0.9, 0.9, (2, 30, 3))
     feats = rng.standard_normal((2, 30, 2))
     bounds = (-1.0, -1.0, -1.0, 1.0, 1.0, 1.0)
