@@ -8,12 +8,13 @@ from typing import Any
 
 from ivy.plugin_kit import device_kinds
 
-from ._dtypes import FLOATS, INTS, bool_, native, promote, scalar_default, scalar_dtype
+from ._dtypes import INTS, bool_, float32, native, promote, scalar_default, scalar_dtype
 from ._framework import Array, LegacyArray, mnp, mx, onp
 
 #: the largest integer a Python scalar may have to go to MXNet as a scalar operand: MXNet passes
 #: scalars as doubles, so larger ones go as 0-d arrays of the integer dtype
 _EXACT_INT = 2**53
+_F32_TINY, _F32_MAX = 1.1754943508222875e-38, 3.4028234663852886e38
 
 
 def is_array(x: Any) -> bool:
@@ -43,9 +44,13 @@ def host(x: Any, dt: Any, ctx: Any) -> Any:
 
 def scalar_operand(v: Any, dt: Any, ctx: Any) -> Any:
     """Python scalar ``v`` as an operand of an array of dtype ``dt``: as it is where MXNet's scalar
-    kernels are exact, else a 0-d array."""
-    if dt in FLOATS or (dt in INTS and type(v) is not float and -_EXACT_INT <= v <= _EXACT_INT):
-        return v if dt not in INTS else int(v)
+    kernels are exact (float32, and integers up to 2**53), else a 0-d array (MXNet's comparison
+    kernels round a scalar to float32, others to a double)."""
+    if dt in INTS:
+        if type(v) is not float and -_EXACT_INT <= v <= _EXACT_INT:
+            return int(v)
+    elif dt == float32 and (v == 0 or _F32_TINY <= abs(v) <= _F32_MAX):  # (MXNet refuses others)
+        return v
     return host(v, dt, ctx)
 
 
@@ -204,3 +209,41 @@ def where(c: Any, a: Any, b: Any) -> Any:
         dt = a.dtype if isinstance(a, Array) else b.dtype
         return mnp.zeros(shape, dtype=dt, ctx=c.ctx)
     return mnp.where(c, a, b)
+
+
+def on_host(fn: Any, *arrays: Any, ctx: Any, dtype: Any = None) -> Any:
+    """``fn`` of the NumPy copies of ``arrays``, back on ``ctx``: for zero-size arrays, where
+    MXNet's kernels fail or crash (and there is no data to move)."""
+    out = fn(*(to_host(a) if isinstance(a, Array) else a for a in arrays))
+    if isinstance(out, tuple):
+        return tuple(from_host(o, ctx, dtype) for o in out)
+    return from_host(out, ctx, dtype)
+
+
+def via_uint8(fn: Any, x: Any, *args: Any, **kwargs: Any) -> Any:
+    """``fn(x, ...)`` for a bool ``x`` computed on uint8 (MXNet's layout kernels take no bool)."""
+    from ._dtypes import uint8
+
+    if x.dtype == bool_:
+        return cast(fn(cast(x, uint8), *args, **kwargs), bool_)
+    return fn(x, *args, **kwargs)
+
+
+def b_or(*masks: Any) -> Any:
+    """Element-wise OR of bool arrays (MXNet's ``|`` refuses bool arrays)."""
+    from ._dtypes import uint8
+
+    out = cast(masks[0], uint8)
+    for m in masks[1:]:
+        out = mnp.bitwise_or(out, cast(m, uint8))
+    return cast(out, bool_)
+
+
+def b_and(*masks: Any) -> Any:
+    """Element-wise AND of bool arrays."""
+    from ._dtypes import uint8
+
+    out = cast(masks[0], uint8)
+    for m in masks[1:]:
+        out = mnp.bitwise_and(out, cast(m, uint8))
+    return cast(out, bool_)

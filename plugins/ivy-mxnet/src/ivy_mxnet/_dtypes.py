@@ -39,15 +39,15 @@ for _a, _da in DTYPES.items():
         PROMOTE[(_da, _db)] = DTYPES.get(_r, _r)
 
 
-def unsupported(name: Any, op: str) -> UnsupportedDTypeError:
+def unsupported(name: Any, op: str | None = None) -> UnsupportedDTypeError:
+    where = f"ivy.{op}: " if op else ""
     return UnsupportedDTypeError(
-        f"ivy.{op}: the 'mxnet' backend has no {name} dtype (MXNet 1.9 has bool, int8, int32, int64, "
-        f"uint8, float32, float64, and float16 outside the standard; no int16, unsigned types wider "
-        f"than uint8, or complex types)"
+        f"{where}the 'mxnet' backend has no {name} dtype (MXNet 1.9 has bool, int8, int32, int64, uint8, float32, "
+        f"float64, and float16 outside the standard; no int16, no unsigned type wider than uint8, no complex type)"
     )
 
 
-def native(dtype: Any, op: str = "this op") -> Any:
+def native(dtype: Any, op: str | None = None) -> Any:
     """``None`` stays None; a name, an ``ivy.DType`` or a NumPy dtype becomes MXNet's dtype."""
     if dtype is None:
         return None
@@ -61,7 +61,7 @@ def native(dtype: Any, op: str = "this op") -> Any:
     try:
         name = dtype_name(dtype)
     except (TypeError, ValueError):
-        raise TypeError(f"ivy.{op}: {dtype!r} is not a dtype") from None
+        raise TypeError(f"{dtype!r} is not a dtype" + (f" (in ivy.{op})" if op else "")) from None
     got = DTYPES.get(name)
     if got is None:
         if name == "float16":
@@ -96,12 +96,12 @@ def scalar_dtype(value: Any, dt: Any) -> Any:
     if t is float:
         return dt if dt in FLOATS else DEFAULT_FLOAT
     if t is complex:
-        raise unsupported("complex64", "this op")
+        raise unsupported("complex64")
     for base in (bool, int, float, complex):  # subclasses of Python scalars
         if isinstance(value, base):
             return scalar_dtype(base(value), dt)
     if isinstance(value, onp.generic):
-        return promote(dt, onp.dtype(type(value)), "this op")
+        return promote(dt, onp.dtype(type(value)), "promotion")
     raise TypeError(f"expected an mxnet.numpy array or a Python scalar, got {t.__name__}")
 
 
@@ -114,7 +114,7 @@ def scalar_default(value: Any) -> Any:
     if isinstance(value, float):
         return DEFAULT_FLOAT
     if isinstance(value, complex):
-        raise unsupported("complex64", "this op")
+        raise unsupported("complex64")
     if isinstance(value, onp.generic):
         return native(onp.dtype(type(value)))
     raise TypeError(f"expected an mxnet.numpy array or a Python scalar, got {type(value).__name__}")

@@ -14,8 +14,8 @@ from typing import Any, Literal
 from ivy.plugin_kit import composed
 
 from ._common import from_host, host, np_array, to_ctx, where
-from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, INTS, NAME, bool_, native, scalar_default, unsupported
-from ._framework import Array, LegacyArray, mnp, mx, onp
+from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, INTS, NAME, bool_, native, scalar_default, unsupported
+from ._framework import Array, LegacyArray, mnp, onp
 
 __all__ = [
     "arange",
@@ -122,21 +122,14 @@ def from_dlpack(x: Array, /, *, device: Any = None, copy: bool | None = None) ->
     x = np_array(x)
     if isinstance(x, Array):
         return asarray(x, device=device, copy=copy)
-    ctx = to_ctx(device)
-    out = None
-    if hasattr(x, "__dlpack__") and not copy:
-        try:
-            out = mx.nd.from_dlpack(x.__dlpack__()).as_np_ndarray()
-        except (TypeError, BufferError, mx.base.MXNetError):  # bool, read-only: only a copy will do
-            out = None
-        if out is not None and out.ctx != ctx:
-            out = out.as_in_context(ctx)
-    if out is None:
-        if copy is False:
-            raise BufferError(f"ivy.from_dlpack: a {type(x).__name__} cannot be shared with MXNet without a copy")
-        a = onp.asarray(x)
-        out = mnp.array(a, dtype=_host_dtype(a, "from_dlpack"), ctx=ctx)
-    return out
+    if copy is False:
+        raise BufferError(
+            f"ivy.from_dlpack: the 'mxnet' backend imports a {type(x).__name__} only by a copy (MXNet's zero-copy "
+            "import, mx.nd.from_dlpack, frees memory it does not own while its engine still reads it)"
+        )
+    # through NumPy's DLPack import (a view), then copied into MXNet's memory
+    a = onp.from_dlpack(x) if hasattr(x, "__dlpack__") and not isinstance(x, onp.ndarray) else onp.asarray(x)
+    return mnp.array(a, dtype=_host_dtype(a, "from_dlpack"), ctx=to_ctx(device))
 
 
 def _fill_dtype(fill_value: Any, dtype: Any, op: str) -> Any:
@@ -195,7 +188,10 @@ def full_like(x: Array, /, fill_value: bool | int | float | complex, *, dtype: A
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> Array:
     n = operator.index(n_rows)
     m = n if n_cols is None else operator.index(n_cols)
-    return mnp.eye(n, m, k=operator.index(k), dtype=native(dtype, "eye") or DEFAULT_FLOAT, ctx=to_ctx(device))
+    dt = native(dtype, "eye") or DEFAULT_FLOAT
+    if dt == bool_:  # (MXNet's eye takes numbers)
+        return mnp.eye(n, m, k=operator.index(k), dtype="uint8", ctx=to_ctx(device)).astype(bool_)
+    return mnp.eye(n, m, k=operator.index(k), dtype=dt, ctx=to_ctx(device))
 
 
 def arange(
@@ -242,10 +238,9 @@ def linspace(
     n = operator.index(num)
     if n < 0:
         raise ValueError(f"ivy.linspace: num must be non-negative, got {n}")
-    ctx = to_ctx(device)
-    if dt in FLOATS:
-        return mnp.linspace(start, stop, n, endpoint=endpoint, dtype=dt, ctx=ctx)
-    return from_host(onp.linspace(start, stop, n, endpoint=endpoint).astype(dt), ctx, dt)
+    # computed by NumPy in float64 (MXNet parses its endpoints as float32 parameters: a float64
+    # endpoint is rounded, or refused)
+    return from_host(onp.linspace(start, stop, n, endpoint=endpoint), to_ctx(device), dt)
 
 
 def meshgrid(*arrays: Array, indexing: Literal["xy", "ij"] = "xy") -> list[Array]:

@@ -91,5 +91,7 @@ def result_type(*arrays_and_dtypes: Array | Any) -> Any:
     name = result_type_name(*names, scalars=tuple(scalars), defaults=_DEFAULTS)
     got = DTYPES.get(name)
     if got is None:
-        return native(name, "result_type")  # raises: a dtype MXNet lacks
+        # a standard dtype MXNet lacks (int8 with uint8 gives int16): named by NumPy's dtype
+        # object; making an array of it raises UnsupportedDTypeError
+        return onp.dtype(name)
     return got

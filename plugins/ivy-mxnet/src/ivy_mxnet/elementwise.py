@@ -13,8 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ._common import cast, from_host, host, promote2, promote2_arrays, to_host, where
-from ._dtypes import DEFAULT_FLOAT, FLOATS, INTS, bool_, int8
+from ivy.errors import UnsupportedDTypeError
+from ivy.plugin_kit import fastpath
+
+from ._common import b_and, b_or, cast, from_host, host, promote2, promote2_arrays, to_host, where
+from ._dtypes import DEFAULT_FLOAT, FLOATS, INTS, NUMERIC, bool_, int8, int32
 from ._framework import Array, mnp, onp
 
 __all__ = [
@@ -105,7 +108,8 @@ def _float_unary(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
     def op(x: Array, /) -> Array:
         return fn(_inexact(x))
 
-    return _named(op, name)
+    # a floating-point array is MXNet's function's own case: called straight from C
+    return fastpath(fn, _named(op, name), nargs=1, dtypes=FLOATS)
 
 
 acos = _float_unary(mnp.arccos, "acos")
@@ -133,6 +137,8 @@ reciprocal = _float_unary(mnp.reciprocal, "reciprocal")
 def abs(x: Array, /) -> Array:  # noqa: A001 - the spec's name
     if x.dtype == bool_:
         return x.copy()
+    if x.dtype in INTS:  # (MXNet's abs of integers goes through doubles: wrong past 2**53)
+        return where(x < 0, -x, x)
     return mnp.abs(x)
 
 
@@ -176,7 +182,8 @@ def positive(x: Array, /) -> Array:
 
 
 def square(x: Array, /) -> Array:
-    return mnp.square(x)
+    # (MXNet's square of integers goes through doubles: wrong past 2**53)
+    return x * x if x.dtype in INTS else mnp.square(x)
 
 
 def sign(x: Array, /) -> Array:
@@ -187,7 +194,9 @@ def sign(x: Array, /) -> Array:
 
 
 def signbit(x: Array, /) -> Array:
-    return mnp.signbit(_inexact(x))
+    # (MXNet's signbit is NumPy's, run on the host, and returns NumPy scalars for 0-d arrays)
+    x = _inexact(x)
+    return mnp.copysign(mnp.ones_like(x), x) < 0
 
 
 def isnan(x: Array, /) -> Array:
@@ -222,19 +231,54 @@ def _binary(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
         a, b = promote2(x1, x2, name)
         return fn(a, b)
 
-    return _named(op, name)
+    # two arrays of one numeric dtype need no promotion: MXNet's function, called straight from C
+    return fastpath(fn, _named(op, name), nargs=2, dtypes=NUMERIC, same=(0, 1))
 
 
 add = _binary(mnp.add, "add")
 subtract = _binary(mnp.subtract, "subtract")
 multiply = _binary(mnp.multiply, "multiply")
-remainder = _binary(mnp.mod, "remainder")
-equal = _binary(mnp.equal, "equal")
-not_equal = _binary(mnp.not_equal, "not_equal")
-less = _binary(mnp.less, "less")
-less_equal = _binary(mnp.less_equal, "less_equal")
-greater = _binary(mnp.greater, "greater")
-greater_equal = _binary(mnp.greater_equal, "greater_equal")
+
+
+def _comparison(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    def op(x1: Array | complex, x2: Array | complex, /) -> Array:
+        try:
+            a, b = promote2(x1, x2, name)
+        except UnsupportedDTypeError:
+            # int8 with uint8 promotes to int16, which MXNet lacks; a bool result needs no int16:
+            # both compare exactly as int32
+            a, b = promote2(_as(x1, int32), _as(x2, int32), name)
+        return fn(a, b)
+
+    return fastpath(fn, _named(op, name), nargs=2, dtypes=NUMERIC, same=(0, 1))  # (as _binary)
+
+
+def _as(x: Any, dt: Any) -> Any:
+    return cast(x, dt) if isinstance(x, Array) else x
+
+
+equal = _comparison(mnp.equal, "equal")
+not_equal = _comparison(mnp.not_equal, "not_equal")
+less = _comparison(mnp.less, "less")
+less_equal = _comparison(mnp.less_equal, "less_equal")
+greater = _comparison(mnp.greater, "greater")
+greater_equal = _comparison(mnp.greater_equal, "greater_equal")
+
+
+def remainder(x1: Array | complex, x2: Array | complex, /) -> Array:
+    a, b = promote2_arrays(x1, x2, "remainder")
+    if a.dtype not in FLOATS:
+        # integers: exact in NumPy (MXNet's integer modulo goes through doubles, wrong past 2**53)
+        with onp.errstate(all="ignore"):
+            return from_host(onp.remainder(to_host(a), to_host(b)), a.ctx, a.dtype)
+    out = mnp.mod(a, b)
+    # the standard's (NumPy's) special cases, which MXNet's kernel misses: NaN for a NaN operand,
+    # an infinite dividend or a zero divisor; an infinite divisor keeps a dividend of its sign
+    # (or zero) and gives the divisor for the other sign
+    nan = b_or(mnp.isnan(a), mnp.isnan(b), mnp.isinf(a), b == 0)
+    keep = b_or(a == 0, (a > 0) == (b > 0))
+    out = where(mnp.isinf(b), where(keep, a, b), out)
+    return where(nan, mnp.array(float("nan"), dtype=out.dtype, ctx=out.ctx), out)
 
 
 def _float_binary(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
@@ -244,7 +288,8 @@ def _float_binary(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
             a, b = cast(a, DEFAULT_FLOAT), cast(b, DEFAULT_FLOAT)
         return fn(a, b)
 
-    return _named(op, name)
+    # two arrays of one floating-point dtype: MXNet's function, straight from C
+    return fastpath(fn, _named(op, name), nargs=2, dtypes=FLOATS, same=(0, 1))
 
 
 atan2 = _float_binary(mnp.arctan2, "atan2")
@@ -252,11 +297,13 @@ hypot = _float_binary(mnp.hypot, "hypot")
 copysign = _float_binary(mnp.copysign, "copysign")
 
 
+@fastpath(mnp.true_divide, nargs=2, dtypes=FLOATS, same=(0, 1))  # (nothing to promote)
 def divide(x1: Array | complex, x2: Array | complex, /) -> Array:
     a, b = promote2(x1, x2, "divide")
     return mnp.true_divide(a, b)
 
 
+@fastpath(mnp.power, nargs=2, dtypes=FLOATS, same=(0, 1))
 def pow(x1: Array | complex, x2: Array | complex, /) -> Array:  # noqa: A001 - the spec's name
     a, b = promote2(x1, x2, "pow")
     return mnp.power(a, b)
@@ -285,7 +332,7 @@ def logaddexp(x1: Array | complex, x2: Array | complex, /) -> Array:
     d = a - b
     safe = where(mnp.isnan(d), mnp.zeros_like(d), d)
     out = m + mnp.log1p(mnp.exp(-mnp.abs(safe)))
-    out = where(mnp.isinf(m) & (m > 0), m, out)
+    out = where(b_and(mnp.isinf(m), m > 0), m, out)
     return where(mnp.isnan(a), a, where(mnp.isnan(b), b, out))
 
 
@@ -364,12 +411,6 @@ def clip(x: Array, /, min: Array | float | None = None, max: Array | float | Non
     out = x
     if min is None and max is None:
         return x.copy()
-    if not isinstance(min, Array) and not isinstance(max, Array) and x.dtype in FLOATS:
-        # MXNet's own kernel (scalar bounds, differentiable); it takes no None, hence the infinities
-        lo = -onp.inf if min is None else float(min)
-        hi = onp.inf if max is None else float(max)
-        if not (onp.isnan(lo) or onp.isnan(hi)):
-            return mnp.clip(x, lo, hi)
     if min is not None:
         lo = cast(min, x.dtype) if isinstance(min, Array) else host(min, x.dtype, x.ctx)
         out = where(out < lo, lo, out)

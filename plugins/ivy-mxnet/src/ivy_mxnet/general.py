@@ -15,11 +15,11 @@ import operator
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from ._common import cast, from_host, host, np_array, promote_many, to_host, where
-from ._dtypes import FLOATS, INDEX, INTS, scalar_default
-from ._framework import Array, autograd, mnp, mx, onp
+from ._common import cast, from_host, host, np_array, promote_many, to_host, via_uint8, where
+from ._dtypes import FLOATS, INDEX, INTS, bool_, scalar_default
+from ._framework import Array, autograd, mnp, onp
 
-__all__ = ["scatter_nd", "scatter_flat", "set_item", "inplace_update", "einsum"]
+__all__ = ["scatter_nd", "scatter_flat", "get_item", "set_item", "inplace_update", "einsum"]
 
 _REDUCE = {"sum": onp.add, "min": onp.minimum, "max": onp.maximum}
 
@@ -159,18 +159,48 @@ def _host_query(query: Any) -> Any:
     return to_host(q) if isinstance(q, Array) else q
 
 
+def _full_query(query: Any) -> tuple[Any, ...]:
+    """The query as a tuple with its implicit trailing ellipsis (the standard indexes every axis
+    unless the index has an ellipsis)."""
+    q = query if type(query) is tuple else (query,)
+    return q if any(k is Ellipsis for k in q) else (*q, Ellipsis)
+
+
+def _simple(query: tuple[Any, ...]) -> bool:
+    """Whether MXNet's own indexing takes ``query`` everywhere: ints, slices, None, Ellipsis."""
+    return all(q is None or q is Ellipsis or isinstance(q, (int, slice)) and not isinstance(q, bool) for q in query)
+
+
+def get_item(x: Array, /, query: Any) -> Array:
+    q = _full_query(query)
+    if x.size and x.ndim and _simple(q):
+        return x[q]  # MXNet's own slicing
+    # arrays in the index (or a zero-size x): NumPy finds the positions selected, from the index
+    # alone, and MXNet gathers them (differentiable); MXNet's own boolean indexing fails on
+    # masks that select nothing and crashes on zero-size arrays
+    pos = _positions(x, q)
+    if pos.size == 0 or x.size == 0:
+        return mnp.zeros(pos.shape, dtype=x.dtype, ctx=x.ctx)
+    idx = mnp.array(pos.reshape(-1), dtype=INDEX, ctx=x.ctx)
+    return mnp.take(x.reshape(-1), idx).reshape(pos.shape)
+
+
+def _positions(x: Any, query: Any) -> Any:
+    """The flat positions ``x[query]`` selects, in the shape of the selection (NumPy, host)."""
+    return onp.asarray(onp.arange(x.size, dtype=onp.int64).reshape(x.shape)[_host_query(_full_query(query))])
+
+
 def set_item(x: Array, query: Any, val: Array | complex, /) -> Array:
     v = np_array(val)
     v = cast(v, x.dtype) if isinstance(v, Array) else host(v, x.dtype, x.ctx)
-    if not autograd.is_recording():
-        out = x.copy()
-        try:
-            out[query] = v
-            return out
-        except (mx.base.MXNetError, IndexError, TypeError, ValueError):
-            pass  # an index MXNet's assignment does not take: the selection below does
-    pos = onp.arange(x.size, dtype=onp.int64).reshape(x.shape)[_host_query(query)]
-    pos = onp.asarray(pos)
+    q = _full_query(query)
+    if x.size and x.ndim and x.dtype != bool_ and _simple(q) and not autograd.is_recording():
+        out = x.copy()  # MXNet's own assignment: the plain case
+        out[q] = v
+        return out
+    # gather the new values into place: out = where(selected, new value, x), which autograd
+    # follows (MXNet refuses assignments to arrays in a recorded graph)
+    pos = _positions(x, q)
     if pos.size == 0:
         return x.copy()
     vals = mnp.broadcast_to(v, pos.shape) if v.shape != pos.shape else v
@@ -178,7 +208,7 @@ def set_item(x: Array, query: Any, val: Array | complex, /) -> Array:
     last[pos.reshape(-1)] = onp.arange(pos.size)  # repeated positions: the last write wins
     hit = mnp.array(last >= 0, dtype="bool", ctx=x.ctx)
     src = mnp.array(onp.maximum(last, 0), dtype=INDEX, ctx=x.ctx)
-    new = mnp.take(vals.reshape(-1), src)
+    new = via_uint8(mnp.take, vals.reshape(-1), src)
     return where(hit, new, x.reshape(-1)).reshape(x.shape)
 
 
@@ -187,7 +217,9 @@ def inplace_update(x: Array, val: Array | complex, /) -> Array:
     v = cast(v, x.dtype) if isinstance(v, Array) else host(v, x.dtype, x.ctx)
     if v.ctx != x.ctx:
         v = v.as_in_context(x.ctx)
-    x[...] = mnp.broadcast_to(v, x.shape) if v.shape != x.shape else v
+    if v.shape != x.shape:
+        v = mnp.broadcast_to(v, x.shape)
+    v.copyto(x)  # (a copy of the memory: MXNet's assignment kernels refuse bool arrays)
     return x
 
 

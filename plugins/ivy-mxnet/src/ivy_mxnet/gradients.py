@@ -55,25 +55,35 @@ def _leaves(xs: Sequence[Any], name: str) -> list[Any]:
         if not isinstance(x, Array):
             raise TypeError(f"ivy.{name}: input {i} is a {type(x).__name__}, not an mxnet.numpy array")
         leaf = x.copy()  # a fresh leaf: the caller's array keeps its own gradient state
-        leaf.attach_grad(grad_req="add")  # ("add": backward() of each output accumulates)
+        leaf.attach_grad()
         out.append(leaf)
     return out
 
 
 def _zero(leaves: Sequence[Any]) -> None:
     for leaf in leaves:
-        leaf.grad[:] = 0
+        g = leaf.grad
+        if g.size:
+            g[() if g.ndim == 0 else ...] = 0  # (MXNet indexes 0-d arrays with () only)
 
 
-def _backward(outs: Sequence[Any], cots: Sequence[Any]) -> None:
-    """Accumulates cotangents ``cots`` of outputs ``outs`` into the leaves' gradients; an output
-    that depends on no leaf (not in the recorded graph) contributes nothing."""
+def _backward(outs: Sequence[Any], cots: Sequence[Any], leaves: Sequence[Any]) -> list[Any]:
+    """The sum over outputs ``outs`` of their cotangents ``cots`` times their Jacobians: one
+    gradient per leaf. One backward pass per output, its gradients written (MXNet's "add" request
+    is refused by some operators' backward, moveaxis's); an output that depends on no leaf (not
+    in the recorded graph) contributes nothing."""
+    total: list[Any] = [None] * len(leaves)
     for o, c in zip(outs, cots):
+        _zero(leaves)
         try:
             autograd.backward([o], [c], retain_graph=True)
         except mx.base.MXNetError as e:
             if "not in a computational graph" not in str(e):
                 raise
+            continue
+        for i, leaf in enumerate(leaves):
+            total[i] = leaf.grad.copy() if total[i] is None else total[i] + leaf.grad
+    return [mnp.zeros_like(leaf) if t is None else t for t, leaf in zip(total, leaves)]
 
 
 def _detach_tree(tree: Any) -> Any:
@@ -93,8 +103,7 @@ def value_and_grad_flat(
     if not isinstance(y, Array) or y.ndim != 0:
         shape = y.shape if isinstance(y, Array) else type(y).__name__
         raise ValueError(f"ivy.value_and_grad_flat: func must return a scalar (0-d) array, got {shape}")
-    _backward([y], [mnp.ones((), dtype=y.dtype, ctx=y.ctx)])
-    grads = [leaf.grad.copy() for leaf in leaves]
+    grads = _backward([y], [mnp.ones((), dtype=y.dtype, ctx=y.ctx)], leaves)
     return y.detach(), grads, (_detach_tree(aux) if has_aux else None)
 
 
@@ -126,9 +135,7 @@ def vjp(func: Callable[..., Any], /, *primals: Array) -> tuple[Any, Callable[...
         for o, c in zip(outs, cots):
             if tuple(c.shape) != tuple(o.shape):
                 raise ValueError(f"vjp_fn: a cotangent of shape {tuple(c.shape)} for an output of shape {o.shape}")
-        _zero(leaves)
-        _backward(outs, [c.astype(o.dtype) for o, c in zip(outs, cots)])
-        return tuple(leaf.grad.copy() for leaf in leaves)
+        return tuple(_backward(outs, [c.astype(o.dtype) for o, c in zip(outs, cots)], leaves))
 
     detached = [o.detach() for o in outs]
     return (detached[0] if single else tuple(detached)), vjp_fn
@@ -139,14 +146,10 @@ def _rows(outs: Sequence[Any], leaves: Sequence[Any]) -> list[list[Any]]:
     leaf (one backward pass each): ``rows[k][i]`` for flat output element ``k`` and leaf ``i``."""
     rows = []
     for o in outs:
-        flat = o.reshape(-1)
         for j in range(o.size):
             e = mnp.zeros((o.size,), dtype=o.dtype, ctx=o.ctx)
             e[j] = 1
-            _zero(leaves)
-            _backward([o], [e.reshape(o.shape)])
-            rows.append([leaf.grad.copy() for leaf in leaves])
-        del flat
+            rows.append(_backward([o], [e.reshape(o.shape)], leaves))
     return rows
 
 

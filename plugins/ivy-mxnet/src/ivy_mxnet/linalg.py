@@ -10,9 +10,12 @@ import operator
 from typing import Any, Literal, NamedTuple
 
 from . import linear_algebra as _la
-from ._common import cast, host, norm_axes, promote2_arrays, where
-from ._dtypes import DEFAULT_FLOAT, FLOATS, INDEX, INTS, bool_, native, uint8, unsupported
+from ._common import b_and, cast, host, norm_axes, promote2_arrays, via_uint8, where
+from ._dtypes import DEFAULT_FLOAT, FLOATS, INDEX, INTS, bool_
 from ._framework import Array, mnp, onp
+from .statistical import max as _max
+from .statistical import min as _min
+from .statistical import sum as _sum
 
 __all__ = [
     "cholesky",
@@ -115,20 +118,12 @@ def eigvalsh(x: Array, /) -> Array:
 def diagonal(x: Array, /, *, offset: int = 0) -> Array:
     if x.ndim < 2:
         raise ValueError(f"ivy.linalg.diagonal: needs at least 2 dimensions, got shape {x.shape}")
-    return mnp.diagonal(x, offset=operator.index(offset), axis1=-2, axis2=-1)
+    return via_uint8(mnp.diagonal, x, offset=operator.index(offset), axis1=-2, axis2=-1)
 
 
 def trace(x: Array, /, *, offset: int = 0, dtype: Any = None) -> Array:
     d = diagonal(x, offset=offset)
-    if dtype is not None:
-        dt = native(dtype, "linalg.trace")
-    elif d.dtype == bool_ or (d.dtype in INTS and d.dtype != uint8):
-        dt = "int64"
-    elif d.dtype == uint8:
-        raise unsupported("uint64", "linalg.trace")
-    else:
-        dt = d.dtype
-    return mnp.sum(cast(d, dt), axis=-1)
+    return _sum(d, axis=-1, dtype=dtype)
 
 
 def outer(x1: Array, x2: Array, /) -> Array:
@@ -136,7 +131,7 @@ def outer(x1: Array, x2: Array, /) -> Array:
         raise ValueError(f"ivy.linalg.outer: needs two 1-D arrays, got shapes {x1.shape} and {x2.shape}")
     a, b = promote2_arrays(x1, x2, "linalg.outer")
     if a.dtype == bool_:
-        return mnp.logical_not(mnp.logical_not(a.reshape(-1, 1)) | mnp.logical_not(b.reshape(1, -1)))
+        return b_and(a.reshape(-1, 1), b.reshape(1, -1))
     return a.reshape(-1, 1) * b.reshape(1, -1)
 
 
@@ -303,26 +298,21 @@ def vector_norm(
 ) -> Array:  # noqa: A002
     x = _float(x, "vector_norm")
     axes = norm_axes(axis, x.ndim, "vector_norm")
-    if x.ndim == 0:
-        axes = ()
     a = mnp.abs(x)
-    if not axes:
-        red = a
-        if ord == 0:
-            return cast(red != 0, x.dtype)
-        return red
+    if not axes:  # a 0-d array, or no axis: the norm of each element alone
+        return cast(a != 0, x.dtype) if ord == 0 else a
     if ord == 2:
-        return mnp.sqrt(mnp.sum(a * a, axis=axes, keepdims=keepdims))
+        return mnp.sqrt(_sum(a * a, axis=axes, keepdims=keepdims))
     if ord == 1:
-        return mnp.sum(a, axis=axes, keepdims=keepdims)
+        return _sum(a, axis=axes, keepdims=keepdims)
     if ord == math.inf:
-        return mnp.max(a, axis=axes, keepdims=keepdims)
+        return _max(a, axis=axes, keepdims=keepdims)
     if ord == -math.inf:
-        return mnp.min(a, axis=axes, keepdims=keepdims)
+        return _min(a, axis=axes, keepdims=keepdims)
     if ord == 0:
-        return mnp.sum(cast(a != 0, x.dtype), axis=axes, keepdims=keepdims)
+        return _sum(cast(a != 0, x.dtype), axis=axes, keepdims=keepdims)
     p = float(ord)
-    return mnp.power(mnp.sum(mnp.power(a, p), axis=axes, keepdims=keepdims), 1.0 / p)
+    return mnp.power(_sum(mnp.power(a, p), axis=axes, keepdims=keepdims), 1.0 / p)
 
 
 def matrix_norm(
@@ -332,18 +322,18 @@ def matrix_norm(
     if x.ndim < 2:
         raise ValueError(f"ivy.linalg.matrix_norm: needs at least 2 dimensions, got shape {x.shape}")
     if ord is None or ord == "fro":
-        out = mnp.sqrt(mnp.sum(x * x, axis=(-2, -1)))
+        out = mnp.sqrt(_sum(x * x, axis=(-2, -1)))
     elif ord == "nuc":
-        out = mnp.sum(svdvals(x), axis=-1)
+        out = _sum(svdvals(x), axis=-1)
     elif ord in (2, -2):
         s = svdvals(x)
-        out = mnp.max(s, axis=-1) if ord == 2 else mnp.min(s, axis=-1)
+        out = _max(s, axis=-1) if ord == 2 else _min(s, axis=-1)
     elif ord in (1, -1):
-        col = mnp.sum(mnp.abs(x), axis=-2)
-        out = mnp.max(col, axis=-1) if ord == 1 else mnp.min(col, axis=-1)
+        col = _sum(mnp.abs(x), axis=-2)
+        out = _max(col, axis=-1) if ord == 1 else _min(col, axis=-1)
     elif ord in (math.inf, -math.inf):
-        row = mnp.sum(mnp.abs(x), axis=-1)
-        out = mnp.max(row, axis=-1) if ord > 0 else mnp.min(row, axis=-1)
+        row = _sum(mnp.abs(x), axis=-1)
+        out = _max(row, axis=-1) if ord > 0 else _min(row, axis=-1)
     else:
         raise ValueError(f"ivy.linalg.matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {ord!r}")
     return out.reshape(out.shape + (1, 1)) if keepdims else out

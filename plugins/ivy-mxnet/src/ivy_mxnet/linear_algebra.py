@@ -11,9 +11,9 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from ._common import cast, norm_axis, promote2_arrays
+from ._common import cast, norm_axis, on_host, promote2_arrays, via_uint8
 from ._dtypes import FLOATS, bool_
-from ._framework import Array, mnp
+from ._framework import Array, mnp, onp
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
@@ -33,6 +33,8 @@ def matmul(x1: Array, x2: Array, /) -> Array:
         raise ValueError("ivy.matmul: operands must have at least one dimension (use ivy.multiply for scalars)")
     if a.shape[-1] != b.shape[0 if b.ndim == 1 else -2]:
         raise ValueError(f"ivy.matmul: shapes {a.shape} and {b.shape} do not match for a matrix product")
+    if a.size == 0 or b.size == 0:
+        return on_host(lambda p, q: p @ q, a, b, ctx=a.ctx)
     if a.dtype in FLOATS:
         return mnp.matmul(a, b)
     va, vb = a.ndim == 1, b.ndim == 1
@@ -47,7 +49,7 @@ def matmul(x1: Array, x2: Array, /) -> Array:
 def matrix_transpose(x: Array, /) -> Array:
     if x.ndim < 2:
         raise ValueError(f"ivy.matrix_transpose: needs at least 2 dimensions, got shape {x.shape}")
-    return mnp.swapaxes(x, -1, -2)
+    return via_uint8(mnp.swapaxes, x, -1, -2)
 
 
 def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
@@ -65,6 +67,8 @@ def tensordot(x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Seque
     for i, j in zip(ax1, ax2):
         if a.shape[i] != b.shape[j]:
             raise ValueError(f"ivy.tensordot: contracted axes have sizes {a.shape[i]} and {b.shape[j]}")
+    if a.size == 0 or b.size == 0:
+        return on_host(lambda p, q: onp.tensordot(p, q, axes=(ax1, ax2)), a, b, ctx=a.ctx, dtype=a.dtype)
     free1 = [i for i in range(a.ndim) if i not in ax1]
     free2 = [j for j in range(b.ndim) if j not in ax2]
     k = 1
@@ -87,4 +91,6 @@ def vecdot(x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         ax = axis
     if a.shape[ax] != b.shape[ax] if min(a.ndim, b.ndim) >= -ax else False:
         raise ValueError(f"ivy.vecdot: the contracted axis has sizes {a.shape[ax]} and {b.shape[ax]}")
+    if a.size == 0 or b.size == 0:
+        return on_host(lambda p, q: onp.sum(p * q, axis=ax), a, b, ctx=a.ctx, dtype=a.dtype)
     return mnp.sum(a * b, axis=ax)

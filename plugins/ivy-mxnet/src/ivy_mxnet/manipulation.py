@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import operator
 
-from ._common import norm_axes, norm_axis, promote_many, to_host
-from ._dtypes import INDEX
+from ._common import norm_axes, norm_axis, on_host, promote_many, to_host, via_uint8
+from ._dtypes import INDEX, bool_
 from ._framework import Array, mnp, onp
 
 __all__ = [
@@ -67,7 +67,7 @@ def flip(x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
     axes = norm_axes(axis, x.ndim, "flip")
     if not axes:
         return x.copy()
-    return mnp.flip(x, axis=axes)
+    return via_uint8(mnp.flip, x, axis=axes)
 
 
 def moveaxis(x: Array, source: int | tuple[int, ...], destination: int | tuple[int, ...], /) -> Array:
@@ -77,20 +77,23 @@ def moveaxis(x: Array, source: int | tuple[int, ...], destination: int | tuple[i
     order = [a for a in range(x.ndim) if a not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
-    return mnp.transpose(x, tuple(order))
+    return via_uint8(mnp.transpose, x, tuple(order))
 
 
 def permute_dims(x: Array, /, axes: tuple[int, ...]) -> Array:
     perm = norm_axes(tuple(axes), x.ndim, "permute_dims")
     if len(perm) != x.ndim:
         raise ValueError(f"ivy.permute_dims: axes {tuple(axes)} is not a permutation of {x.ndim} axes")
-    return mnp.transpose(x, perm)
+    return via_uint8(mnp.transpose, x, perm)
 
 
 def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
     if axis is None:
         x, axis = x.reshape(-1), 0
     ax = norm_axis(axis, x.ndim, "repeat")
+    if x.size == 0 or (not isinstance(repeats, Array) and repeats == 0):  # (zero-size: MXNet's shapes go wrong)
+        reps = to_host(repeats) if isinstance(repeats, Array) else repeats
+        return on_host(lambda a: onp.repeat(a, reps, axis=ax), x, ctx=x.ctx)
     if not isinstance(repeats, Array):
         try:
             r = operator.index(repeats)
@@ -101,6 +104,8 @@ def repeat(x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Arr
                 raise ValueError(f"ivy.repeat: repeats must be non-negative, got {r}")
             return mnp.repeat(x, r, axis=ax)
     counts = to_host(repeats).astype(onp.int64).reshape(-1)
+    if not counts.any():
+        return on_host(lambda a: onp.repeat(a, counts if counts.size > 1 else int(counts.sum()), axis=ax), x, ctx=x.ctx)
     n = x.shape[ax]
     if counts.size == 1:
         counts = onp.full(n, counts[0])
@@ -126,6 +131,8 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
 
 
 def roll(x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> Array:
+    if x.dtype == bool_:
+        return via_uint8(roll, x, shift, axis=axis)
     if axis is None:
         return mnp.roll(x.reshape(-1), operator.index(shift)).reshape(x.shape)
     if isinstance(axis, (tuple, list)):
@@ -157,10 +164,22 @@ def tile(x: Array, repetitions: tuple[int, ...], /) -> Array:
     reps = tuple(operator.index(r) for r in repetitions)
     if any(r < 0 for r in reps):
         raise ValueError(f"ivy.tile: repetitions must be non-negative, got {reps}")
-    return mnp.tile(x, reps)
+    # copies concatenated along each axis (MXNet's tile fails where its internal reshape passes
+    # 6 dimensions, and on zero-size results)
+    nd = max(x.ndim, len(reps))
+    reps = (1,) * (nd - len(reps)) + reps
+    out = x.reshape((1,) * (nd - x.ndim) + x.shape)
+    for ax, r in enumerate(reps):
+        if r == 1:
+            continue
+        if r == 0 or out.size == 0:
+            shape = out.shape[:ax] + (out.shape[ax] * r,) + out.shape[ax + 1 :]
+            out = mnp.zeros(shape, dtype=out.dtype, ctx=out.ctx)
+        else:
+            out = mnp.concatenate([out] * r, axis=ax)
+    return out if out is not x else x.copy()
 
 
 def unstack(x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
     ax = norm_axis(axis, x.ndim, "unstack")
-    moved = mnp.moveaxis(x, ax, 0) if ax else x
-    return tuple(moved[i] for i in range(x.shape[ax]))
+    return tuple(x[(slice(None),) * ax + (i,)] for i in range(x.shape[ax]))

@@ -1,11 +1,14 @@
-"""Convolutions and pools on MXNet's kernels (``npx.convolution``, ``npx.deconvolution``,
-``npx.pooling``), differentiable; the 1-3-d ops with the spec's signatures are built by the
-toolkit (``conv_family``, ``conv_transpose_family``, ``pool_family``) from one N-d function each.
+"""Convolutions and pools on MXNet's kernels (``npx.convolution``, ``npx.pooling``),
+differentiable; the 1-3-d ops with the spec's signatures are built by the toolkit
+(``conv_family``, ``conv_transpose_family``, ``pool_family``) from one N-d function each.
 
-MXNet computes channels-first layouts (its CPU kernels refuse channels-last), pads symmetrically,
-and takes weights as ``[d_out, d_in, *window]``: inputs are transposed, asymmetric padding is
-applied with ``pad`` first, filters are transposed from the spec's ``[*window, d_in, d_out]``.
-``erf`` is MXNet's own (core's composition approximates it).
+MXNet computes channels-first layouts (its CPU kernels refuse channels-last), takes weights as
+``[d_out, d_in, *window]`` and pads symmetrically: inputs are transposed, filters too, and other
+padding is applied first (by concatenation: MXNet's ``pad`` writes zeros whatever value it is
+given). Transposed convolutions are convolutions of the zero-upsampled input with the flipped
+filters (MXNet's ``deconvolution`` is wrong for strided dilated 1-D cases and refuses 3-D
+dilations). MXNet pools floating point only: pools of integers and bools take the maximum of the
+window's strided slices instead. ``erf`` is MXNet's own.
 """
 
 from __future__ import annotations
@@ -17,9 +20,9 @@ from typing import Any, Literal
 from ivy.plugin_kit import channels_last as _channels_last
 from ivy.plugin_kit import conv_family, conv_transpose_family, ntuple, padding_pairs, pool_family
 
-from ._common import cast, promote_many
-from ._dtypes import DEFAULT_FLOAT, FLOATS
-from ._framework import Array, mnp, npx
+from ._common import cast, where
+from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, uint8
+from ._framework import Array, mnp, npx, onp
 
 
 def _to_first(x: Any, last: bool) -> Any:
@@ -30,29 +33,23 @@ def _from_first(x: Any, last: bool) -> Any:
     return mnp.moveaxis(x, 1, -1) if last else x
 
 
-def _pad_with(x: Any, pads: Sequence[tuple[int, int]], value: float) -> Any:
-    """``x`` (channels first) padded with ``value`` on its spatial axes (MXNet's ``pad`` writes
-    zeros whatever ``constant_values`` says)."""
+def _pad_with(x: Any, pads: Sequence[tuple[int, int]], value: Any) -> Any:
+    """``x`` (channels first) padded with ``value`` on its spatial axes."""
     for i, (lo, hi) in enumerate(pads):
         ax = 2 + i
         parts = []
         for width in (lo, hi):
             shape = x.shape[:ax] + (width,) + x.shape[ax + 1 :]
             parts.append(mnp.full(shape, value, dtype=x.dtype, ctx=x.ctx) if width else None)
-        x = mnp.concatenate([p for p in (parts[0], x, parts[1]) if p is not None], axis=ax)
+        if parts[0] is not None or parts[1] is not None:
+            x = mnp.concatenate([p for p in (parts[0], x, parts[1]) if p is not None], axis=ax)
     return x
 
 
-def _pad(x: Any, pads: Sequence[tuple[int, int]], value: float = 0.0) -> tuple[Any, tuple[int, ...]]:
-    """``x`` (channels first) and MXNet's symmetric ``pad``: asymmetric padding applied here."""
-    if all(lo == hi for lo, hi in pads):
-        return x, tuple(lo for lo, _ in pads)
-    return _pad_with(x, pads, value), (0,) * len(pads)
-
-
-def _floats(*xs: Any) -> list[Any]:
-    xs = promote_many(list(xs), "conv")
-    return [x if x.dtype in FLOATS else cast(x, DEFAULT_FLOAT) for x in xs]
+def _float_input(x: Any, filters: Any) -> tuple[Any, Any]:
+    """Both operands in the dtype of ``x`` (the result's, by the spec), floating point."""
+    dt = x.dtype if x.dtype in FLOATS else DEFAULT_FLOAT
+    return cast(x, dt), cast(filters, dt)
 
 
 def _conv(
@@ -64,8 +61,11 @@ def _conv(
     channels_last: bool,
 ) -> Any:
     n = len(strides)
-    x, filters = _floats(x, filters)
-    xc, pad = _pad(_to_first(x, channels_last), pads)
+    x, filters = _float_input(x, filters)
+    xc = _to_first(x, channels_last)
+    symmetric = all(lo == hi for lo, hi in pads)
+    if not symmetric:
+        xc = _pad_with(xc, pads, 0.0)
     k = tuple(int(s) for s in filters.shape[:n])
     d_in, d_out = int(filters.shape[n]), int(filters.shape[n + 1])
     channels = int(xc.shape[1])
@@ -78,12 +78,26 @@ def _conv(
         kernel=k,
         stride=strides,
         dilate=dilations,
-        pad=pad,
+        pad=tuple(lo for lo, _ in pads) if symmetric else (0,) * n,
         num_filter=d_out,
         num_group=channels // d_in,
         no_bias=True,
     )
     return _from_first(out, channels_last)
+
+
+def _upsample(x: Any, strides: tuple[int, ...]) -> Any:
+    """``x`` (channels first) with ``s - 1`` zeros between neighbours along each spatial axis."""
+    for i, s in enumerate(strides):
+        n = int(x.shape[2 + i])
+        if s == 1 or n == 0:
+            continue
+        ax = 2 + i
+        z = mnp.zeros(x.shape[: ax + 1] + (s - 1,) + x.shape[ax + 1 :], dtype=x.dtype, ctx=x.ctx)
+        both = mnp.concatenate([mnp.expand_dims(x, ax + 1), z], axis=ax + 1)  # [..., n, s, ...]
+        x = both.reshape(x.shape[:ax] + (n * s,) + x.shape[ax + 1 :])
+        x = mnp.take(x, mnp.arange((n - 1) * s + 1, dtype="int64", ctx=x.ctx), axis=ax)
+    return x
 
 
 def _conv_t(
@@ -96,21 +110,28 @@ def _conv_t(
     out_sizes: tuple[int, ...],
 ) -> Any:
     n = len(strides)
-    x, filters = _floats(x, filters)
+    x, filters = _float_input(x, filters)
     xc = _to_first(x, channels_last)
     k = tuple(int(s) for s in filters.shape[:n])
     d_out, d_in = int(filters.shape[n]), int(filters.shape[n + 1])
     if int(xc.shape[1]) != d_in:
         raise ValueError(f"ivy.conv{n}d_transpose: the input has {xc.shape[1]} channels, the filters take {d_in}")
-    if n < 3:
-        w = mnp.transpose(filters, (n + 1, n) + tuple(range(n)))  # [d_in, d_out, *window]
-        full = npx.deconvolution(
-            xc, w, kernel=k, stride=strides, dilate=dilations, pad=(0,) * n, num_filter=d_out, no_bias=True
-        )
-    else:  # MXNet's 3-D deconvolution takes no dilation (nor, on CPU, most shapes)
-        full = _full_transposed_conv(xc, filters, strides, dilations)
-    # the forward convolution's padding comes off the full result; a requested size beyond it
-    # (by less than a stride) is made of zeros
+    # the full result: the upsampled input, padded by the dilated window less one, convolved with
+    # the spatially flipped filters whose channel roles are swapped
+    up = _upsample(xc, strides)
+    w = mnp.flip(mnp.transpose(filters, (n, n + 1) + tuple(range(n))), axis=tuple(range(2, n + 2)))
+    full = npx.convolution(
+        up,
+        w,
+        kernel=k,
+        stride=(1,) * n,
+        dilate=dilations,
+        pad=tuple(d * (kk - 1) for kk, d in zip(k, dilations)),
+        num_filter=d_out,
+        no_bias=True,
+    )
+    # the forward convolution's padding comes off; a requested size beyond the full result (by
+    # less than a stride) is made of zeros
     extra = [max(lo + o - int(full.shape[2 + i]), 0) for i, ((lo, _), o) in enumerate(zip(pads, out_sizes))]
     if any(extra):
         full = _pad_with(full, [(0, e) for e in extra], 0.0)
@@ -118,44 +139,47 @@ def _conv_t(
     return _from_first(full[sl], channels_last)
 
 
-def _upsample(x: Any, strides: tuple[int, ...]) -> Any:
-    """``x`` (channels first) with ``s - 1`` zeros between neighbours along each spatial axis."""
-    for i, s in enumerate(strides):
-        if s == 1:
-            continue
-        ax = 2 + i
-        n = int(x.shape[ax])
-        z = mnp.zeros(x.shape[: ax + 1] + (s - 1,) + x.shape[ax + 1 :], dtype=x.dtype, ctx=x.ctx)
-        both = mnp.concatenate([mnp.expand_dims(x, ax + 1), z], axis=ax + 1)  # [..., n, s, ...]
-        x = both.reshape(x.shape[:ax] + (n * s,) + x.shape[ax + 1 :])
-        x = mnp.take(x, mnp.arange((n - 1) * s + 1, dtype="int64", ctx=x.ctx), axis=ax)
-    return x
+def _lowest(dt: Any) -> Any:
+    return -math.inf if dt in FLOATS else onp.iinfo(dt).min
 
 
-def _full_transposed_conv(xc: Any, filters: Any, strides: tuple[int, ...], dilations: tuple[int, ...]) -> Any:
-    """The transposed convolution's full result, as a convolution: the zero-upsampled input,
-    padded by the dilated window less one, convolved with the spatially flipped filters whose
-    channel roles are swapped."""
-    n = len(strides)
-    k = tuple(int(s) for s in filters.shape[:n])
-    d_out = int(filters.shape[n])
-    up = _upsample(xc, strides)
-    pad = tuple(d * (kk - 1) for kk, d in zip(k, dilations))
-    w = mnp.flip(
-        mnp.transpose(filters, (n, n + 1) + tuple(range(n))), axis=tuple(range(2, n + 2))
-    )  # [d_out, d_in, *window]
-    return npx.convolution(up, w, kernel=k, stride=(1,) * n, dilate=dilations, pad=pad, num_filter=d_out, no_bias=True)
+def _window_max(xc: Any, kernel: tuple[int, ...], strides: tuple[int, ...]) -> Any:
+    """Max pool of channels-first ``xc`` (already padded) as the maximum of strided slices, one
+    per window offset: exact for any dtype MXNet's pooling refuses."""
+    n = len(kernel)
+    out_sizes = [(int(xc.shape[2 + i]) - kernel[i]) // strides[i] + 1 for i in range(n)]
+    best = None
+    for offset in onp.ndindex(*kernel):
+        sl = (slice(None), slice(None)) + tuple(
+            slice(o, o + (m - 1) * s + 1, s) for o, m, s in zip(offset, out_sizes, strides)
+        )
+        part = xc[sl]
+        best = part if best is None else mnp.maximum(best, part)
+    return best
 
 
 def _max_pool(
     x: Any, kernel: tuple[int, ...], strides: tuple[int, ...], pads: list[tuple[int, int]], channels_last: bool
 ) -> Any:
-    # padded with -inf here: MXNet's own padding of max pools counts zeros
-    xc = _to_first(x, channels_last)
-    if any(lo or hi for lo, hi in pads):
-        xc = _pad_with(xc, pads, -math.inf)
-    out = npx.pooling(xc, kernel=kernel, stride=strides, pool_type="max", pooling_convention="valid")
-    return _from_first(out, channels_last)
+    dt = x.dtype
+    xc = _to_first(cast(x, uint8) if dt == bool_ else x, channels_last)  # (MXNet moves no bool axes)
+    padded = _pad_with(xc, pads, _lowest(xc.dtype)) if any(lo or hi for lo, hi in pads) else xc
+    if xc.dtype in FLOATS:
+        out = npx.pooling(padded, kernel=kernel, stride=strides, pool_type="max", pooling_convention="valid")
+        if any(lo or hi for lo, hi in pads):
+            # a window wholly in the padding holds -inf (MXNet's kernel starts from the lowest
+            # finite number): where the window reaches no input position
+            inside = npx.pooling(
+                _pad_with(mnp.ones((1, 1) + tuple(xc.shape[2:]), dtype=xc.dtype, ctx=xc.ctx), pads, 0.0),
+                kernel=kernel,
+                stride=strides,
+                pool_type="max",
+                pooling_convention="valid",
+            )
+            out = where(inside > 0, out, mnp.array(-math.inf, dtype=xc.dtype, ctx=xc.ctx))
+    else:
+        out = _window_max(padded, kernel, strides)
+    return cast(_from_first(out, channels_last), dt)
 
 
 def _avg_pool(
@@ -166,20 +190,12 @@ def _avg_pool(
     channels_last: bool,
     count_include_pad: bool,
 ) -> Any:
+    x = x if x.dtype in FLOATS else cast(x, DEFAULT_FLOAT)
     xc = _to_first(x, channels_last)
-    if all(lo == hi for lo, hi in pads):
-        out = npx.pooling(
-            xc,
-            kernel=kernel,
-            stride=strides,
-            pad=tuple(lo for lo, _ in pads),
-            pool_type="avg",
-            pooling_convention="valid",
-            count_include_pad=count_include_pad,
-        )
-        return _from_first(out, channels_last)
-    padded, _ = _pad(xc, pads)
+    padded = _pad_with(xc, pads, 0.0)
     size = math.prod(kernel)
+    # window sums (MXNet's average over the whole window), divided by the window size or by the
+    # number of input positions in the window (NaN for a window wholly in the padding)
     sums = (
         npx.pooling(
             padded, kernel=kernel, stride=strides, pool_type="avg", pooling_convention="valid", count_include_pad=True
@@ -188,15 +204,15 @@ def _avg_pool(
     )
     if count_include_pad:
         out = sums / size
-    else:  # divide by the number of window positions inside the input
-        ones, _ = _pad(mnp.ones((1, 1) + tuple(xc.shape[2:]), dtype=xc.dtype, ctx=xc.ctx), pads)
+    else:
+        ones = _pad_with(mnp.ones((1, 1) + tuple(xc.shape[2:]), dtype=xc.dtype, ctx=xc.ctx), pads, 0.0)
         counts = (
             npx.pooling(
                 ones, kernel=kernel, stride=strides, pool_type="avg", pooling_convention="valid", count_include_pad=True
             )
             * size
         )
-        out = sums / counts
+        out = sums / mnp.round(counts)
     return _from_first(out, channels_last)
 
 
@@ -219,13 +235,13 @@ def depthwise_conv2d(
     k = (int(filters.shape[0]), int(filters.shape[1]))
     sizes = [int(v) for v in (x.shape[1:3] if last else x.shape[2:4])]
     pads = padding_pairs(padding, 2, sizes, [di * (ki - 1) + 1 for ki, di in zip(k, d)], s)
-    x, filters = _floats(x, filters)
-    xc, pad = _pad(_to_first(x, last), pads)
+    x, filters = _float_input(x, filters)
+    xc = _pad_with(_to_first(x, last), pads, 0.0)
     c = int(xc.shape[1])
     if int(filters.shape[2]) != c:
         raise ValueError(f"ivy.depthwise_conv2d: the input has {c} channels, the filters {filters.shape[2]}")
     w = mnp.expand_dims(mnp.transpose(filters, (2, 0, 1)), 1)  # [d_in, 1, fh, fw]: one group per channel
-    out = npx.convolution(xc, w, kernel=k, stride=s, dilate=d, pad=pad, num_filter=c, num_group=c, no_bias=True)
+    out = npx.convolution(xc, w, kernel=k, stride=s, dilate=d, pad=(0, 0), num_filter=c, num_group=c, no_bias=True)
     return _from_first(out, last)
 
 

@@ -9,8 +9,8 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from ._common import cast, ctx_of, from_host, host, to_ctx
-from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, INDEX, INTS, bool_, float64, native
+from ._common import cast, ctx_of, from_host, host, to_ctx, to_host, where
+from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, INDEX, INTS, float64, native
 from ._framework import Array, mnp, mx, onp
 
 __all__ = ["seed", "random_uniform", "random_normal", "randint", "multinomial", "shuffle", "bernoulli"]
@@ -68,8 +68,11 @@ def random_uniform(
     shp = _shape(shape, low, high)
     lo, hi = _param(low, dt, ctx), _param(high, dt, ctx)
     u = _uniform01(shp, dt, ctx, seed)
-    # lo + (hi - lo) u: in [lo, hi) for any bounds, and broadcast as the standard says
-    return mnp.broadcast_to(lo + (hi - lo) * u, shp)
+    # lo + (hi - lo) u, broadcast as the standard says; where rounding reaches high, the largest
+    # number below it (the interval is half-open)
+    out = mnp.broadcast_to(lo + (hi - lo) * u, shp)
+    below = host(onp.nextafter(to_host(hi), to_host(lo)), dt, ctx)
+    return where(out >= hi, below + mnp.zeros(shp, dtype=dt, ctx=ctx), out)
 
 
 def random_normal(
@@ -104,6 +107,8 @@ def randint(
     ctx = to_ctx(device) if device is not None else ctx_of(low, high)
     shp = _shape(shape, low, high)
     lo, hi = _param(low, float64, ctx), _param(high, float64, ctx)
+    if (to_host(hi) <= to_host(lo)).any():
+        raise ValueError(f"ivy.randint: the range [low, high) holds no integer (low {low}, high {high})")
     u = _uniform01(shp, float64, ctx, seed)
     # floor(lo + (hi - lo) u), below hi even where rounding lands on it
     out = mnp.minimum(mnp.floor(lo + (hi - lo) * u), hi - 1)
@@ -136,6 +141,10 @@ def multinomial(
     b = p.shape[0]
     if not replace and k > n:
         raise ValueError(f"ivy.multinomial: cannot draw {k} of {n} without replacement")
+    if not replace and (to_host(p) > 0).sum(axis=-1).min() < k:
+        raise ValueError(
+            f"ivy.multinomial: cannot draw {k} without replacement from fewer categories of non-zero probability"
+        )
     p = p / mnp.sum(p, axis=-1, keepdims=True)
     if replace:
         # inverse CDF: the number of categories whose cumulative probability is <= u
@@ -152,7 +161,7 @@ def multinomial(
 
 def shuffle(x: Array, /, axis: int = 0, *, seed: int | None = None) -> Array:
     if x.ndim == 0:
-        return x.copy()
+        raise ValueError("ivy.shuffle: a 0-d array has no axis to permute")
     ax = operator.index(axis) % x.ndim
     keys = _uniform01((x.shape[ax],), float64, x.ctx, seed)
     return mnp.take(x, cast(mnp.argsort(keys), INDEX), axis=ax)
@@ -172,4 +181,4 @@ def bernoulli(
     shp = _shape(shape, probs)
     p = _param(probs, float64, ctx)
     hit = _uniform01(shp, float64, ctx, seed) < p
-    return cast(mnp.broadcast_to(hit, shp) if hit.shape != shp else hit, dt if dt != bool_ else bool_)
+    return cast(mnp.broadcast_to(hit, shp) if hit.shape != shp else hit, dt)

@@ -5,20 +5,23 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ._common import cast, norm_axes, norm_axis, promote2_arrays
+from ._common import cast, norm_axes, norm_axis, on_host, promote2_arrays
 from ._common import where as _where
 from ._dtypes import INDEX, bool_
-from ._framework import Array, mnp
+from ._framework import Array, mnp, onp
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
 
 def _arg(fn: Any, x: Array, axis: int | None, keepdims: bool, op: str) -> Array:
-    if x.size == 0:
-        raise ValueError(f"ivy.{op}: attempt to get the {op[3:]} of an empty array")
     if x.dtype == bool_:
         x = cast(x, "int8")  # (MXNet's argmax takes numbers)
+    if axis is not None and 0 in x.shape:  # a zero-size result (MXNet's kernel refuses it)
+        ax = norm_axis(axis, x.ndim, op)
+        return on_host(lambda a: getattr(onp, op)(a, axis=ax, keepdims=keepdims), x, ctx=x.ctx, dtype=INDEX)
     if axis is None:
+        if x.size == 0:
+            raise ValueError(f"ivy.{op}: attempt to get the {op[3:]} of an empty array")
         out = fn(x.reshape(-1), axis=0)
         return out.reshape((1,) * x.ndim) if keepdims else out
     ax = norm_axis(axis, x.ndim, op)
@@ -39,6 +42,8 @@ def count_nonzero(x: Array, /, *, axis: int | tuple[int, ...] | None = None, kee
     nz = cast(x != 0 if x.dtype != bool_ else x, INDEX)
     if not axes:
         return nz
+    if x.size == 0:
+        return on_host(lambda a: onp.sum(a, axis=axes, keepdims=keepdims), nz, ctx=x.ctx, dtype=INDEX)
     return mnp.sum(nz, axis=axes, keepdims=keepdims)
 
 
@@ -56,9 +61,9 @@ def searchsorted(
     if x1.ndim != 1:
         raise ValueError(f"ivy.searchsorted: x1 must be 1-D, got shape {x1.shape}")
     a, v = promote2_arrays(x1, x2, "searchsorted")
-    if sorter is not None:
-        a = mnp.take(a, sorter)
-    return cast(mnp.searchsorted(a, v, side=side), INDEX)
+    # by NumPy on the host: MXNet's searchsorted is NumPy's run there too (it returns NumPy
+    # scalars for 0-d input); an integer result has no gradient to keep
+    return on_host(lambda p, q, s: onp.searchsorted(p, q, side=side, sorter=s), a, v, sorter, ctx=v.ctx, dtype=INDEX)
 
 
 def where(

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import cast, from_host, norm_axes, norm_axis, to_host
+from ._common import cast, from_host, norm_axes, norm_axis, on_host, to_host
 from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, INTS, bool_, int8, native, uint8, unsupported
-from ._framework import Array, autograd, mnp
+from ._framework import Array, autograd, mnp, onp
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
@@ -30,6 +30,8 @@ def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = 
     axes = norm_axes(axis, x.ndim, "sum")
     if not axes:
         return cast(x, dt) if x.dtype != dt else x.copy()
+    if x.size == 0:  # (MXNet's reductions fail on zero-size arrays)
+        return on_host(lambda a: onp.sum(a, axis=axes, keepdims=keepdims, dtype=dt), x, ctx=x.ctx, dtype=dt)
     return mnp.sum(cast(x, dt), axis=axes, keepdims=keepdims)
 
 
@@ -38,6 +40,8 @@ def prod(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any =
     axes = norm_axes(axis, x.ndim, "prod")
     if not axes:
         return cast(x, dt) if x.dtype != dt else x.copy()
+    if x.size == 0:
+        return on_host(lambda a: onp.prod(a, axis=axes, keepdims=keepdims, dtype=dt), x, ctx=x.ctx, dtype=dt)
     return mnp.prod(cast(x, dt), axis=axes, keepdims=keepdims)
 
 
@@ -48,6 +52,8 @@ def _extremum(fn: Any, x: Any, axis: Any, keepdims: bool, op: str) -> Any:
     for a in axes:
         if x.shape[a] == 0:
             raise ValueError(f"ivy.{op}: zero-size reduction (axis {a} of shape {x.shape}) has no identity")
+    if x.size == 0:
+        return on_host(lambda a: getattr(onp, op)(a, axis=axes, keepdims=keepdims), x, ctx=x.ctx, dtype=x.dtype)
     k = cast(x, int8) if x.dtype == bool_ else x  # MXNet reduces bools to float32
     return cast(fn(k, axis=axes, keepdims=keepdims), x.dtype)
 
@@ -64,16 +70,19 @@ def _float(x: Any) -> Any:
     return x if x.dtype in FLOATS else cast(x, DEFAULT_FLOAT)
 
 
+def _nan_reduction(x: Any, axes: tuple[int, ...], keepdims: bool) -> Any:
+    """NaNs in the shape of the reduction of ``x`` over ``axes`` (zero-size ``x``)."""
+    shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape) if keepdims or i not in axes)
+    return mnp.full(shape, float("nan"), dtype=x.dtype, ctx=x.ctx)
+
+
 def mean(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     axes = norm_axes(axis, x.ndim, "mean")
     x = _float(x)
     if not axes:
         return x.copy()
-    n = 1
-    for a in axes:
-        n *= x.shape[a]
-    if n == 0:  # MXNet gives 0 for an empty mean; the standard NaN
-        return mnp.sum(x, axis=axes, keepdims=keepdims) * float("nan")
+    if x.size == 0:  # an empty mean is NaN (MXNet gives 0, or fails)
+        return _nan_reduction(x, axes, keepdims)
     return mnp.mean(x, axis=axes, keepdims=keepdims)
 
 
@@ -86,8 +95,10 @@ def var(
     for a in axes:
         n *= x.shape[a]
     if not axes:
-        return mnp.zeros_like(x) / (n - correction) if n - correction else mnp.zeros_like(x) * float("nan")
-    m = mnp.mean(x, axis=axes, keepdims=True) if n else mnp.sum(x, axis=axes, keepdims=True)
+        return mnp.zeros_like(x) / (n - correction) if n - correction > 0 else mnp.zeros_like(x) * float("nan")
+    if x.size == 0:  # the result is empty, or a variance of no elements: NaN
+        return _nan_reduction(x, axes, keepdims)
+    m = mnp.mean(x, axis=axes, keepdims=True)
     d = x - m
     ss = mnp.sum(d * d, axis=axes, keepdims=keepdims)
     dof = n - correction
@@ -114,13 +125,19 @@ def _with_initial(out: Any, ax: int, value: float) -> Any:
     shape = list(out.shape)
     shape[ax] = 1
     first = mnp.full(tuple(shape), value, dtype=out.dtype, ctx=out.ctx)
+    if out.size == 0:
+        return (
+            first
+            if out.shape[ax] == 0
+            else on_host(lambda a, b: onp.concatenate([a, b], axis=ax), first, out, ctx=out.ctx, dtype=out.dtype)
+        )
     return mnp.concatenate([first, out], axis=ax)
 
 
 def cumulative_sum(x: Array, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False) -> Array:
     x, ax = _cumulative(x, axis, include_initial, "cumulative_sum")
     dt = _acc_dtype(x, dtype, "cumulative_sum")
-    out = mnp.cumsum(cast(x, dt), axis=ax) if x.shape[ax] else cast(x, dt)
+    out = mnp.cumsum(cast(x, dt), axis=ax) if x.size else cast(x, dt)
     return _with_initial(out, ax, 0) if include_initial else out
 
 
@@ -129,7 +146,7 @@ def cumulative_prod(x: Array, /, *, axis: int | None = None, dtype: Any = None, 
     dt = _acc_dtype(x, dtype, "cumulative_prod")
     x = cast(x, dt)
     n = x.shape[ax]
-    if n == 0:
+    if x.size == 0:
         out = x
     elif not autograd.is_recording():
         out = from_host(to_host(x).cumprod(axis=ax), x.ctx, dt)  # MXNet has no cumprod
