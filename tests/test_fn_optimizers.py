@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
 import ivy
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
 pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
@@ -166,10 +166,13 @@ def test_gradient_descent_does_not_modify_its_inputs(backend):
 # ---------------------------------------------------------------------------- Adam
 
 
-@pytest.mark.parametrize("hyper", [
-    dict(lr=0.01, beta1=0.9, beta2=0.999, epsilon=1e-7),
-    dict(lr=0.3, beta1=0.5, beta2=0.8, epsilon=1e-3),
-])
+@pytest.mark.parametrize(
+    "hyper",
+    [
+        dict(lr=0.01, beta1=0.9, beta2=0.999, epsilon=1e-7),
+        dict(lr=0.3, beta1=0.5, beta2=0.8, epsilon=1e-3),
+    ],
+)
 def test_adam_several_steps(backend, hyper):
     lr, b1, b2, eps = hyper["lr"], hyper["beta1"], hyper["beta2"], hyper["epsilon"]
     ws, mw, vw = _native(backend, W_INIT), _native(backend, _zeros(W_INIT)), _native(backend, _zeros(W_INIT))
@@ -178,7 +181,7 @@ def test_adam_several_steps(backend, hyper):
         out = ivy.adam_update(ws, _native(backend, g), lr, mw, vw, t, beta1=b1, beta2=b2, epsilon=eps)
         assert isinstance(out, tuple) and len(out) == 3, "adam_update returns (new_ws, new_mw, new_vw)"
         ws, mw, vw = out
-        rw, rm, rv = _ref_tuple_map(lambda w, gg, m, v: ref_adam(w, gg, m, v, t, lr, b1, b2, eps), rw, g, rm, rv)
+        rw, rm, rv = _ref_tuple_map(lambda w, gg, m, v, t=t: ref_adam(w, gg, m, v, t, lr, b1, b2, eps), rw, g, rm, rv)
         # The state is returned (not kept anywhere) and matches the paper's moments.
         _close_nest(backend, mw, rm, msg=f"m at step {t}")
         _close_nest(backend, vw, rv, msg=f"v at step {t}")
@@ -219,8 +222,13 @@ def test_adam_is_pure(backend):
     _close_nest(backend, m0, _map(lambda a: 0.1 * a, GRADS[1]), rtol=0, atol=0)
     _close_nest(backend, v0, _map(lambda a: a * a, GRADS[2]), rtol=0, atol=0)
     # Defaults: beta1=0.9, beta2=0.999, epsilon=1e-7; step 3 (bias correction uses it).
-    want = _ref_tuple_map(lambda w, g, m, v: ref_adam(w, g, m, v, 3, 0.01, 0.9, 0.999, 1e-7),
-                          W_INIT, GRADS[0], _map(lambda a: 0.1 * a, GRADS[1]), _map(lambda a: a * a, GRADS[2]))
+    want = _ref_tuple_map(
+        lambda w, g, m, v: ref_adam(w, g, m, v, 3, 0.01, 0.9, 0.999, 1e-7),
+        W_INIT,
+        GRADS[0],
+        _map(lambda a: 0.1 * a, GRADS[1]),
+        _map(lambda a: a * a, GRADS[2]),
+    )
     for got, ref in zip(a, want):
         _close_nest(backend, got, ref)
 
@@ -243,9 +251,13 @@ def test_adam_matches_torch_optim(backend):
     for got, p in zip(_leaves(ws), params):
         np.testing.assert_allclose(native_to_numpy(backend, got), p.detach().numpy(), rtol=1e-10, atol=1e-12)
     for got, p in zip(_leaves(mw), params):
-        np.testing.assert_allclose(native_to_numpy(backend, got), opt.state[p]["exp_avg"].numpy(), rtol=1e-10, atol=1e-13)
+        np.testing.assert_allclose(
+            native_to_numpy(backend, got), opt.state[p]["exp_avg"].numpy(), rtol=1e-10, atol=1e-13
+        )
     for got, p in zip(_leaves(vw), params):
-        np.testing.assert_allclose(native_to_numpy(backend, got), opt.state[p]["exp_avg_sq"].numpy(), rtol=1e-10, atol=1e-13)
+        np.testing.assert_allclose(
+            native_to_numpy(backend, got), opt.state[p]["exp_avg_sq"].numpy(), rtol=1e-10, atol=1e-13
+        )
 
 
 def test_adam_float32_keeps_dtype(backend):
@@ -254,9 +266,13 @@ def test_adam_float32_keeps_dtype(backend):
     new_w, new_m, new_v = ivy.adam_update(ws, _native(backend, GRADS[0], "float32"), 0.01, z, z, 1)
     for leaf in _leaves(new_w) + _leaves(new_m) + _leaves(new_v):
         assert dtype_name(leaf.dtype) == "float32"
-    want = _ref_tuple_map(lambda w, g, m, v: ref_adam(w, g, m, v, 1, 0.01, 0.9, 0.999, 1e-7),
-                          _map(lambda a: a.astype("float32").astype("float64"), W_INIT),
-                          _map(lambda a: a.astype("float32").astype("float64"), GRADS[0]), _zeros(W_INIT), _zeros(W_INIT))
+    want = _ref_tuple_map(
+        lambda w, g, m, v: ref_adam(w, g, m, v, 1, 0.01, 0.9, 0.999, 1e-7),
+        _map(lambda a: a.astype("float32").astype("float64"), W_INIT),
+        _map(lambda a: a.astype("float32").astype("float64"), GRADS[0]),
+        _zeros(W_INIT),
+        _zeros(W_INIT),
+    )
     _close_nest(backend, new_w, want[0], rtol=1e-5, atol=1e-6)
 
 
@@ -269,9 +285,12 @@ def test_lamb_several_steps(backend, decay):
     ws, mw, vw = _native(backend, W_INIT), _native(backend, _zeros(W_INIT)), _native(backend, _zeros(W_INIT))
     rw, rm, rv = W_INIT, _zeros(W_INIT), _zeros(W_INIT)
     for t, g in enumerate(GRADS, start=1):
-        ws, mw, vw = ivy.lamb_update(ws, _native(backend, g), lr, mw, vw, t, beta1=b1, beta2=b2, epsilon=eps,
-                                     decay_lambda=decay)
-        rw, rm, rv = _ref_tuple_map(lambda w, gg, m, v: ref_lamb(w, gg, m, v, t, lr, b1, b2, eps, decay), rw, g, rm, rv)
+        ws, mw, vw = ivy.lamb_update(
+            ws, _native(backend, g), lr, mw, vw, t, beta1=b1, beta2=b2, epsilon=eps, decay_lambda=decay
+        )
+        rw, rm, rv = _ref_tuple_map(
+            lambda w, gg, m, v, t=t: ref_lamb(w, gg, m, v, t, lr, b1, b2, eps, decay), rw, g, rm, rv
+        )
         _close_nest(backend, mw, rm, msg=f"m at step {t}")
         _close_nest(backend, vw, rv, msg=f"v at step {t}")
         _close_nest(backend, ws, rw, msg=f"w at step {t}")
@@ -283,8 +302,9 @@ def test_lamb_trust_ratio_clip(backend):
     w = {"a": np.full(4, 100.0)}
     g = {"a": np.array([1e-3, -1e-3, 2e-3, 0.0])}
     z = _zeros(w)
-    new_w, _, _ = ivy.lamb_update(_native(backend, w), _native(backend, g), 0.1, _native(backend, z),
-                                  _native(backend, z), 1, max_trust_ratio=2.0)
+    new_w, _, _ = ivy.lamb_update(
+        _native(backend, w), _native(backend, g), 0.1, _native(backend, z), _native(backend, z), 1, max_trust_ratio=2.0
+    )
     want = _ref_tuple_map(lambda ww, gg, m, v: ref_lamb(ww, gg, m, v, 1, 0.1, 0.9, 0.999, 1e-7, 0.0, 2.0), w, g, z, z)
     _close_nest(backend, new_w, want[0])
     unclipped = ref_lamb(w["a"], g["a"], z["a"], z["a"], 1, 0.1, 0.9, 0.999, 1e-7, 0.0)[0]
@@ -294,8 +314,9 @@ def test_lamb_trust_ratio_clip(backend):
 def test_lamb_zero_weights_use_ratio_one(backend):
     w, g = {"a": np.zeros(3)}, {"a": np.array([0.5, -1.0, 2.0])}
     z = _zeros(w)
-    new_w, _, _ = ivy.lamb_update(_native(backend, w), _native(backend, g), 0.1, _native(backend, z),
-                                  _native(backend, z), 1)
+    new_w, _, _ = ivy.lamb_update(
+        _native(backend, w), _native(backend, g), 0.1, _native(backend, z), _native(backend, z), 1
+    )
     want = _ref_tuple_map(lambda ww, gg, m, v: ref_lamb(ww, gg, m, v, 1, 0.1, 0.9, 0.999, 1e-7, 0.0), w, g, z, z)
     _close_nest(backend, new_w, want[0])
     assert np.all(np.isfinite(native_to_numpy(backend, new_w["a"])))
@@ -353,12 +374,17 @@ def test_training_loop_with_gradients_and_adam(backend):
     for t in range(1, 6):
         y, grads = ivy.execute_with_gradients(loss, ws)
         rg = _map(lambda w, tt: 2 * (w - tt), rw, target)
-        np.testing.assert_allclose(native_to_numpy(backend, y), sum(np.sum((w - tt) ** 2) for w, tt in
-                                                                    zip(_leaves(rw), _leaves(target))), rtol=1e-10)
+        np.testing.assert_allclose(
+            native_to_numpy(backend, y),
+            sum(np.sum((w - tt) ** 2) for w, tt in zip(_leaves(rw), _leaves(target))),
+            rtol=1e-10,
+        )
         _close_nest(backend, grads, rg)
         ws, mw, vw = ivy.adam_update(ws, grads, 0.1, mw, vw, t)
         ws = _map(ivy.variable, ws)
-        rw, rm, rv = _ref_tuple_map(lambda w, g, m, v: ref_adam(w, g, m, v, t, 0.1, 0.9, 0.999, 1e-7), rw, rg, rm, rv)
+        rw, rm, rv = _ref_tuple_map(
+            lambda w, g, m, v, t=t: ref_adam(w, g, m, v, t, 0.1, 0.9, 0.999, 1e-7), rw, rg, rm, rv
+        )
     _close_nest(backend, ws, rw)
 
 
@@ -394,8 +420,13 @@ def test_adam_array_learning_rate_and_step(backend):
     m0, v0 = _native(backend, _map(lambda a: 0.1 * a, GRADS[1])), _native(backend, _map(lambda a: a * a, GRADS[2]))
     lr, step = to_native(backend, np.asarray(0.02)), to_native(backend, np.asarray(4.0))
     got = ivy.adam_update(ws, gs, lr, m0, v0, step)
-    want = _ref_tuple_map(lambda w, g, m, v: ref_adam(w, g, m, v, 4, 0.02, 0.9, 0.999, 1e-7),
-                          W_INIT, GRADS[0], _map(lambda a: 0.1 * a, GRADS[1]), _map(lambda a: a * a, GRADS[2]))
+    want = _ref_tuple_map(
+        lambda w, g, m, v: ref_adam(w, g, m, v, 4, 0.02, 0.9, 0.999, 1e-7),
+        W_INIT,
+        GRADS[0],
+        _map(lambda a: 0.1 * a, GRADS[1]),
+        _map(lambda a: a * a, GRADS[2]),
+    )
     for g, r in zip(got, want):
         _close_nest(backend, g, r)
 
@@ -410,8 +441,13 @@ def test_adam_mixed_dtypes_per_leaf(backend):
     g = {"a": GRADS[0]["w"], "b": GRADS[0]["b"]}
     z = _zeros(g)
     got = ivy.adam_update(ws, _native(backend, g), 0.05, _native(backend, z), _native(backend, z), 2)
-    want = _ref_tuple_map(lambda w_, g_, m, v: ref_adam(w_, g_, m, v, 2, 0.05, 0.9, 0.999, 1e-7),
-                          _map(lambda a: a.astype("float64"), w), g, z, z)
+    want = _ref_tuple_map(
+        lambda w_, g_, m, v: ref_adam(w_, g_, m, v, 2, 0.05, 0.9, 0.999, 1e-7),
+        _map(lambda a: a.astype("float64"), w),
+        g,
+        z,
+        z,
+    )
     for gn, r in zip(got, want):
         _close_nest(backend, gn, r, rtol=1e-6, atol=1e-7)
 
@@ -441,8 +477,15 @@ def test_adam_inside_a_gradient_transform(backend):
     m0, v0 = 0.1 * GRADS[1]["w"], GRADS[2]["w"] ** 2
 
     def f(ls):
-        new = ivy.adam_update(to_native(backend, w), to_native(backend, g), ls[0], to_native(backend, m0),
-                              to_native(backend, v0), 3, stop_gradients=False)[0]
+        new = ivy.adam_update(
+            to_native(backend, w),
+            to_native(backend, g),
+            ls[0],
+            to_native(backend, m0),
+            to_native(backend, v0),
+            3,
+            stop_gradients=False,
+        )[0]
         return ivy.sum(new)
 
     lr0 = 0.02

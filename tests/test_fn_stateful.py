@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ivy.testing.convert import native_to_numpy, to_native
 
 import ivy
+from ivy.testing.convert import native_to_numpy, to_native
 
 pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
@@ -26,7 +26,9 @@ def _np(backend, x):
 
 
 def _close(actual, expected, *, rtol=1e-5, atol=1e-5):
-    np.testing.assert_allclose(np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64), rtol=rtol, atol=atol)
+    np.testing.assert_allclose(
+        np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64), rtol=rtol, atol=atol
+    )
 
 
 def _set_v(backend, layer, weights):
@@ -196,14 +198,23 @@ def test_fn_stateful_multi_head_attention_vs_torch(backend, causal):
         ref.in_proj_bias.normal_()
         ref.out_proj.bias.normal_()
     w, b = ref.in_proj_weight, ref.in_proj_bias
-    weights = {"q_w": _t2np(w[:e].T), "k_w": _t2np(w[e : 2 * e].T), "v_w": _t2np(w[2 * e :].T),
-               "out_w": _t2np(ref.out_proj.weight.T), "q_b": _t2np(b[:e]), "k_b": _t2np(b[e : 2 * e]),
-               "v_b": _t2np(b[2 * e :]), "out_b": _t2np(ref.out_proj.bias)}
+    weights = {
+        "q_w": _t2np(w[:e].T),
+        "k_w": _t2np(w[e : 2 * e].T),
+        "v_w": _t2np(w[2 * e :].T),
+        "out_w": _t2np(ref.out_proj.weight.T),
+        "q_b": _t2np(b[:e]),
+        "k_b": _t2np(b[e : 2 * e]),
+        "v_b": _t2np(b[2 * e :]),
+        "out_b": _t2np(ref.out_proj.bias),
+    }
     layer = _set_v(backend, ivy.MultiHeadAttention(e, 2), weights)
     q = RNG.standard_normal((2, 4, e)).astype("float32")
     kv = RNG.standard_normal((2, 4, e)).astype("float32")
     mask = torch.triu(torch.ones(4, 4, dtype=torch.bool), 1) if causal else None
-    want = _t2np(ref(torch.from_numpy(q), torch.from_numpy(kv), torch.from_numpy(kv), attn_mask=mask, need_weights=False)[0])
+    want = _t2np(
+        ref(torch.from_numpy(q), torch.from_numpy(kv), torch.from_numpy(kv), attn_mask=mask, need_weights=False)[0]
+    )
     got = layer(to_native(backend, q), to_native(backend, kv), to_native(backend, kv), is_causal=causal)
     _close(_np(backend, got), want)
 
@@ -301,13 +312,22 @@ def _torch_opt_run(torch, make, w0, grads):
     ("name", "ivy_opt", "torch_opt"),
     [
         ("sgd-momentum", lambda: ivy.SGD(0.1, momentum=0.9), lambda t, p: t.optim.SGD(p, lr=0.1, momentum=0.9)),
-        ("sgd-nesterov-wd", lambda: ivy.SGD(0.05, momentum=0.8, nesterov=True, weight_decay=0.01),
-         lambda t, p: t.optim.SGD(p, lr=0.05, momentum=0.8, nesterov=True, weight_decay=0.01)),
+        (
+            "sgd-nesterov-wd",
+            lambda: ivy.SGD(0.05, momentum=0.8, nesterov=True, weight_decay=0.01),
+            lambda t, p: t.optim.SGD(p, lr=0.05, momentum=0.8, nesterov=True, weight_decay=0.01),
+        ),
         ("adam", lambda: ivy.Adam(0.01, epsilon=1e-8), lambda t, p: t.optim.Adam(p, lr=0.01, eps=1e-8)),
-        ("adam-l2", lambda: ivy.Adam(0.01, epsilon=1e-8, weight_decay=0.1),
-         lambda t, p: t.optim.Adam(p, lr=0.01, eps=1e-8, weight_decay=0.1)),
-        ("adamw", lambda: ivy.AdamW(0.01, epsilon=1e-8, weight_decay=0.05),
-         lambda t, p: t.optim.AdamW(p, lr=0.01, eps=1e-8, weight_decay=0.05)),
+        (
+            "adam-l2",
+            lambda: ivy.Adam(0.01, epsilon=1e-8, weight_decay=0.1),
+            lambda t, p: t.optim.Adam(p, lr=0.01, eps=1e-8, weight_decay=0.1),
+        ),
+        (
+            "adamw",
+            lambda: ivy.AdamW(0.01, epsilon=1e-8, weight_decay=0.05),
+            lambda t, p: t.optim.AdamW(p, lr=0.01, eps=1e-8, weight_decay=0.05),
+        ),
     ],
 )
 def test_fn_stateful_optimizers_vs_torch_optim(backend, name, ivy_opt, torch_opt):
@@ -367,8 +387,14 @@ def test_fn_stateful_gradients_through_a_module_match_torch_autograd(backend):
     torch = _torch()
     model = IvyFcModel()
     ref = torch.nn.Sequential(torch.nn.Linear(3, 64), torch.nn.ReLU(), torch.nn.Linear(64, 1), torch.nn.Sigmoid())
-    _set_v(backend, model, {"linear0": {"w": _t2np(ref[0].weight), "b": _t2np(ref[0].bias)},
-                            "linear1": {"w": _t2np(ref[2].weight), "b": _t2np(ref[2].bias)}})
+    _set_v(
+        backend,
+        model,
+        {
+            "linear0": {"w": _t2np(ref[0].weight), "b": _t2np(ref[0].bias)},
+            "linear1": {"w": _t2np(ref[2].weight), "b": _t2np(ref[2].bias)},
+        },
+    )
     x = RNG.standard_normal((8, 3)).astype("float32")
     t = RNG.random((8, 1)).astype("float32")
     loss, grads = ivy.execute_with_gradients(

@@ -1,6 +1,36 @@
-"""Ivy's stateful API: :class:`Module`, layers, optimizers and initializers, written once with
-``ivy.*`` ops (no framework import)."""
+"""Ivy's stateful API: :class:`Module`, layers, losses, metrics, optimizers, schedules,
+initializers and the training loop, written once with ``ivy.*`` ops (no framework import)."""
 
+from .._stateful_names import NAMES as __all__  # noqa: E402 - one list, shared with ivy/__init__
+from . import (
+    callbacks,
+    distributed,  # noqa: E402 - after the training loop it extends
+    losses,
+    metrics,
+    schedules,
+)
+from .attention import (
+    MultiHeadAttention,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
+from .basic import (
+    AlphaDropout,
+    Dropout,
+    Dropout1D,
+    Dropout2D,
+    Dropout3D,
+    Flatten,
+    GaussianDropout,
+    GaussianNoise,
+    Identity,
+    Lambda,
+    Reshape,
+)
+from .checkpoint import load_checkpoint, save_checkpoint
+from .embeddings import Embedding, LearnedPositionalEmbedding, RotaryEmbedding, SinusoidalPositionalEmbedding
 from .initializers import (
     Constant,
     GlorotNormal,
@@ -14,28 +44,62 @@ from .initializers import (
     Zeros,
 )
 from .layers import (
-    AvgPool1D,
-    AvgPool2D,
-    AvgPool3D,
-    BatchNorm2D,
     Conv1D,
     Conv1DTranspose,
     Conv2D,
     Conv2DTranspose,
     Conv3D,
     Conv3DTranspose,
+    DepthwiseConv1D,
     DepthwiseConv2D,
-    Dropout,
-    Embedding,
-    LayerNorm,
     Linear,
+    SeparableConv1D,
+    SeparableConv2D,
+)
+from .losses import (
+    BinaryCrossEntropyLoss,
+    CategoricalFocalLoss,
+    CategoricalHingeLoss,
+    CosineEmbeddingLoss,
+    CosineSimilarityLoss,
+    CrossEntropyLoss,
+    CTCLoss,
+    FocalLoss,
+    HingeLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    Loss,
+    MSELoss,
+    MultiMarginLoss,
+    NLLLoss,
+    SquaredHingeLoss,
+)
+from .module import Module, ModuleNotBuiltError
+from .normalization import BatchNorm1D, BatchNorm2D, BatchNorm3D, GroupNorm, LayerNorm, RMSNorm
+from .optimizers import LAMB, LARS, SGD, Adam, AdamW, Optimizer, clip_grad_norm, clip_grad_value
+from .pooling import (
+    AdaptiveAvgPool1D,
+    AdaptiveAvgPool2D,
+    AdaptiveAvgPool3D,
+    AdaptiveMaxPool1D,
+    AdaptiveMaxPool2D,
+    AdaptiveMaxPool3D,
+    AvgPool1D,
+    AvgPool2D,
+    AvgPool3D,
+    GlobalAvgPool1D,
+    GlobalAvgPool2D,
+    GlobalAvgPool3D,
+    GlobalMaxPool1D,
+    GlobalMaxPool2D,
+    GlobalMaxPool3D,
     MaxPool1D,
     MaxPool2D,
     MaxPool3D,
+    Upsample,
 )
-from .module import Module, ModuleNotBuiltError
-from .optimizers import LAMB, LARS, SGD, Adam, AdamW, Optimizer
-from .recurrent import LSTM, MultiHeadAttention
+from .recurrent import GRU, LSTM, SimpleRNN
 from .sequential import (
     ELU,
     GELU,
@@ -52,5 +116,4 @@ from .sequential import (
     Softplus,
     Tanh,
 )
-
-from .._stateful_names import NAMES as __all__  # noqa: E402 - one list, shared with ivy/__init__
+from .training import Trainer, fit  # noqa: E402

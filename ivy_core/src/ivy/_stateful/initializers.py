@@ -8,7 +8,9 @@ Layers pass them explicitly; :func:`fans` computes these defaults from a shape.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
+
 from .. import _api
 
 __all__ = [
@@ -80,8 +82,16 @@ class Constant(Initializer):
     def __init__(self, value: float) -> None:
         self.value = value
 
-    def create(self, shape: Sequence[int], *, fan_in: int | None = None, fan_out: int | None = None,
-               dtype: Any = None, device: Any = None, backend: Any = None) -> Any:
+    def create(
+        self,
+        shape: Sequence[int],
+        *,
+        fan_in: int | None = None,
+        fan_out: int | None = None,
+        dtype: Any = None,
+        device: Any = None,
+        backend: Any = None,
+    ) -> Any:
         return _ivy().full(tuple(shape), self.value, dtype=dtype or "float32", device=device, backend=backend)
 
 
@@ -105,8 +115,16 @@ class Uniform(Initializer):
     def __init__(self, low: float = -0.05, high: float = 0.05) -> None:
         self.low, self.high = low, high
 
-    def create(self, shape: Sequence[int], *, fan_in: int | None = None, fan_out: int | None = None,
-               dtype: Any = None, device: Any = None, backend: Any = None) -> Any:
+    def create(
+        self,
+        shape: Sequence[int],
+        *,
+        fan_in: int | None = None,
+        fan_out: int | None = None,
+        dtype: Any = None,
+        device: Any = None,
+        backend: Any = None,
+    ) -> Any:
         return _ivy().random_uniform(
             low=self.low, high=self.high, shape=tuple(shape), dtype=dtype or "float32", device=device, backend=backend
         )
@@ -118,8 +136,16 @@ class RandomNormal(Initializer):
     def __init__(self, mean: float = 0.0, std: float = 1.0) -> None:
         self.mean, self.std = mean, std
 
-    def create(self, shape: Sequence[int], *, fan_in: int | None = None, fan_out: int | None = None,
-               dtype: Any = None, device: Any = None, backend: Any = None) -> Any:
+    def create(
+        self,
+        shape: Sequence[int],
+        *,
+        fan_in: int | None = None,
+        fan_out: int | None = None,
+        dtype: Any = None,
+        device: Any = None,
+        backend: Any = None,
+    ) -> Any:
         return _ivy().random_normal(
             mean=self.mean, std=self.std, shape=tuple(shape), dtype=dtype or "float32", device=device, backend=backend
         )
@@ -136,8 +162,16 @@ class _FanScaled(Initializer):
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         return math.sqrt(self.scale / max(fan, 1))
 
-    def create(self, shape: Sequence[int], *, fan_in: int | None = None, fan_out: int | None = None,
-               dtype: Any = None, device: Any = None, backend: Any = None) -> Any:
+    def create(
+        self,
+        shape: Sequence[int],
+        *,
+        fan_in: int | None = None,
+        fan_out: int | None = None,
+        dtype: Any = None,
+        device: Any = None,
+        backend: Any = None,
+    ) -> Any:
         d_in, d_out = fans(shape)
         std = self.std(d_in if fan_in is None else fan_in, d_out if fan_out is None else fan_out)
         if self.distribution == "uniform":

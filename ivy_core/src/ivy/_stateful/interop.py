@@ -18,7 +18,8 @@ are the core side that plugins build on.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from .. import _api
 from ..container import SEPARATOR, Container
@@ -224,7 +225,7 @@ def _owner_of(native: Any) -> str | None:
     return None
 
 
-def from_native_module(native: Any, /, *, backend: Any = None, **kwargs: Any) -> "Module":
+def from_native_module(native: Any, /, *, backend: Any = None, **kwargs: Any) -> Module:
     """An :class:`ivy.Module` running the native module ``native``, trainable the Ivy way.
 
     Its ``v`` is a Container of the native module's trainable parameters, named by their native

@@ -31,12 +31,13 @@ weights.
 from __future__ import annotations
 
 import os
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
-from .. import _api
-from .. import _tracking
+from .. import _api, _tracking
 from ..container import SEPARATOR, Container
 from ..errors import ModuleNotBuiltError
+from . import _inspect
 
 __all__ = ["Module", "ModuleNotBuiltError"]
 
@@ -139,15 +140,18 @@ class Module:
         if cached is not None and cached[0] == len(d):  # the length: writes that bypass setattr
             return cached[1]
         names = [
-            name for name, value in d.items()
+            name
+            for name, value in d.items()
             if not name.startswith("_")
-            and (isinstance(value, (Module, list, tuple))
-                 or (isinstance(value, dict) and not isinstance(value, Container)))
+            and (
+                isinstance(value, (Module, list, tuple))
+                or (isinstance(value, dict) and not isinstance(value, Container))
+            )
         ]
         d["_sub_attrs"] = (len(d) + (0 if "_sub_attrs" in d else 1), names)
         return names
 
-    def _submodules(self) -> list[tuple[str, "Module"]]:
+    def _submodules(self) -> list[tuple[str, Module]]:
         """``(key chain, module)`` of every direct submodule, in attribute order."""
         out: list[tuple[str, Module]] = []
         d = vars(self)
@@ -161,7 +165,7 @@ class Module:
                 out.extend((f"{name}{SEPARATOR}{k}", m) for k, m in value.items() if isinstance(m, Module))
         return out
 
-    def modules(self) -> Iterator[tuple[str, "Module"]]:
+    def modules(self) -> Iterator[tuple[str, Module]]:
         """``(key chain, module)`` of this module (``""``) and every module below it."""
         yield "", self
         for chain, m in self._submodules():
@@ -198,14 +202,15 @@ class Module:
             d = ivy.dev(x)
         return b, d
 
-    def build(self, *args: Any, backend: Any = None, device: Any = None, **kwargs: Any) -> "Module":
+    def build(self, *args: Any, backend: Any = None, device: Any = None, **kwargs: Any) -> Module:
         """Create the variables now (normally automatic). ``args`` / ``kwargs``: an example input
         for sizes and placement; ``backend`` / ``device`` apply where the constructor gave none."""
         self._build(args, kwargs, backend=backend, device=device)
         return self
 
-    def _build(self, args: Any = (), kwargs: Any = None, *, backend: Any = None, device: Any = None,
-               from_input: bool = False) -> None:
+    def _build(
+        self, args: Any = (), kwargs: Any = None, *, backend: Any = None, device: Any = None, from_input: bool = False
+    ) -> None:
         kwargs = kwargs or {}
         if from_input:
             self._infer_from_input(*args, **kwargs)
@@ -280,7 +285,7 @@ class Module:
                 sub = dict.get(sub, key) if isinstance(sub, dict) else None
             m._assign_v(sub if isinstance(sub, Container) else Container())
 
-    def _own_v_or_none(self) -> list[tuple["Module", Container | None]]:
+    def _own_v_or_none(self) -> list[tuple[Module, Container | None]]:
         return [(m, m._own_v) for _, m in self.modules()]
 
     @property
@@ -309,7 +314,7 @@ class Module:
             m._own_state = Container(m._own_state or {})
             m._own_state[name] = x
 
-    def _module_at(self, chain: str) -> "Module":
+    def _module_at(self, chain: str) -> Module:
         for c, m in self.modules():
             if c == chain:
                 return m
@@ -344,19 +349,23 @@ class Module:
                         "call it with an input array, or pass v="
                     )
                 self._build(args, kwargs, from_input=True)
-            return self._forward(*args, **kwargs)
-        new = v if isinstance(v, Container) else Container(v)
-        saved = self._own_v_or_none()
-        self._assign_v(new)
-        try:
-            return self._forward(*args, **kwargs)
-        finally:
-            for m, own in saved:
-                m._own_v = own
+            out = self._forward(*args, **kwargs)
+        else:
+            new = v if isinstance(v, Container) else Container(v)
+            saved = self._own_v_or_none()
+            self._assign_v(new)
+            try:
+                out = self._forward(*args, **kwargs)
+            finally:
+                for m, own in saved:
+                    m._own_v = own
+        if _inspect._record is not None:  # model.summary() is running: note this module's output
+            _inspect._record.setdefault(id(self), out)
+        return out
 
     # ------------------------------------------------------------------ compiled programs
 
-    def _ivy_members(self) -> list["Module"]:
+    def _ivy_members(self) -> list[Module]:
         """This module and every module below it: the stateful objects ``ivy.compile`` threads
         for it (each holds its own variables and buffers)."""
         return [m for _, m in self.modules()]
@@ -379,17 +388,17 @@ class Module:
 
     # ------------------------------------------------------------------ modes and devices
 
-    def train(self, mode: bool = True) -> "Module":
+    def train(self, mode: bool = True) -> Module:
         """Set training mode (``mode=False``: evaluation mode) here and in every submodule."""
         for _, m in self.modules():
             m.training = mode
         return self
 
-    def eval(self) -> "Module":
+    def eval(self) -> Module:
         """Set evaluation mode here and in every submodule."""
         return self.train(False)
 
-    def to_device(self, device: Any) -> "Module":
+    def to_device(self, device: Any) -> Module:
         """Move every variable and buffer to ``device`` (building first if needed)."""
         self.v  # noqa: B018 - builds
         for _, m in self.modules():
@@ -415,7 +424,7 @@ class Module:
 
         safetensors.save_file(self._weights(), path, metadata={"format": "ivy", "separator": SEPARATOR})
 
-    def load_weights(self, path: str | os.PathLike[str]) -> "Module":
+    def load_weights(self, path: str | os.PathLike[str]) -> Module:
         """Read ``v`` and ``state`` from a safetensors file written by :meth:`save_weights` (or
         any writer using the same names), into this module's backend and device, cast to the
         dtypes of the current variables.
@@ -427,17 +436,24 @@ class Module:
         """
         from .. import safetensors
 
+        self._weights()  # builds (and raises ModuleNotBuiltError) before reading the file
+        loaded = safetensors.load_file(path, backend=self._backend_name, device=self._device)
+        return self._load_flat(loaded, os.fspath(path))
+
+    def _load_flat(self, loaded: dict[str, Any], where: str) -> Module:
+        """Set ``v`` and ``state`` from a flat ``{key chain: array}`` (arrays of this module's
+        backend), cast to the current dtypes; errors name ``where`` the arrays came from."""
         ivy = _ivy()
         current = self._weights()
-        loaded = safetensors.load_file(path, backend=self._backend_name, device=self._device)
         missing = sorted(set(current) - set(loaded))
         unknown = sorted(set(loaded) - set(current))
         if missing or unknown:
-            raise KeyError(f"{os.fspath(path)}: missing key chains {missing}; unknown key chains {unknown}")
+            raise KeyError(f"{where}: missing key chains {missing}; unknown key chains {unknown}")
+        loaded = dict(loaded)
         for k, x in loaded.items():
             want, got = tuple(int(d) for d in current[k].shape), tuple(int(d) for d in x.shape)
             if want != got:
-                raise ValueError(f"{os.fspath(path)}: {k!r} has shape {got} in the file, {want} in the module")
+                raise ValueError(f"{where}: {k!r} has shape {got} in the file, {want} in the module")
             if x.dtype != current[k].dtype:
                 loaded[k] = ivy.astype(x, current[k].dtype)
         state_keys = set(self.state.to_flat_dict())
@@ -446,6 +462,50 @@ class Module:
             self.state = Container.from_flat_dict({k: x for k, x in loaded.items() if k in state_keys})
         return self
 
+    # ------------------------------------------------------------------ inspection
+
+    def extra_repr(self) -> str:
+        """This module's settings, as shown by ``repr``: the constructor arguments this module
+        keeps as attributes of the same name, those left at their default omitted (as torch's
+        ``extra_repr``). Override it to show something else."""
+        return _inspect.settings_repr(self)
+
+    def count_params(self) -> int:
+        """The number of trainable scalars (elements of every variable), building if needed."""
+        return sum(_size(x) for x in self.v.to_flat_dict().values())
+
+    def summary(
+        self, *example_args: Any, depth: int | None = None, print_fn: Any = print, **example_kwargs: Any
+    ) -> str | None:
+        """A table of the layers (every submodule, indented by depth), their output shapes and
+        parameter counts, with totals, as Keras' ``model.summary()``: printed with ``print_fn``,
+        or returned as a string with ``print_fn=None``.
+
+        Output shapes come from one forward pass on the example input (``model.summary(x)``), run
+        in evaluation mode and leaving the variables and buffers unchanged; without an example
+        the shapes read ``?``.
+
+        Args:
+            *example_args: an example input (its batch size appears in the shapes).
+            depth: show submodules at most this deep (``1``: the direct children); default all.
+            print_fn: called with the table; ``None`` to only return it.
+            **example_kwargs: further keyword arguments of the example call.
+
+        Raises:
+            ModuleNotBuiltError: no example and the module takes sizes from its input.
+        """
+        text = _inspect.summary(self, example_args, example_kwargs, depth)
+        if print_fn is None:
+            return text
+        print_fn(text)
+        return None
+
     def __repr__(self) -> str:
-        subs = ", ".join(f"{c}={type(m).__name__}" for c, m in self._submodules())
-        return f"{type(self).__name__}({subs})"
+        return _inspect.module_repr(self)
+
+
+def _size(x: Any) -> int:
+    n = 1
+    for d in x.shape:
+        n *= int(d)
+    return n

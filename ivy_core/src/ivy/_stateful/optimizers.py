@@ -6,21 +6,25 @@
 the gradients of :func:`ivy.execute_with_gradients` are); the new variables come back in that
 structure, cut from the gradient graph. The optimizer keeps its state (moments, momentum
 buffers) in ``opt.state``, a Container created on the first step, and counts steps in
-``opt.step_count``. ``lr`` is a number, or a function of the step number (from 1) giving one.
+``opt.step_count``. ``lr`` is a number, or a function of the step number (from 1) giving one
+(:mod:`ivy.schedules`).
+
+Every optimizer also takes ``clip_value`` and ``clip_norm`` (gradient clipping, applied in that
+order before the update) and ``accumulate_steps`` (gradient accumulation).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from .. import _api
-from .. import _tracking, nest
+from .. import _api, _tracking, nest
 from .._functional.optimizers import _adam_leaves, _descent_leaves, _lamb_leaves, _lars_leaves
 from ..container import SEPARATOR, Container
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "LAMB", "LARS"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "LAMB", "LARS", "clip_grad_norm", "clip_grad_value"]
 
 
 def _ivy() -> Any:
@@ -45,18 +49,85 @@ def _reorder(old: nest.Structure, new: nest.Structure) -> list[int] | None:
     return [where[p] for p in paths]
 
 
+def _global_norm(grads: list[Any]) -> Any:
+    ivy = _ivy()
+    total = None
+    for g in grads:  # a loop, not a comprehension: see ivy._functional.optimizers
+        sq = ivy.sum(ivy.astype(g, "float32") * ivy.astype(g, "float32"))
+        total = sq if total is None else total + sq
+    return ivy.sqrt(total)
+
+
+def _scaled_by_norm(grads: list[Any], max_norm: float) -> tuple[list[Any], Any]:
+    ivy = _ivy()
+    norm = _global_norm(grads)
+    # torch's clip_grad_norm_: factor max_norm / (norm + 1e-6), at most 1
+    factor = ivy.minimum(max_norm / (norm + 1e-6), ivy.ones_like(norm))
+    out = []
+    for g in grads:
+        out.append(g * ivy.astype(factor, g.dtype))
+    return out, norm
+
+
+def clip_grad_norm(grads: Any, max_norm: float) -> tuple[Any, Any]:
+    """Scale every gradient of the nest ``grads`` by ``min(1, max_norm / (‖g‖ + 1e-6))``, ``‖g‖``
+    the global L2 norm of all of them together (torch's ``clip_grad_norm_``, without the in-place
+    update; Keras' ``global_clipnorm``).
+
+    Returns:
+        ``(clipped grads, global norm before clipping)``: a nest like ``grads``, a 0-d float32 array.
+    """
+    leaves, structure = nest.flatten(grads)
+    out, norm = _scaled_by_norm(leaves, max_norm)
+    return nest.unflatten(structure, out), norm
+
+
+def clip_grad_value(grads: Any, clip_value: float) -> Any:
+    """Every element of every gradient in the nest ``grads`` clipped to ``[-clip_value,
+    clip_value]`` (torch's ``clip_grad_value_``, Keras' ``clipvalue``)."""
+    ivy = _ivy()
+    return nest.map(lambda g: ivy.clip(g, -clip_value, clip_value), grads)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
 class Optimizer:
-    """Base class: subclasses implement :meth:`_step`.
+    """Base class: subclasses implement :meth:`_step` (or :meth:`_step_leaves`).
 
     Args:
-        lr: learning rate, or a function ``step -> learning rate``.
+        lr: learning rate, or a function ``step -> learning rate`` (:mod:`ivy.schedules`).
         stop_gradients: cut the new variables from the graph of the old ones (default).
+        clip_value: clip every gradient element to ``[-clip_value, clip_value]`` first.
+        clip_norm: then scale the gradients so that their global L2 norm is at most ``clip_norm``
+            (as torch's ``clip_grad_norm_``; see :func:`clip_grad_norm`).
+        accumulate_steps: average the gradients of this many calls of :meth:`step` and update
+            the variables on the last of them only (the others return the variables unchanged):
+            gradient accumulation, a batch ``accumulate_steps`` times larger. The step count (and
+            a schedule) counts updates. Works inside compiled steps too.
     """
 
-    def __init__(self, lr: float | Callable[[int], float], *, stop_gradients: bool = True) -> None:
+    def __init__(
+        self,
+        lr: float | Callable[[int], float],
+        *,
+        stop_gradients: bool = True,
+        clip_value: float | None = None,
+        clip_norm: float | None = None,
+        accumulate_steps: int = 1,
+    ) -> None:
+        if accumulate_steps < 1:
+            raise ValueError(f"accumulate_steps must be >= 1, got {accumulate_steps}")
+        for name, value in (("clip_value", clip_value), ("clip_norm", clip_norm)):
+            if value is not None and not value > 0:
+                raise ValueError(f"{name} must be > 0, got {value}")
         self.lr = lr
         self.stop_gradients = stop_gradients
+        self.clip_value, self.clip_norm, self.accumulate_steps = clip_value, clip_norm, accumulate_steps
         self.step_count = 0
+        #: calls of step() since the last update (with accumulate_steps > 1)
+        self.micro_step = 0
         self._state: dict[str, Any] = {}
         #: state kept as leaves: (structure of v, {name: list of leaves}); None until used
         self._flat: tuple[Any, dict[str, list[Any]]] | None = None
@@ -102,13 +173,18 @@ class Optimizer:
             self._flat = (structure, flat)
 
     def state_dict(self) -> dict[str, Any]:
-        """``{"step_count": int, "state": Container}``: what resuming training needs (the
-        hyperparameters come from the constructor; a schedule is a function of the step)."""
-        return {"step_count": self.step_count, "state": self.state}
+        """``{"step_count": int, "state": Container}`` (and ``"micro_step"`` with gradient
+        accumulation): what resuming training needs (the hyperparameters come from the
+        constructor; a schedule is a function of the step)."""
+        out = {"step_count": self.step_count, "state": self.state}
+        if self.accumulate_steps > 1:
+            out["micro_step"] = self.micro_step
+        return out
 
-    def load_state_dict(self, state: dict[str, Any]) -> "Optimizer":
+    def load_state_dict(self, state: dict[str, Any]) -> Optimizer:
         """Restore what :meth:`state_dict` returned; returns the optimizer."""
         self.step_count = int(state["step_count"])
+        self.micro_step = int(state.get("micro_step", 0))
         self.state = state["state"]
         return self
 
@@ -119,12 +195,16 @@ class Optimizer:
 
         flat = self.state.to_flat_dict()
         meta = {
-            "format": "ivy", "separator": SEPARATOR, "ivy_optimizer": type(self).__name__,
-            "step_count": str(self.step_count), "key_chains": json.dumps(list(flat)),
+            "format": "ivy",
+            "separator": SEPARATOR,
+            "ivy_optimizer": type(self).__name__,
+            "step_count": str(self.step_count),
+            "micro_step": str(self.micro_step),
+            "key_chains": json.dumps(list(flat)),
         }
         safetensors.save_file(flat, path, metadata=meta)
 
-    def load(self, path: str | os.PathLike[str], *, backend: Any = None, device: Any = None) -> "Optimizer":
+    def load(self, path: str | os.PathLike[str], *, backend: Any = None, device: Any = None) -> Optimizer:
         """Read a file written by :meth:`save` into this optimizer (state and step count).
 
         The arrays go to ``backend`` and ``device`` if given; by default they move, on the next
@@ -144,25 +224,42 @@ class Optimizer:
         arrays = safetensors.load_file(path, backend=backend, device=device)
         self._place_state = backend is None and device is None
         order = json.loads(meta.get("key_chains", "[]")) or list(arrays)
-        self.load_state_dict({
-            "step_count": meta["step_count"],
-            "state": Container.from_flat_dict({k: arrays[k] for k in order}),
-        })
+        self.load_state_dict(
+            {
+                "step_count": meta["step_count"],
+                "micro_step": meta.get("micro_step", 0),
+                "state": Container.from_flat_dict({k: arrays[k] for k in order}),
+            }
+        )
         return self
 
     # ------------------------------------------------------------------ compiled programs
 
-    def _ivy_members(self) -> list["Optimizer"]:
-        return [self]
+    def _ivy_members(self) -> list[Any]:
+        # a schedule with state of its own (ReduceLROnPlateau's rate) is threaded with the optimizer
+        lr: Any = self.lr
+        return [self, *lr._ivy_members()] if hasattr(type(lr), "_ivy_get_state") else [self]
 
     def _ivy_get_state(self) -> dict[str, Any]:
-        return {"step_count": self.step_count, "state": self.state.to_dict()}
+        out = {"step_count": self.step_count, "state": self.state.to_dict()}
+        if self.accumulate_steps > 1:
+            out["micro_step"] = self.micro_step
+        if _is_number(self.lr) or _api.is_native_array(self.lr):
+            # a number learning rate is an input of compiled programs: a callback may change it
+            out["lr"] = self.lr
+        return out
 
     def _ivy_set_state(self, state: dict[str, Any], *, concrete: bool = True) -> None:
         step = state["step_count"]
         if concrete and not isinstance(step, int):  # a scalar array back from a compiled program
             step = int(_api.to_scalar(step))
         self.step_count = step
+        if "micro_step" in state:
+            micro = state["micro_step"]
+            self.micro_step = int(_api.to_scalar(micro)) if concrete and not isinstance(micro, int) else micro
+        if "lr" in state:
+            lr = state["lr"]
+            self.lr = float(_api.to_scalar(lr)) if concrete and not _is_number(lr) else lr
         self.state = state["state"]
 
     def _ivy_ready(self) -> bool:
@@ -179,7 +276,26 @@ class Optimizer:
 
     def current_lr(self) -> float:
         """The learning rate of the current step (``lr(step_count)`` for a schedule)."""
-        return self.lr(self.step_count) if callable(self.lr) else self.lr  # type: ignore[return-value]
+        return self.lr(self.step_count) if callable(self.lr) else self.lr
+
+    def _lr_for(self, leaves: list[Any]) -> Any:
+        """The current rate; an array rate (inside a compiled program) in the variables' dtype,
+        so that it does not promote them (a float64 scalar under JAX's x64, say)."""
+        lr: Any = self.current_lr()
+        if leaves and _api.is_native_array(lr) and lr.dtype != leaves[0].dtype:
+            lr = _api.astype(lr, leaves[0].dtype)
+        return lr
+
+    def _clip(self, grads: list[Any]) -> list[Any]:
+        ivy = _ivy()
+        if self.clip_value is not None:
+            out = []
+            for g in grads:
+                out.append(ivy.clip(g, -self.clip_value, self.clip_value))
+            grads = out
+        if self.clip_norm is not None:
+            grads = _scaled_by_norm(grads, self.clip_norm)[0]
+        return grads
 
     def step(self, v: Any, grads: Any) -> Any:
         """One update: returns the new variables (same structure as ``v``).
@@ -189,7 +305,9 @@ class Optimizer:
         """
         leaves, structure = nest.flatten(v)
         g_leaves, g_structure = nest.flatten(grads)
-        if not nest.same_structure(g_structure, structure):  # (a training step takes the fast path above: same structure)
+        if not nest.same_structure(
+            g_structure, structure
+        ):  # (a training step takes the fast path above: same structure)
             if isinstance(v, dict) and isinstance(grads, dict):
                 Container.assert_identical_structure(v, grads, "the variables and the gradients")
                 if isinstance(v, Container) and not isinstance(grads, Container):
@@ -203,12 +321,92 @@ class Optimizer:
             _tracking.touch(self)
         if self._place_state and leaves:
             self._move_state(leaves[0])
-        self.step_count += 1
-        lr = self.current_lr()
+        if self.clip_value is not None or self.clip_norm is not None:
+            g_leaves = self._clip(g_leaves)
+        if self.accumulate_steps > 1:
+            return nest.unflatten(structure, self._accumulate(leaves, g_leaves, structure))
+        return nest.unflatten(structure, self._update(leaves, g_leaves, structure))
+
+    def _update(self, leaves: list[Any], g_leaves: list[Any], structure: Any) -> list[Any]:
+        self.step_count = self.step_count + 1  # (not +=: in place on a tensor inside compiled programs)
+        lr = self._lr_for(leaves)
         new = self._step_leaves(leaves, g_leaves, structure, lr)
         if new is NotImplemented:
-            return self._step(v, grads, lr)
-        return nest.unflatten(structure, new)
+            new = nest.leaves(self._step(nest.unflatten(structure, leaves), nest.unflatten(structure, g_leaves), lr))
+        return new
+
+    def _accumulate(self, leaves: list[Any], g_leaves: list[Any], structure: Any) -> list[Any]:
+        """Gradient accumulation: the summed gradients wait in ``state["accum"]``; every
+        ``accumulate_steps``-th call updates with their mean."""
+        ivy = _ivy()
+        k = self.accumulate_steps
+        acc = self._state.get("accum")
+        total = []
+        if acc is None:
+            for g in g_leaves:
+                total.append(ivy.stop_gradient(g))
+        else:
+            acc_leaves, acc_structure = nest.flatten(acc)
+            if not nest.same_structure(acc_structure, structure):
+                # the sums came back from a compiler with sorted keys (or were loaded): by path
+                order = _reorder(acc_structure, structure)
+                if order is None:
+                    raise ValueError(
+                        f"{type(self).__name__}: the variables differ in structure from the accumulated gradients'"
+                    )
+                acc_leaves = [acc_leaves[i] for i in order]
+            for a, g in zip(acc_leaves, g_leaves):
+                total.append(a + ivy.stop_gradient(g))
+        micro = self.micro_step + 1
+        if _is_number(micro):  # eagerly: a Python branch
+            if micro < k:
+                self.micro_step, self._state["accum"] = micro, nest.unflatten(structure, total)
+                return self._unchanged(leaves)
+            self.micro_step = 0
+            self._state.pop("accum", None)
+            mean = []
+            for a in total:
+                mean.append(a / k)
+            return self._update(leaves, mean, structure)
+        # inside a compiled program the count is a traced scalar: compute the update, and keep it
+        # (and the optimizer state it produced) only where the count completes
+        apply = micro >= k
+        if self._FLAT:  # (created, or put in the order of the variables' leaves, as the update will)
+            self._flat_state(leaves, structure, *self._FLAT)
+        old_flat, old_count, old_state = self._flat, self.step_count, dict(self._state)
+        mean = []
+        for a in total:
+            mean.append(a / k)
+        self._state.pop("accum", None)
+        new = self._update(leaves, mean, structure)
+        kept = []
+        for n, w in zip(new, self._unchanged(leaves)):
+            kept.append(ivy.where(apply, n, w))
+        if old_flat is not None and self._flat is not None:
+            named: dict[str, list[Any]] = {}
+            for name, new_leaves in self._flat[1].items():
+                named[name] = []
+                for n, o in zip(new_leaves, old_flat[1][name]):
+                    named[name].append(ivy.where(apply, n, o))
+            self._flat = (self._flat[0], named)
+        self.step_count = ivy.where(apply, self.step_count, old_count)
+        for name, tree in old_state.items():
+            if name != "accum" and name in self._state:
+                self._state[name] = nest.map(lambda n, o: ivy.where(apply, n, o), self._state[name], tree)
+        zeros = []
+        for a in total:
+            zeros.append(ivy.where(apply, ivy.zeros_like(a), a))
+        self._state["accum"] = nest.unflatten(structure, zeros)
+        self.micro_step = ivy.where(apply, ivy.zeros_like(micro), micro)
+        return kept
+
+    def _unchanged(self, leaves: list[Any]) -> list[Any]:
+        if not self.stop_gradients:
+            return leaves
+        out = []
+        for w in leaves:
+            out.append(_ivy().stop_gradient(w))
+        return out
 
     def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
         """:meth:`_step` on the leaves of ``v`` and of the gradients (saves rebuilding nests);
@@ -231,8 +429,10 @@ class Optimizer:
             old, named = self._flat
             order = _reorder(old, structure)
             if order is None:
-                raise ValueError(f"{type(self).__name__}: the variables differ in structure from those of the "
-                                 "first step, which the optimizer state was made for")
+                raise ValueError(
+                    f"{type(self).__name__}: the variables differ in structure from those of the "
+                    "first step, which the optimizer state was made for"
+                )
             self._flat = (structure, {n: [leaves[i] for i in order] for n, leaves in named.items()})
         return [self._flat[1][n] for n in names]
 
@@ -240,7 +440,12 @@ class Optimizer:
         raise NotImplementedError(f"{type(self).__name__} must implement _step(v, grads, lr)")
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(lr={self.lr!r}, step_count={self.step_count})"
+        extra = "".join(
+            f", {k}={getattr(self, k)!r}" for k in ("clip_value", "clip_norm") if getattr(self, k) is not None
+        )
+        if self.accumulate_steps > 1:
+            extra += f", accumulate_steps={self.accumulate_steps}"
+        return f"{type(self).__name__}(lr={self.lr!r}{extra}, step_count={self.step_count})"
 
 
 class SGD(Optimizer):
@@ -255,11 +460,21 @@ class SGD(Optimizer):
         nesterov: use Nesterov momentum.
         weight_decay: L2 penalty added to the gradient.
         stop_gradients: see :class:`Optimizer`.
+        **options: ``clip_value``, ``clip_norm``, ``accumulate_steps`` (see :class:`Optimizer`).
     """
 
-    def __init__(self, lr: float | Callable[[int], float] = 1e-2, *, momentum: float = 0.0, dampening: float = 0.0,
-                 nesterov: bool = False, weight_decay: float = 0.0, stop_gradients: bool = True) -> None:
-        super().__init__(lr, stop_gradients=stop_gradients)
+    def __init__(
+        self,
+        lr: float | Callable[[int], float] = 1e-2,
+        *,
+        momentum: float = 0.0,
+        dampening: float = 0.0,
+        nesterov: bool = False,
+        weight_decay: float = 0.0,
+        stop_gradients: bool = True,
+        **options: Any,
+    ) -> None:
+        super().__init__(lr, stop_gradients=stop_gradients, **options)
         self.momentum, self.dampening, self.nesterov, self.weight_decay = momentum, dampening, nesterov, weight_decay
 
     _FLAT = ("momentum",)
@@ -299,13 +514,23 @@ class Adam(Optimizer):
         epsilon: added to the denominator (default ``1e-7``, as the paper's Ivy; torch: ``1e-8``).
         weight_decay: L2 penalty added to the gradient (coupled, as ``torch.optim.Adam``).
         stop_gradients: see :class:`Optimizer`.
+        **options: ``clip_value``, ``clip_norm``, ``accumulate_steps`` (see :class:`Optimizer`).
     """
 
     _FLAT = ("mw", "vw")
 
-    def __init__(self, lr: float | Callable[[int], float] = 1e-3, *, beta1: float = 0.9, beta2: float = 0.999,
-                 epsilon: float = 1e-7, weight_decay: float = 0.0, stop_gradients: bool = True) -> None:
-        super().__init__(lr, stop_gradients=stop_gradients)
+    def __init__(
+        self,
+        lr: float | Callable[[int], float] = 1e-3,
+        *,
+        beta1: float = 0.9,
+        beta2: float = 0.999,
+        epsilon: float = 1e-7,
+        weight_decay: float = 0.0,
+        stop_gradients: bool = True,
+        **options: Any,
+    ) -> None:
+        super().__init__(lr, stop_gradients=stop_gradients, **options)
         self.beta1, self.beta2, self.epsilon, self.weight_decay = beta1, beta2, epsilon, weight_decay
 
     def _decay(self, w: list[Any], g: list[Any], lr: float) -> tuple[list[Any], list[Any]]:
@@ -324,8 +549,9 @@ class Adam(Optimizer):
     def _adam_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> list[Any]:
         w, g = self._decay(leaves, grads, lr)
         m, v = self._flat_state(w, structure, "mw", "vw")
-        new, m, v = _adam_leaves(w, g, m, v, lr, self.step_count, self.beta1, self.beta2, self.epsilon,
-                                 self.stop_gradients)
+        new, m, v = _adam_leaves(
+            w, g, m, v, lr, self.step_count, self.beta1, self.beta2, self.epsilon, self.stop_gradients
+        )
         self._flat = (structure, {"mw": m, "vw": v})
         return new
 
@@ -336,13 +562,29 @@ class Adam(Optimizer):
 
 class AdamW(Adam):
     """Adam with decoupled weight decay (Loshchilov & Hutter, 2019), as ``torch.optim.AdamW``:
-    ``w *= 1 - lr λ``, then the Adam step. Arguments as :class:`Adam`; ``weight_decay`` (λ)
-    defaults to ``0.01``."""
+    ``w *= 1 - lr λ``, then the Adam step (pass ``epsilon=1e-8`` for torch's default). Arguments as
+    :class:`Adam`; ``weight_decay`` (λ) defaults to ``0.01``, as torch's."""
 
-    def __init__(self, lr: float | Callable[[int], float] = 1e-3, *, beta1: float = 0.9, beta2: float = 0.999,
-                 epsilon: float = 1e-7, weight_decay: float = 0.01, stop_gradients: bool = True) -> None:
-        super().__init__(lr, beta1=beta1, beta2=beta2, epsilon=epsilon, weight_decay=weight_decay,
-                         stop_gradients=stop_gradients)
+    def __init__(
+        self,
+        lr: float | Callable[[int], float] = 1e-3,
+        *,
+        beta1: float = 0.9,
+        beta2: float = 0.999,
+        epsilon: float = 1e-7,
+        weight_decay: float = 0.01,
+        stop_gradients: bool = True,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            lr,
+            beta1=beta1,
+            beta2=beta2,
+            epsilon=epsilon,
+            weight_decay=weight_decay,
+            stop_gradients=stop_gradients,
+            **options,
+        )
 
     def _decay(self, w: list[Any], g: list[Any], lr: float) -> tuple[list[Any], list[Any]]:
         if self.weight_decay:
@@ -356,12 +598,22 @@ class AdamW(Adam):
 class LAMB(Optimizer):
     """LAMB (You et al., 2020) through :func:`ivy.lamb_update`: the Adam direction plus
     ``decay_lambda w``, scaled per variable by the trust ratio ``min(‖w‖ / ‖r‖, max_trust_ratio)``.
-    State: ``mw``, ``vw``."""
+    State: ``mw``, ``vw``. Options ``clip_value``, ``clip_norm``, ``accumulate_steps`` as for
+    :class:`Optimizer`."""
 
-    def __init__(self, lr: float | Callable[[int], float] = 1e-3, *, beta1: float = 0.9, beta2: float = 0.999,
-                 epsilon: float = 1e-7, max_trust_ratio: float = 10.0, decay_lambda: float = 0.0,
-                 stop_gradients: bool = True) -> None:
-        super().__init__(lr, stop_gradients=stop_gradients)
+    def __init__(
+        self,
+        lr: float | Callable[[int], float] = 1e-3,
+        *,
+        beta1: float = 0.9,
+        beta2: float = 0.999,
+        epsilon: float = 1e-7,
+        max_trust_ratio: float = 10.0,
+        decay_lambda: float = 0.0,
+        stop_gradients: bool = True,
+        **options: Any,
+    ) -> None:
+        super().__init__(lr, stop_gradients=stop_gradients, **options)
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
         self.max_trust_ratio, self.decay_lambda = max_trust_ratio, decay_lambda
 
@@ -369,19 +621,38 @@ class LAMB(Optimizer):
 
     def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
         m, v = self._flat_state(leaves, structure, "mw", "vw")
-        new, m, v = _lamb_leaves(leaves, grads, m, v, lr, self.step_count, self.beta1, self.beta2, self.epsilon,
-                                 self.max_trust_ratio, self.decay_lambda, self.stop_gradients)
+        new, m, v = _lamb_leaves(
+            leaves,
+            grads,
+            m,
+            v,
+            lr,
+            self.step_count,
+            self.beta1,
+            self.beta2,
+            self.epsilon,
+            self.max_trust_ratio,
+            self.decay_lambda,
+            self.stop_gradients,
+        )
         self._flat = (structure, {"mw": m, "vw": v})
         return new
 
 
 class LARS(Optimizer):
     """LARS (You et al., 2017) through :func:`ivy.lars_update`: per variable,
-    ``d = g + decay_lambda w`` and ``w -= lr (‖w‖ / ‖d‖) d``. No state."""
+    ``d = g + decay_lambda w`` and ``w -= lr (‖w‖ / ‖d‖) d``. No state. Options ``clip_value``,
+    ``clip_norm``, ``accumulate_steps`` as for :class:`Optimizer`."""
 
-    def __init__(self, lr: float | Callable[[int], float] = 1e-2, *, decay_lambda: float = 0.0,
-                 stop_gradients: bool = True) -> None:
-        super().__init__(lr, stop_gradients=stop_gradients)
+    def __init__(
+        self,
+        lr: float | Callable[[int], float] = 1e-2,
+        *,
+        decay_lambda: float = 0.0,
+        stop_gradients: bool = True,
+        **options: Any,
+    ) -> None:
+        super().__init__(lr, stop_gradients=stop_gradients, **options)
         self.decay_lambda = decay_lambda
 
     def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:

@@ -1,5 +1,12 @@
-"""Sequence layers: :class:`LSTM` (:func:`ivy.lstm`) and :class:`MultiHeadAttention`
-(:func:`ivy.multi_head_attention`)."""
+"""Recurrent layers over batch-first sequences ``[batch, time, features]``: :class:`SimpleRNN`,
+:class:`GRU` and :class:`LSTM`, stacked (``num_layers``) and optionally bidirectional.
+
+Variables per layer ``l`` and direction, under ``layer{l}`` (and ``layer{l}_reverse`` for the
+backward direction): ``w`` (input kernel ``[in, G * hidden]``, ``in`` being ``hidden *
+directions`` above the first layer), ``r`` (recurrent kernel ``[hidden, G * hidden]``) and ``b``
+(``[G * hidden]``), ``G`` the number of gates (1, 3, 4); :class:`GRU` also has ``rb``, the
+recurrent bias. ``x @ w`` is the layout: torch's ``weight_ih_l{l}`` is ``w.T``.
+"""
 
 from __future__ import annotations
 
@@ -8,36 +15,20 @@ from typing import Any
 
 from .. import _api
 from ..container import Container
-from .initializers import GlorotUniform, Initializer, Uniform, Zeros
+from .initializers import Initializer, Uniform
 from .module import Module
 
-__all__ = ["LSTM", "MultiHeadAttention"]
+__all__ = ["SimpleRNN", "GRU", "LSTM"]
 
 
 def _ivy() -> Any:
     return _api
 
 
-class LSTM(Module):
-    """A stack of LSTM layers over batch-first sequences ``[batch, time, in]``.
-
-    Variables per layer ``l``, under ``layer{l}``: ``w`` (input kernel ``[in, 4 * hidden]``,
-    ``in`` being ``hidden`` above the first layer), ``r`` (recurrent kernel
-    ``[hidden, 4 * hidden]``) and ``b`` (bias ``[4 * hidden]``); the gates are ordered
-    ``i, f, g, o`` along the last axis (as torch's, whose ``weight_ih_l{l}`` is ``w.T``, and
-    whose two biases add up to ``b``).
-
-    Args:
-        input_channels: size of the input features.
-        output_channels: hidden size.
-        num_layers: number of stacked layers.
-        return_sequence: return the hidden states of every step (else only the last one).
-        return_state: also return the final ``(h, c)``, ``[num_layers, batch, hidden]`` each.
-        with_bias: whether to have ``b``.
-        weight_initializer: default ``Uniform(-1/sqrt(hidden), 1/sqrt(hidden))`` (as torch), also
-            used for the biases.
-        **kwargs: see :class:`Module`.
-    """
+class _RNN(Module):
+    _GATES = 1
+    _RECURRENT_BIAS = False
+    _HAS_CELL = False
 
     def __init__(
         self,
@@ -45,34 +36,209 @@ class LSTM(Module):
         output_channels: int,
         *,
         num_layers: int = 1,
+        bidirectional: bool = False,
         return_sequence: bool = True,
         return_state: bool = True,
+        dropout: float = 0.0,
         with_bias: bool = True,
         weight_initializer: Initializer | None = None,
         **kwargs: Any,
     ) -> None:
+        if not 0.0 <= dropout < 1.0:
+            raise ValueError(f"{type(self).__name__}: dropout must be in [0, 1), got {dropout}")
         self.input_channels, self.output_channels, self.num_layers = input_channels, output_channels, num_layers
+        self.bidirectional = bidirectional
         self.return_sequence, self.return_state, self.with_bias = return_sequence, return_state, with_bias
+        self.dropout = dropout
         k = 1.0 / math.sqrt(output_channels)
         self.weight_initializer = weight_initializer or Uniform(-k, k)
         Module.__init__(self, **kwargs)
 
+    @property
+    def _directions(self) -> tuple[str, ...]:
+        return ("", "_reverse") if self.bidirectional else ("",)
+
     def _create_variables(self, *, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
-        h = self.output_channels
+        h, g = self.output_channels, self._GATES
         kw = {"dtype": dtype, "device": device, "backend": backend}
         init = self.weight_initializer
         v: dict[str, Any] = {}
         for layer in range(self.num_layers):
-            i = self.input_channels if layer == 0 else h
-            lv = {"w": init.create((i, 4 * h), fan_in=i, fan_out=4 * h, **kw),
-                  "r": init.create((h, 4 * h), fan_in=h, fan_out=4 * h, **kw)}
-            if self.with_bias:
-                lv["b"] = init.create((4 * h,), fan_in=h, fan_out=4 * h, **kw)
-            v[f"layer{layer}"] = Container(lv)
+            i = self.input_channels if layer == 0 else h * len(self._directions)
+            for d in self._directions:
+                lv = {
+                    "w": init.create((i, g * h), fan_in=i, fan_out=g * h, **kw),
+                    "r": init.create((h, g * h), fan_in=h, fan_out=g * h, **kw),
+                }
+                if self.with_bias:
+                    lv["b"] = init.create((g * h,), fan_in=h, fan_out=g * h, **kw)
+                    if self._RECURRENT_BIAS:
+                        lv["rb"] = init.create((g * h,), fan_in=h, fan_out=g * h, **kw)
+                v[f"layer{layer}{d}"] = Container(lv)
         return v
 
-    def _forward(self, x: Any, initial_state: tuple[Any, Any] | None = None) -> Any:
+    def _run(self, x: Any, lv: Any, h0: Any, c0: Any) -> tuple[Any, Any, Any]:
+        """One direction of one layer: ``(hs [batch, time, hidden], h_T, c_T or None)``."""
+        raise NotImplementedError
+
+    def _forward(self, x: Any, initial_state: Any = None) -> Any:
         ivy = _ivy()
+        if len(x.shape) != 3 or int(x.shape[-1]) != self.input_channels:
+            raise ValueError(
+                f"{type(self).__name__} expects [batch, time, {self.input_channels}] (batch first, "
+                f"features last), got shape {tuple(x.shape)}"
+            )
+        v = self.v
+        n_states = self.num_layers * len(self._directions)
+        shape = (n_states, int(x.shape[0]), self.output_channels)
+        if initial_state is None:
+            z = ivy.zeros(shape, dtype=x.dtype, device=ivy.dev(x), backend=ivy.namespace(x))
+            h0s, c0s = z, z
+        elif self._HAS_CELL:
+            h0s, c0s = initial_state
+        else:
+            h0s, c0s = initial_state, None
+        if tuple(int(d) for d in h0s.shape) != shape:
+            raise ValueError(
+                f"{type(self).__name__}: the initial state must be {shape} "
+                f"([num_layers * directions, batch, hidden]), got {tuple(h0s.shape)}"
+            )
+        hs_n: list[Any] = []
+        cs_n: list[Any] = []
+        lasts: list[Any] = []
+        seq = x
+        for layer in range(self.num_layers):
+            outs = []
+            lasts = []
+            for j, d in enumerate(self._directions):
+                k = layer * len(self._directions) + j
+                inp = seq if not d else ivy.flip(seq, axis=1)
+                hs, h, c = self._run(inp, v[f"layer{layer}{d}"], h0s[k], None if c0s is None else c0s[k])
+                outs.append(hs if not d else ivy.flip(hs, axis=1))
+                lasts.append(h)
+                hs_n.append(h)
+                cs_n.append(c)
+            seq = outs[0] if len(outs) == 1 else ivy.concat(outs, axis=-1)
+            if self.dropout and self.training and layer < self.num_layers - 1:
+                seq = ivy.dropout(seq, self.dropout, training=True)
+        out = seq if self.return_sequence else (lasts[0] if len(lasts) == 1 else ivy.concat(lasts, axis=-1))
+        if not self.return_state:
+            return out
+        h_n = ivy.stack(hs_n, axis=0)
+        return (out, (h_n, ivy.stack(cs_n, axis=0))) if self._HAS_CELL else (out, h_n)
+
+
+_RNN_ARGS = """
+    Args:
+        input_channels: size of the input features.
+        output_channels: hidden size.
+        num_layers: number of stacked layers.
+        bidirectional: also run each layer backwards in time; the two directions' hidden states
+            are concatenated (``[..., 2 * hidden]``).
+        return_sequence: return the (last layer's) hidden states of every step,
+            ``[batch, time, directions * hidden]``; else the final ones, ``[batch, directions *
+            hidden]`` (for the backward direction, its state after the whole reversed sequence, as
+            Keras' ``Bidirectional``).
+        return_state: also return the final state{state}, ``[num_layers * directions, batch,
+            hidden]`` (torch's order: layer 0 forward, layer 0 backward, layer 1 ...).
+        dropout: dropout on the outputs of every layer but the last, in training mode (torch's).
+        with_bias: whether to have the biases.
+        weight_initializer: default ``Uniform(-1/sqrt(hidden), 1/sqrt(hidden))`` (as torch), also
+            used for the biases.
+        **kwargs: see :class:`Module`.
+
+    Call: ``layer(x, initial_state=None)``, ``x`` ``[batch, time, input_channels]``;
+    ``initial_state`` as the returned state (zeros by default).
+"""
+
+
+class SimpleRNN(_RNN):
+    __doc__ = (
+        """Elman recurrent layers (torch's ``RNN``, Keras' ``SimpleRNN``):
+    ``h_t = act(x_t @ w + b + h_{t-1} @ r)``, ``act`` ``tanh`` or ``relu`` (``activation=``).
+    ``b`` is torch's ``bias_ih + bias_hh``. Returns ``out`` or ``(out, h_n)``.
+"""
+        + _RNN_ARGS.format(state=" ``h_n``")
+        + """        activation: ``"tanh"`` (default) or ``"relu"``.
+"""
+    )
+
+    def __init__(self, input_channels: int, output_channels: int, *, activation: str = "tanh", **kwargs: Any) -> None:
+        if activation not in ("tanh", "relu"):
+            raise ValueError(f"SimpleRNN: activation must be 'tanh' or 'relu', got {activation!r}")
+        self.activation = activation
+        super().__init__(input_channels, output_channels, **kwargs)
+
+    def _run(self, x: Any, lv: Any, h0: Any, c0: Any) -> tuple[Any, Any, Any]:
+        ivy = _ivy()
+        act = getattr(ivy, self.activation)
+        xs = ivy.matmul(x, lv.w)
+        if self.with_bias:
+            xs = xs + lv.b
+        h, hs = h0, []
+        for xt in ivy.unstack(xs, axis=1):
+            h = act(xt + ivy.matmul(h, lv.r))
+            hs.append(h)
+        return ivy.stack(hs, axis=1), h, None
+
+
+class GRU(_RNN):
+    __doc__ = """Gated recurrent unit layers (Cho et al., 2014), in torch's form (Keras' with
+    ``reset_after=True``): with ``x_t @ w + b`` and ``h @ r + rb`` split along the last axis into
+    the blocks of the gates ``r, z, n`` (torch's order)::
+
+        r = sigmoid(xr + hr);  z = sigmoid(xz + hz)
+        n = tanh(xn + r * hn);  h = (1 - z) * n + z * h
+
+    ``b`` and ``rb`` are torch's ``bias_ih`` and ``bias_hh`` (Keras' two bias rows, its gate order
+    being ``z, r, n``). Returns ``out`` or ``(out, h_n)``.
+""" + _RNN_ARGS.format(state=" ``h_n``")
+
+    _GATES = 3
+    _RECURRENT_BIAS = True
+
+    def _run(self, x: Any, lv: Any, h0: Any, c0: Any) -> tuple[Any, Any, Any]:
+        ivy = _ivy()
+        n = self.output_channels
+        xs = ivy.matmul(x, lv.w)
+        if self.with_bias:
+            xs = xs + lv.b
+        h, hs = h0, []
+        for xt in ivy.unstack(xs, axis=1):
+            hh = ivy.matmul(h, lv.r)
+            if self.with_bias:
+                hh = hh + lv.rb
+            r = ivy.sigmoid(xt[..., :n] + hh[..., :n])
+            z = ivy.sigmoid(xt[..., n : 2 * n] + hh[..., n : 2 * n])
+            cand = ivy.tanh(xt[..., 2 * n :] + r * hh[..., 2 * n :])
+            h = (1.0 - z) * cand + z * h
+            hs.append(h)
+        return ivy.stack(hs, axis=1), h, None
+
+
+class LSTM(_RNN):
+    __doc__ = """Long short-term memory layers (:func:`ivy.lstm_update`), the gates ordered
+    ``i, f, g, o`` along the last axis (torch's order; ``b`` is torch's ``bias_ih + bias_hh``).
+    Returns ``out`` or ``(out, (h_n, c_n))``.
+""" + _RNN_ARGS.format(state=" ``(h_n, c_n)``")
+
+    _GATES = 4
+    _HAS_CELL = True
+
+    def _run(self, x: Any, lv: Any, h0: Any, c0: Any) -> tuple[Any, Any, Any]:
+        hs, (h, c) = _ivy().lstm_update(x, h0, c0, lv.w, lv.r, bias=lv.b if self.with_bias else None)
+        return hs, h, c
+
+    def _forward(self, x: Any, initial_state: Any = None) -> Any:
+        if self.bidirectional or self.dropout:
+            return super()._forward(x, initial_state)
+        # unidirectional and no dropout: the whole stack in one ivy.lstm (a native kernel on torch)
+        ivy = _ivy()
+        if len(x.shape) != 3 or int(x.shape[-1]) != self.input_channels:
+            raise ValueError(
+                f"LSTM expects [batch, time, {self.input_channels}] (batch first, features last), "
+                f"got shape {tuple(x.shape)}"
+            )
         v = self.v
         layers = [v[f"layer{i}"] for i in range(self.num_layers)]
         if initial_state is None:
@@ -80,66 +246,8 @@ class LSTM(Module):
             h0 = ivy.zeros(shape, dtype=x.dtype, device=ivy.dev(x), backend=ivy.namespace(x))
             initial_state = (h0, h0)
         biases = [lv.b for lv in layers] if self.with_bias else None
-        hs, (h, c) = ivy.lstm(x, initial_state[0], initial_state[1], [lv.w for lv in layers],
-                              [lv.r for lv in layers], biases=biases)
+        hs, (h, c) = ivy.lstm(
+            x, initial_state[0], initial_state[1], [lv.w for lv in layers], [lv.r for lv in layers], biases=biases
+        )
         out = hs if self.return_sequence else hs[:, -1]
         return (out, (h, c)) if self.return_state else out
-
-
-class MultiHeadAttention(Module):
-    """Multi-head attention (:func:`ivy.multi_head_attention`) over ``[batch, length, dim]``.
-
-    Variables: ``q_w`` ``[query_dim, embed_dim]``, ``k_w`` ``[key_dim, embed_dim]``, ``v_w``
-    ``[value_dim, embed_dim]``, ``out_w`` ``[embed_dim, out_dim]`` (``x @ w``: the transposes of
-    torch's ``in_proj_weight`` blocks and ``out_proj.weight``), and biases ``q_b``, ``k_b``,
-    ``v_b`` ``[embed_dim]``, ``out_b`` ``[out_dim]``.
-
-    Args:
-        embed_dim: total size of the heads (and default size of every input and the output).
-        num_heads: number of heads; must divide ``embed_dim``.
-        key_dim: size of the key features; default ``embed_dim``.
-        value_dim: size of the value features; default ``embed_dim``.
-        out_dim: size of the output; default ``embed_dim``.
-        with_bias: whether to have the biases.
-        weight_initializer: default :class:`GlorotUniform`; biases start at zero.
-        **kwargs: see :class:`Module`.
-    """
-
-    def __init__(
-        self,
-        embed_dim: int,
-        num_heads: int,
-        *,
-        key_dim: int | None = None,
-        value_dim: int | None = None,
-        out_dim: int | None = None,
-        with_bias: bool = True,
-        weight_initializer: Initializer | None = None,
-        **kwargs: Any,
-    ) -> None:
-        if embed_dim % num_heads:
-            raise ValueError(f"MultiHeadAttention: {num_heads} heads do not divide embed_dim {embed_dim}")
-        self.embed_dim, self.num_heads = embed_dim, num_heads
-        self.key_dim, self.value_dim = key_dim or embed_dim, value_dim or embed_dim
-        self.out_dim, self.with_bias = out_dim or embed_dim, with_bias
-        self.weight_initializer = weight_initializer or GlorotUniform()
-        Module.__init__(self, **kwargs)
-
-    def _create_variables(self, *, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
-        e = self.embed_dim
-        kw = {"dtype": dtype, "device": device, "backend": backend}
-        init = self.weight_initializer
-        dims = {"q": (e, e), "k": (self.key_dim, e), "v": (self.value_dim, e), "out": (e, self.out_dim)}
-        v = {f"{n}_w": init.create(s, fan_in=s[0], fan_out=s[1], **kw) for n, s in dims.items()}
-        if self.with_bias:
-            v.update({f"{n}_b": Zeros().create((s[1],), **kw) for n, s in dims.items()})
-        return v
-
-    def _forward(self, query: Any, key: Any = None, value: Any = None, *, mask: Any = None,
-                 is_causal: bool = False) -> Any:
-        v = self.v
-        b = {f"{n}_bias": v[f"{n}_b"] for n in ("q", "k", "v", "out")} if self.with_bias else {}
-        return _ivy().multi_head_attention(
-            query, key, value, num_heads=self.num_heads, q_weight=v.q_w, k_weight=v.k_w, v_weight=v.v_w,
-            out_weight=v.out_w, mask=mask, is_causal=is_causal, **b,
-        )

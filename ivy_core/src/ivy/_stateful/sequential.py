@@ -40,6 +40,8 @@ class Sequential(Module):
         **kwargs: see :class:`Module`.
     """
 
+    _repr_strip_prefix = "layers/"
+
     def __init__(self, *modules: Module, **kwargs: Any) -> None:
         for i, m in enumerate(modules):
             if not isinstance(m, Module):
@@ -51,6 +53,14 @@ class Sequential(Module):
         for m in self.layers:
             x = m(x)
         return x
+
+    def add(self, module: Module) -> Sequential:
+        """Append ``module`` (before the first call, or with its variables built separately);
+        returns this Sequential."""
+        if not isinstance(module, Module):
+            raise TypeError(f"Sequential.add: got a {type(module).__name__}, not an ivy.Module")
+        self.layers.append(module)
+        return self
 
     def __len__(self) -> int:
         return len(self.layers)

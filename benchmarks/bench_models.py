@@ -1,0 +1,391 @@
+"""Training steps of whole models built from Ivy's layers against the same models written
+natively, per backend, the ratios side by side in one run.
+
+    python benchmarks/bench_models.py [--quick] [--backends torch,jax] [--json PATH] [--torch-compile]
+
+The models are those of ``examples/``: an MNIST-style CNN (two conv-ReLU-max-pool blocks and a
+linear head on ``[64, 1, 28, 28]`` images) and a small causal transformer language model
+(embedding, sinusoidal positions, two pre-norm encoder layers, layer norm, linear head; batch 32
+of 32 tokens). A step is forward, loss (cross-entropy from logits), gradients and an Adam update.
+
+* torch: the Ivy model (``ivy.execute_with_gradients`` and ``ivy.Adam.step``, eager) against
+  ``torch.nn`` layers with ``torch.optim.Adam``, started from the same weights (their first
+  losses are checked equal). With ``--torch-compile``, also both steps compiled
+  (``ivy.compile`` / ``torch.compile``; slow to compile).
+* jax: the Ivy step compiled with ``ivy.compile`` (``jax.jit``; the module's variables and the
+  optimizer's state threaded through the program) against Flax (linen) modules and an Optax Adam
+  step under ``jax.jit``; the parameter counts are checked equal.
+
+Target: a ratio (Ivy / native time per step) of at most 1.1. Method as the other stages
+(``benchmarks/_common.py``): one child process per backend, one thread, interleaved rounds, the
+median of the per-round ratios with its quartiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+CNN_BATCH, SIDE, CLASSES = 64, 28, 10
+LM_BATCH, LENGTH, VOCAB, D_MODEL, HEADS, FF, LAYERS = 32, 32, 64, 64, 4, 128, 2
+LR, EPS = 1e-3, 1e-7
+SUPPORTED = ("torch", "jax")
+
+# ------------------------------------------------------------------------------------- Ivy models
+
+
+def ivy_cnn(backend: str, data_format: str) -> Any:
+    import ivy
+
+    fmt = {"data_format": data_format}
+    flat = 64 * (SIDE // 4) ** 2
+    return ivy.Sequential(
+        ivy.Conv2D(1, 32, 3, padding="SAME", **fmt),
+        ivy.ReLU(),
+        ivy.MaxPool2D(2, **fmt),
+        ivy.Conv2D(32, 64, 3, padding="SAME", **fmt),
+        ivy.ReLU(),
+        ivy.MaxPool2D(2, **fmt),
+        ivy.Flatten(),
+        ivy.Linear(flat, CLASSES),
+        backend=backend,
+    )
+
+
+def ivy_lm(backend: str) -> Any:
+    import ivy
+
+    class TinyLM(ivy.Module):
+        def __init__(self) -> None:
+            self.embed = ivy.Embedding(VOCAB, D_MODEL)
+            self.position = ivy.SinusoidalPositionalEmbedding(D_MODEL)
+            self.encoder = ivy.TransformerEncoder(LAYERS, D_MODEL, HEADS, FF, 0.0, activation="gelu", norm_first=True)
+            self.norm = ivy.LayerNorm(D_MODEL)
+            self.head = ivy.Linear(D_MODEL, VOCAB)
+            ivy.Module.__init__(self, backend=backend)
+
+        def _forward(self, tokens: Any) -> Any:
+            return self.head(self.norm(self.encoder(self.position(self.embed(tokens)), is_causal=True)))
+
+    return TinyLM()
+
+
+def data(kind: str, channels_first: bool, ints: str) -> tuple[Any, Any]:
+    """Inputs and integer labels (``ints``: torch's losses take int64, JAX runs without x64)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    if kind == "cnn":
+        x = rng.standard_normal((CNN_BATCH, 1, SIDE, SIDE) if channels_first else (CNN_BATCH, SIDE, SIDE, 1))
+        return x.astype(np.float32), rng.integers(0, CLASSES, CNN_BATCH).astype(ints)
+    tokens = rng.integers(0, VOCAB, (LM_BATCH, LENGTH + 1)).astype(ints)
+    return tokens[:, :-1], tokens[:, 1:]
+
+
+def ivy_step(model: Any, compiled: bool) -> Callable[[Any, Any], Any]:
+    """The step as a user writes it: gradients of the loss, an Adam update."""
+    import ivy
+
+    opt = ivy.Adam(LR, epsilon=EPS)
+
+    def step(x: Any, y: Any) -> Any:
+        loss, grads = ivy.execute_with_gradients(lambda v: ivy.losses.cross_entropy(y, model(x, v=v)), model.v)
+        model.v = opt.step(model.v, grads)
+        return loss
+
+    return ivy.compile(step) if compiled else step
+
+
+def n_params(tree: Any) -> int:
+    import numpy as np
+
+    import ivy
+
+    return int(sum(np.prod(tuple(a.shape)) for a in ivy.nest.leaves(tree)))
+
+
+# ----------------------------------------------------------------------------------------- torch
+
+
+def torch_models(kind: str, model: Any) -> Any:
+    """The native torch model, with the Ivy model's weights."""
+    import numpy as np
+    import torch
+
+    import ivy
+
+    w = {k: np.asarray(ivy.to_numpy(a)) for k, a in model.v.to_flat_dict().items()}
+    t = torch.from_numpy
+    net: Any
+    if kind == "cnn":
+        net = torch.nn.Sequential(
+            torch.nn.Conv2d(1, 32, 3, padding=1),
+            torch.nn.ReLU(),
+            torch.nn.MaxPool2d(2),
+            torch.nn.Conv2d(32, 64, 3, padding=1),
+            torch.nn.ReLU(),
+            torch.nn.MaxPool2d(2),
+            torch.nn.Flatten(),
+            torch.nn.Linear(64 * (SIDE // 4) ** 2, CLASSES),
+        )
+        with torch.no_grad():
+            for i in (0, 3):  # Ivy's kernels are [kh, kw, in, out], torch's [out, in, kh, kw]
+                net[i].weight.copy_(t(w[f"layers/{i}/w"].transpose(3, 2, 0, 1).copy()))
+                net[i].bias.copy_(t(w[f"layers/{i}/b"]))
+            net[7].weight.copy_(t(w["layers/7/w"]))
+            net[7].bias.copy_(t(w["layers/7/b"]))
+        return net
+
+    table = ivy.to_numpy(model.position(np.zeros((1, LENGTH, D_MODEL), np.float32)))  # constant positions
+
+    class TorchLM(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embed = torch.nn.Embedding(VOCAB, D_MODEL)
+            self.register_buffer("position", t(np.asarray(table)))
+            layer = torch.nn.TransformerEncoderLayer(
+                D_MODEL, HEADS, FF, 0.0, activation="gelu", batch_first=True, norm_first=True
+            )
+            self.encoder = torch.nn.TransformerEncoder(layer, LAYERS, enable_nested_tensor=False)
+            self.norm = torch.nn.LayerNorm(D_MODEL)
+            self.head = torch.nn.Linear(D_MODEL, VOCAB)
+            self.register_buffer("mask", torch.nn.Transformer.generate_square_subsequent_mask(LENGTH))
+
+        def forward(self, tokens: Any) -> Any:
+            h = self.encoder(self.embed(tokens) + self.position, mask=self.mask, is_causal=True)
+            return self.head(self.norm(h))
+
+    net = TorchLM()
+    with torch.no_grad():
+        net.embed.weight.copy_(t(w["embed/w"]))
+        for name in ("norm", "head"):
+            getattr(net, name).weight.copy_(t(w[f"{name}/w"]))
+            getattr(net, name).bias.copy_(t(w[f"{name}/b"]))
+        for i, layer in enumerate(net.encoder.layers):
+            p = f"encoder/layers/{i}/"
+            att = layer.self_attn  # Ivy's projections are x @ w ([in, out]); torch's stacked, [out, in]
+            att.in_proj_weight.copy_(t(np.concatenate([w[p + f"self_attn/{n}_w"].T for n in "qkv"])))
+            att.in_proj_bias.copy_(t(np.concatenate([w[p + f"self_attn/{n}_b"] for n in "qkv"])))
+            att.out_proj.weight.copy_(t(w[p + "self_attn/out_w"].T.copy()))
+            att.out_proj.bias.copy_(t(w[p + "self_attn/out_b"]))
+            for name in ("linear1", "linear2", "norm1", "norm2"):
+                getattr(layer, name).weight.copy_(t(w[p + f"{name}/w"]))
+                getattr(layer, name).bias.copy_(t(w[p + f"{name}/b"]))
+    return net
+
+
+def torch_step(net: Any) -> Callable[[Any, Any], Any]:
+    import torch
+
+    opt = torch.optim.Adam(net.parameters(), lr=LR, eps=EPS)
+
+    def step(x: Any, y: Any) -> Any:
+        opt.zero_grad()
+        logits = net(x)
+        loss = torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1))
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step
+
+
+# ------------------------------------------------------------------------------------------- jax
+
+
+def flax_model(kind: str, table: Any) -> Any:
+    import flax.linen as nn
+    import jax.numpy as jnp
+
+    if kind == "cnn":
+
+        class CNN(nn.Module):
+            @nn.compact
+            def __call__(self, x: Any) -> Any:
+                for c in (32, 64):
+                    x = nn.max_pool(nn.relu(nn.Conv(c, (3, 3), padding="SAME")(x)), (2, 2), (2, 2))
+                return nn.Dense(CLASSES)(x.reshape(x.shape[0], -1))
+
+        return CNN()
+
+    class Block(nn.Module):
+        @nn.compact
+        def __call__(self, x: Any, mask: Any) -> Any:
+            x = x + nn.MultiHeadDotProductAttention(HEADS)(nn.LayerNorm(epsilon=1e-5)(x), mask=mask)
+            h = nn.Dense(D_MODEL)(nn.gelu(nn.Dense(FF)(nn.LayerNorm(epsilon=1e-5)(x)), approximate=False))
+            return x + h
+
+    class LM(nn.Module):
+        @nn.compact
+        def __call__(self, tokens: Any) -> Any:
+            x = nn.Embed(VOCAB, D_MODEL)(tokens) + jnp.asarray(table)
+            mask = nn.make_causal_mask(tokens)
+            for _ in range(LAYERS):
+                x = Block()(x, mask)
+            return nn.Dense(VOCAB)(nn.LayerNorm(epsilon=1e-5)(x))
+
+    return LM()
+
+
+def jax_step(net: Any, x: Any, y: Any) -> tuple[Callable[[Any, Any], Any], int]:
+    import jax
+    import optax
+
+    params = net.init(jax.random.PRNGKey(0), x)
+    tx = optax.adam(LR, eps=EPS)
+    state = {"p": params, "o": tx.init(params)}
+
+    @jax.jit
+    def update(p: Any, o: Any, x: Any, y: Any) -> Any:
+        def loss_fn(p: Any) -> Any:
+            return optax.softmax_cross_entropy_with_integer_labels(net.apply(p, x), y).mean()
+
+        loss, g = jax.value_and_grad(loss_fn)(p)
+        updates, o = tx.update(g, o, p)
+        return optax.apply_updates(p, updates), o, loss
+
+    def step(x: Any, y: Any) -> Any:
+        state["p"], state["o"], loss = update(state["p"], state["o"], x, y)
+        return loss
+
+    return step, n_params(params)
+
+
+# ------------------------------------------------------------------------------------------ child
+
+
+def bench_backend(backend: str, rounds: int, number: int, torch_compile: bool) -> dict[str, Any]:
+    """Every model on ``backend``: ``{model: {mode: timing}}`` (a child process)."""
+    import numpy as np
+
+    import ivy
+    from benchmarks._common import block_until_ready, interleaved, paired, pin_one_thread, progress
+
+    pin_one_thread(backend)
+    sync = block_until_ready(backend)
+    out: dict[str, Any] = {}
+    kinds = ("cnn", "transformer")
+    for k, kind in enumerate(kinds):
+        progress(k, len(kinds))
+        channels_first = backend == "torch"  # each framework's own layout
+        xn, yn = data(kind, channels_first, "int64" if backend == "torch" else "int32")
+        x, y = ivy.asarray(xn, backend=backend), ivy.asarray(yn, backend=backend)
+        model = ivy_cnn(backend, "NCHW" if channels_first else "NHWC") if kind == "cnn" else ivy_lm(backend)
+        model(x)  # build
+        res: dict[str, Any] = {"params": n_params(model.v)}
+        modes: list[tuple[str, Callable[..., Any], Callable[..., Any]]] = []
+        if backend == "torch":
+            net = torch_models(kind, model)
+            native = torch_step(net)
+            if n_params(list(net.parameters())) != res["params"]:
+                raise SystemExit(f"{kind}: the torch model has another parameter count")
+            ivy_eager = ivy_step(model, compiled=False)
+            first = float(ivy.to_numpy(ivy_eager(x, y))), float(native(x, y).detach())
+            if not np.isclose(*first, rtol=1e-4):
+                raise SystemExit(f"{kind}: first losses differ (ivy, torch) = {first}: not the same model")
+            res["first_losses"] = first
+            modes.append(("eager", ivy_eager, native))
+            if torch_compile:
+                import torch
+
+                modes.append(("compiled", ivy_step(model, compiled=True), torch.compile(native)))
+        elif backend == "jax":
+            table = ivy.to_numpy(model.position(np.zeros((1, LENGTH, D_MODEL), np.float32))) if kind != "cnn" else None
+            native, count = jax_step(flax_model(kind, table), x, y)
+            if count != res["params"]:
+                raise SystemExit(f"{kind}: the flax model has {count} parameters, the Ivy one {res['params']}")
+            modes.append(("compiled", ivy_step(model, compiled=True), native))
+        for mode, ivy_fn, native_fn in modes:
+            for _ in range(3):  # compile, warm caches
+                sync(ivy_fn(x, y)), sync(native_fn(x, y))
+            samples = interleaved(
+                {"ivy": _bound(ivy_fn, x, y, sync), "native": _bound(native_fn, x, y, sync)}, rounds, number
+            )
+            res[mode] = {
+                "ivy_ms": 1e3 * float(np.median(samples["ivy"])),
+                "native_ms": 1e3 * float(np.median(samples["native"])),
+                **paired(samples, "ivy", "native"),
+            }
+        out[kind] = res
+    progress(len(kinds), len(kinds))
+    return out
+
+
+def _bound(step: Callable[[Any, Any], Any], x: Any, y: Any, sync: Callable[[Any], Any]) -> Callable[[], Any]:
+    return lambda: sync(step(x, y))
+
+
+# ----------------------------------------------------------------------------------------- parent
+
+
+def table(results: dict[str, Any]) -> str:
+    head = (
+        f"{'model':<12} {'backend':<8} {'mode':<9} {'params':>8} {'native ms':>10} {'ivy ms':>9} "
+        f"{'ivy/native':>10}  {'[q1, q3]':<14}"
+    )
+    lines = [head, "-" * len(head)]
+    for backend, models in results["backends"].items():
+        for kind, res in models.items():
+            for mode in ("eager", "compiled"):
+                if mode in res:
+                    r = res[mode]
+                    lines.append(
+                        f"{kind:<12} {backend:<8} {mode:<9} {res['params']:>8,} {r['native_ms']:>10.2f} "
+                        f"{r['ivy_ms']:>9.2f} {r['ratio']:>10.3f}  [{r['q1']:.3f}, {r['q3']:.3f}]"
+                    )
+    for backend, err in results["errors"].items():
+        lines.append(f"{backend}: failed: {err}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from benchmarks._common import ChildError, child_env, run_child
+
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--backends", default=",".join(SUPPORTED), help="comma-separated (torch, jax)")
+    ap.add_argument("--quick", action="store_true", help="fewer rounds")
+    ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--torch-compile", action="store_true", help="also torch.compile'd steps (minutes to compile)")
+    args = ap.parse_args(argv)
+    rounds, number = (7, 2) if args.quick else (31, 3)
+    names = [b for b in args.backends.split(",") if b in SUPPORTED]
+    results: dict[str, Any] = {
+        "rounds": rounds,
+        "steps_per_round": number,
+        "backends": {},
+        "errors": {},
+        "skipped": [b for b in args.backends.split(",") if b and b not in SUPPORTED],
+    }
+    for name in names:
+        try:
+            results["backends"][name] = run_child(
+                "benchmarks.bench_models",
+                "bench_backend",
+                {"backend": name, "rounds": rounds, "number": number, "torch_compile": args.torch_compile},
+                env=child_env(name),
+            )
+        except ChildError as e:
+            results["errors"][name] = str(e)
+    print(
+        f"Training step per model, Ivy vs native ({rounds} interleaved rounds of {number} steps, "
+        "median of per-round ratios; target <= 1.1)"
+    )
+    print(table(results))
+    if results["skipped"]:
+        print(f"not measured (no native model written here): {', '.join(results['skipped'])}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+    return 1 if results["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

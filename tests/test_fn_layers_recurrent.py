@@ -1,0 +1,283 @@
+"""Embeddings (token, learned / sinusoidal / rotary positions) and recurrent layers (SimpleRNN,
+GRU, LSTM; stacked, bidirectional) against each backend's own framework layers (see
+test_fn_layers_harness), and NumPy formulas where no framework layer is at hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from test_fn_layers_harness import Ref, check_layer
+
+import ivy
+from ivy.testing.convert import has_autodiff, native_to_numpy, to_native
+
+RNG = np.random.default_rng(3)
+H, IN = 4, 3
+
+
+def _f32(*shape: int, scale: float = 1.0) -> np.ndarray:
+    return (RNG.standard_normal(shape) * scale).astype(np.float32)
+
+
+# ------------------------------------------------------------------ embeddings
+
+
+def test_fn_layers_embedding_matches_the_framework_layer(backend):
+    w = {"w": _f32(10, 4)}
+    refs = {
+        "torch": Ref(lambda: __import__("torch").nn.Embedding(10, 4), {"w": ("weight", None)}),
+        "paddle": Ref(lambda: __import__("paddle").nn.Embedding(10, 4), {"w": ("weight", None)}),
+        "keras": Ref(lambda: __import__("keras").layers.Embedding(10, 4), {"w": ("embeddings", None)}),
+        "flax": Ref(
+            lambda: __import__("flax.linen", fromlist=["linen"]).Embed(10, 4), {"w": ("params/embedding", None)}
+        ),
+    }
+    check_layer(backend, ivy.Embedding(10, 4), w, RNG.integers(0, 10, (3, 5)), refs)
+
+
+def test_fn_layers_learned_positions_are_added(backend):
+    layer = ivy.LearnedPositionalEmbedding(8, 4)
+    w = _f32(8, 4)
+    layer.v = {"w": to_native(backend, w)}
+    x = _f32(2, 5, 4)
+    np.testing.assert_allclose(native_to_numpy(backend, layer(to_native(backend, x))), x + w[:5], rtol=1e-6)
+    np.testing.assert_allclose(native_to_numpy(backend, layer(to_native(backend, x), offset=3)), x + w[3:8], rtol=1e-6)
+    with pytest.raises(ValueError, match="max_length is 8"):
+        layer(to_native(backend, x), offset=4)
+
+
+def _np_sinusoids(n: int, d: int, base: float = 10000.0, offset: int = 0) -> np.ndarray:
+    pe = np.zeros((n, d))
+    for p in range(n):
+        for i in range(0, d, 2):
+            angle = (p + offset) / base ** (i / d)
+            pe[p, i] = np.sin(angle)
+            if i + 1 < d:
+                pe[p, i + 1] = np.cos(angle)
+    return pe
+
+
+def test_fn_layers_sinusoidal_positions_follow_the_paper(backend):
+    x = _f32(2, 7, 6)
+    layer = ivy.SinusoidalPositionalEmbedding(6)
+    np.testing.assert_allclose(
+        native_to_numpy(backend, layer(to_native(backend, x))), x + _np_sinusoids(7, 6), rtol=1e-5, atol=1e-5
+    )
+    got = native_to_numpy(backend, layer(to_native(backend, x), offset=5))
+    np.testing.assert_allclose(got, x + _np_sinusoids(7, 6, offset=5), rtol=1e-5, atol=1e-5)
+    assert layer.v == {} and got.dtype == np.float32
+
+
+def _np_rotary(x: np.ndarray, base: float, interleaved: bool) -> np.ndarray:
+    """RoPE on [batch, length, heads, d], pair by pair, from the definition."""
+    out = np.empty_like(x, dtype=np.float64)
+    d = x.shape[-1]
+    for p in range(x.shape[1]):
+        for i in range(d // 2):
+            theta = p * base ** (-2 * i / d)
+            a, b = (2 * i, 2 * i + 1) if interleaved else (i, i + d // 2)
+            c, s = np.cos(theta), np.sin(theta)
+            out[:, p, :, a] = x[:, p, :, a] * c - x[:, p, :, b] * s
+            out[:, p, :, b] = x[:, p, :, a] * s + x[:, p, :, b] * c
+    return out
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_fn_layers_rotary_embedding_rotates_pairs(backend, interleaved):
+    x = _f32(2, 5, 3, 8)
+    layer = ivy.RotaryEmbedding(8, interleaved=interleaved)
+    got = native_to_numpy(backend, layer(to_native(backend, x)))
+    np.testing.assert_allclose(got, _np_rotary(x, 10000.0, interleaved), rtol=1e-5, atol=1e-5)
+    # a rotation: norms of the pairs (so of every vector) are kept; relative positions only matter
+    np.testing.assert_allclose(np.linalg.norm(got, axis=-1), np.linalg.norm(x, axis=-1), rtol=1e-5)
+
+
+def test_fn_layers_rotary_scores_depend_on_relative_position(backend):
+    q, k = _f32(1, 1, 1, 8), _f32(1, 1, 1, 8)
+    layer = ivy.RotaryEmbedding(8)
+
+    def score(pq: int, pk: int) -> float:
+        rq = native_to_numpy(backend, layer(to_native(backend, q), offset=pq))
+        rk = native_to_numpy(backend, layer(to_native(backend, k), offset=pk))
+        return float((rq * rk).sum())
+
+    assert abs(score(3, 1) - score(7, 5)) < 1e-4 and abs(score(3, 1) - score(3, 2)) > 1e-4
+
+
+# ------------------------------------------------------------------ recurrent layers
+
+
+def _zeroed(mod: Any, names: list[str]) -> Any:
+    """``mod`` with the named parameters zeroed (the second bias torch and paddle add, which Ivy
+    folds into one)."""
+    for n in names:
+        p = dict(mod.named_parameters())[n]
+        if hasattr(p, "set_value"):
+            p.set_value(np.zeros(p.shape, np.float32))
+        else:
+            import torch
+
+            with torch.no_grad():
+                p.zero_()
+    return mod
+
+
+def _gru_to_keras() -> tuple[Any, Any]:
+    """Ivy's GRU blocks (r, z, n) to Keras' (z, r, n), along the last axis."""
+
+    def perm(a: np.ndarray) -> np.ndarray:
+        r, z, n = np.split(a, 3, axis=-1)
+        return np.concatenate([z, r, n], axis=-1)
+
+    def back(a: np.ndarray) -> np.ndarray:
+        z, r, n = np.split(a, 3, axis=-1)
+        return np.concatenate([r, z, n], axis=-1)
+
+    return perm, back
+
+
+def _single_layer_refs(kind: str) -> dict[str, Ref]:
+    t = (1, 0)
+
+    def torch_rnn() -> Any:
+        import torch
+
+        m = getattr(torch.nn, {"SimpleRNN": "RNN", "GRU": "GRU", "LSTM": "LSTM"}[kind])(IN, H, batch_first=True)
+        return m if kind == "GRU" else _zeroed(m, ["bias_hh_l0"])
+
+    def paddle_rnn() -> Any:
+        import paddle
+
+        m = getattr(paddle.nn, kind)(IN, H)
+        return m if kind == "GRU" else _zeroed(m, ["bias_hh_l0"])
+
+    def keras_rnn() -> Any:
+        import keras
+
+        return getattr(keras.layers, kind)(H, return_sequences=True, return_state=False)
+
+    tw = {"layer0/w": ("weight_ih_l0", t), "layer0/r": ("weight_hh_l0", t), "layer0/b": ("bias_ih_l0", None)}
+    if kind == "GRU":
+        tw["layer0/rb"] = ("bias_hh_l0", None)
+    refs = {
+        "torch": Ref(torch_rnn, dict(tw), out=lambda o: o[:1]),
+        "paddle": Ref(paddle_rnn, dict(tw), out=lambda o: o[:1]),
+    }
+    if kind == "GRU":
+        perm, back = _gru_to_keras()
+        kw = {
+            "layer0/w": ("kernel", (perm, back)),
+            "layer0/r": ("recurrent_kernel", (perm, back)),
+            ("layer0/b", "layer0/rb"): (
+                "bias",
+                (lambda ab: np.stack([perm(ab[0]), perm(ab[1])]), lambda g: [back(g[0]), back(g[1])]),
+            ),
+        }
+    else:
+        kw = {"layer0/w": ("kernel", None), "layer0/r": ("recurrent_kernel", None), "layer0/b": ("bias", None)}
+    refs["keras"] = Ref(keras_rnn, kw)
+    if kind == "SimpleRNN":
+
+        def flax_rnn() -> Any:
+            import flax.linen as nn
+
+            return nn.RNN(nn.SimpleCell(H))
+
+        refs["flax"] = Ref(
+            flax_rnn,
+            {
+                "layer0/w": ("params/cell/i/kernel", None),
+                "layer0/r": ("params/cell/h/kernel", None),
+                "layer0/b": ("params/cell/i/bias", None),
+            },
+        )
+    return refs
+
+
+def _weights(layer: Any) -> dict[str, np.ndarray]:
+    return {k: _f32(*tuple(int(d) for d in a.shape), scale=0.5) for k, a in layer.v.to_flat_dict().items()}
+
+
+@pytest.mark.parametrize("kind", ["SimpleRNN", "GRU", "LSTM"])
+def test_fn_layers_recurrent_layer_matches_the_framework_layer(backend, kind):
+    layer = getattr(ivy, kind)(IN, H, return_state=False, backend=backend)
+    check_layer(backend, layer, _weights(layer), _f32(2, 5, IN), _single_layer_refs(kind))
+
+
+def _stacked_refs(kind: str) -> dict[str, Ref]:
+    t = (1, 0)
+    names = {}
+    zero = []
+    for layer in range(2):
+        for d in ("", "_reverse"):
+            names[f"layer{layer}{d}/w"] = (f"weight_ih_l{layer}{d}", t)
+            names[f"layer{layer}{d}/r"] = (f"weight_hh_l{layer}{d}", t)
+            names[f"layer{layer}{d}/b"] = (f"bias_ih_l{layer}{d}", None)
+            if kind == "GRU":
+                names[f"layer{layer}{d}/rb"] = (f"bias_hh_l{layer}{d}", None)
+            else:
+                zero.append(f"bias_hh_l{layer}{d}")
+
+    def torch_rnn() -> Any:
+        import torch
+
+        cls = getattr(torch.nn, {"SimpleRNN": "RNN", "GRU": "GRU", "LSTM": "LSTM"}[kind])
+        return _zeroed(cls(IN, H, num_layers=2, bidirectional=True, batch_first=True), zero)
+
+    def paddle_rnn() -> Any:
+        import paddle
+
+        return _zeroed(getattr(paddle.nn, kind)(IN, H, num_layers=2, direction="bidirect"), zero)
+
+    return {"torch": Ref(torch_rnn, names), "paddle": Ref(paddle_rnn, names)}
+
+
+@pytest.mark.parametrize("kind", ["SimpleRNN", "GRU", "LSTM"])
+def test_fn_layers_stacked_bidirectional_recurrent_layers_match_the_framework_layer(backend, kind):
+    # torch.nn (paddle.nn on paddle): the sequence of outputs and the final states of every layer
+    # and direction; Keras and Flax stack and reverse with wrappers of other names, torch's is used
+    layer = getattr(ivy, kind)(IN, H, num_layers=2, bidirectional=True, backend=backend)
+    check_layer(backend, layer, _weights(layer), _f32(2, 5, IN), _stacked_refs(kind))
+
+
+def test_fn_layers_bidirectional_final_output_joins_both_directions(backend):
+    layer = ivy.GRU(IN, H, bidirectional=True, return_sequence=False, return_state=False, backend=backend)
+    layer.v = ivy.Container.from_flat_dict({k: to_native(backend, a) for k, a in _weights(layer).items()})
+    full = ivy.GRU(IN, H, bidirectional=True, return_state=True, backend=backend)
+    full.v = layer.v
+    x = to_native(backend, _f32(2, 5, IN))
+    last = native_to_numpy(backend, layer(x))
+    seq, h_n = full(x)
+    seq, h_n = native_to_numpy(backend, seq), native_to_numpy(backend, h_n)
+    # forward: its last step; backward: its state after the reversed sequence (output step 0)
+    np.testing.assert_allclose(last, np.concatenate([seq[:, -1, :H], seq[:, 0, H:]], axis=-1), rtol=1e-6)
+    np.testing.assert_allclose(last, np.concatenate([h_n[0], h_n[1]], axis=-1), rtol=1e-6)
+    assert last.shape == (2, 2 * H)
+
+
+def test_fn_layers_recurrent_initial_state_and_errors(backend):
+    layer = ivy.LSTM(IN, H, num_layers=2, backend=backend)
+    x = to_native(backend, _f32(2, 5, IN))
+    with pytest.raises(ValueError, match=r"initial state must be \(2, 2, 4\)"):
+        ivy.GRU(IN, H, num_layers=2, backend=backend)(x, to_native(backend, _f32(1, 2, H)))
+    with pytest.raises(ValueError, match=r"\[batch, time, 3\]"):
+        layer(to_native(backend, _f32(2, 5, IN + 1)))
+    h0, c0 = _f32(2, 2, H), _f32(2, 2, H)
+    out, (h, c) = layer(x, (to_native(backend, h0), to_native(backend, c0)))
+    assert tuple(out.shape) == (2, 5, H) and tuple(h.shape) == (2, 2, H) and tuple(c.shape) == (2, 2, H)
+
+
+def test_fn_layers_recurrent_dropout_between_layers_only_in_training(backend):
+    layer = ivy.GRU(IN, H, num_layers=2, dropout=0.5, return_state=False, backend=backend)
+    x = to_native(backend, _f32(2, 5, IN))
+    ivy.seed(0)
+    a = native_to_numpy(backend, layer(x))
+    b = native_to_numpy(backend, layer(x))
+    assert not np.allclose(a, b), "training mode draws new dropout masks"
+    layer.eval()
+    np.testing.assert_array_equal(native_to_numpy(backend, layer(x)), native_to_numpy(backend, layer(x)))
+    if has_autodiff(backend):
+        loss, grads = ivy.execute_with_gradients(lambda v: ivy.sum(layer(x, v=v)), layer.v)
+        assert all(np.isfinite(native_to_numpy(backend, g)).all() for g in ivy.nest.leaves(grads))

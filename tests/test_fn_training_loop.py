@@ -1,0 +1,336 @@
+"""``ivy.fit`` / ``ivy.Trainer``: epochs over arrays, native data loaders (torch DataLoader,
+tf.data) and iterables; validation; metrics; callbacks (early stopping, checkpoints, learning-rate
+changes); the progress output (tqdm, or plain text without it); the History and its plot; the
+compiled training step (equal to the eager one) and its eager fallback."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ivy
+from ivy.testing.convert import has_autodiff, native_to_numpy, to_native
+
+RNG = np.random.default_rng(8)
+X = RNG.standard_normal((96, 4)).astype(np.float32)
+Y = (X[:, 0] - X[:, 1] > 0).astype(np.int64)
+XV = RNG.standard_normal((32, 4)).astype(np.float32)
+YV = (XV[:, 0] - XV[:, 1] > 0).astype(np.int64)
+W0 = {
+    "layers/0/w": RNG.standard_normal((16, 4)).astype(np.float32) * 0.5,
+    "layers/0/b": np.zeros(16, np.float32),
+    "layers/2/w": RNG.standard_normal((2, 16)).astype(np.float32) * 0.5,
+    "layers/2/b": np.zeros(2, np.float32),
+}
+
+
+def _model(backend: str) -> Any:
+    m = ivy.Sequential(ivy.Linear(4, 16), ivy.Tanh(), ivy.Linear(16, 2), backend=backend)
+    m.v = ivy.Container.from_flat_dict({k: to_native(backend, v) for k, v in W0.items()})
+    return m
+
+
+def _cheap(backend: str) -> Any:
+    # torch: a cheap compiler (inductor takes a minute on this machine); dynamo's tracing either way
+    return {"options": {"backend": "eager"}} if backend == "torch" else True
+
+
+def _weights(backend: str, m: Any) -> dict[str, np.ndarray]:
+    return {k: native_to_numpy(backend, v) for k, v in m.v.to_flat_dict().items()}
+
+
+def test_fn_training_loop_fits_arrays_with_validation_and_metrics(autodiff):
+    backend = autodiff
+    model = _model(backend)
+    history = ivy.fit(
+        model,
+        to_native(backend, X),
+        to_native(backend, Y),
+        loss="cross_entropy",
+        optimizer=ivy.Adam(0.05),
+        metrics=["accuracy", ivy.metrics.F1Score(2, name="f1")],
+        epochs=6,
+        batch_size=16,
+        validation_data=(XV, YV),
+        verbose=0,
+        seed=0,
+        compile=False,
+    )
+    h = history.history
+    assert sorted(h) == ["accuracy", "f1", "loss", "val_accuracy", "val_f1", "val_loss"]
+    assert len(h["loss"]) == 6 and history.epoch == list(range(6))
+    assert h["loss"][-1] < 0.5 * h["loss"][0] and h["val_accuracy"][-1] >= 0.9
+    # the logged validation values are those of the trained model on the validation data
+    pred = native_to_numpy(backend, model(to_native(backend, XV)))
+    assert h["val_accuracy"][-1] == pytest.approx(np.mean(pred.argmax(1) == YV))
+    shift = pred - pred.max(1, keepdims=True)
+    ce = -np.mean(shift[np.arange(len(YV)), YV] - np.log(np.exp(shift).sum(1)))
+    assert h["val_loss"][-1] == pytest.approx(ce, rel=1e-4)
+
+
+def test_fn_training_loop_compiled_step_equals_eager(autodiff):
+    backend = autodiff
+    runs = {}
+    for compiled in (False, _cheap(backend)):
+        model = _model(backend)
+        tr = ivy.Trainer(
+            model, ivy.CrossEntropyLoss(), ivy.SGD(0.1, momentum=0.9), metrics=["accuracy"], compile=compiled
+        )
+        h = tr.fit(X, Y, epochs=2, batch_size=32, shuffle=False, verbose=0, validation_data=(XV, YV))
+        runs[bool(compiled)] = (_weights(backend, model), h.history)
+    for k, v in runs[False][0].items():
+        np.testing.assert_allclose(runs[True][0][k], v, rtol=1e-5, atol=1e-6, err_msg=k)
+    for k, v in runs[False][1].items():
+        np.testing.assert_allclose(runs[True][1][k], v, rtol=1e-5, err_msg=k)
+
+
+def test_fn_training_loop_takes_a_torch_data_loader(autodiff):
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+
+    backend = autodiff
+    loader = DataLoader(TensorDataset(torch.tensor(X), torch.tensor(Y)), batch_size=16, shuffle=False)
+    model = _model(backend)
+    h = ivy.fit(
+        model,
+        loader,
+        loss="cross_entropy",
+        optimizer=ivy.SGD(0.2),
+        metrics=["accuracy"],
+        epochs=3,
+        verbose=0,
+        compile=False,
+    )
+    same = _model(backend)
+    h2 = ivy.fit(
+        same,
+        X,
+        Y,
+        loss="cross_entropy",
+        optimizer=ivy.SGD(0.2),
+        metrics=["accuracy"],
+        epochs=3,
+        batch_size=16,
+        shuffle=False,
+        verbose=0,
+        compile=False,
+    )
+    np.testing.assert_allclose(h.history["loss"], h2.history["loss"], rtol=1e-5)
+    assert ivy.namespace(model.v.layers["0"].w).name == backend
+
+
+def test_fn_training_loop_takes_tf_data(autodiff):
+    if autodiff != "tensorflow":
+        pytest.skip("tf.data lives beside TensorFlow: tensorflow backend only (paddle must not share a process)")
+    import tensorflow as tf
+
+    ds = tf.data.Dataset.from_tensor_slices((X, Y)).batch(16)
+    model = _model(autodiff)
+    h = ivy.fit(
+        model,
+        ds,
+        loss="cross_entropy",
+        optimizer=ivy.Adam(0.05),
+        epochs=4,
+        verbose=0,
+        compile=False,
+        validation_data=tf.data.Dataset.from_tensor_slices((XV, YV)).batch(16),
+        metrics=["accuracy"],
+    )
+    assert h.history["loss"][-1] < h.history["loss"][0] and len(h.history["val_accuracy"]) == 4
+
+
+def test_fn_training_loop_iterables_and_their_errors(autodiff):
+    backend = autodiff
+    batches = [(to_native(backend, X[i : i + 32]), to_native(backend, Y[i : i + 32])) for i in range(0, 96, 32)]
+    h = ivy.fit(
+        _model(backend), batches, loss="cross_entropy", optimizer=ivy.SGD(0.1), epochs=2, verbose=0, compile=False
+    )
+    assert len(h.history["loss"]) == 2
+    gen = iter(batches)
+    with pytest.raises(ValueError, match="epoch 2 got no batch"):
+        ivy.fit(_model(backend), gen, loss="cross_entropy", optimizer=ivy.SGD(0.1), epochs=2, verbose=0, compile=False)
+    with pytest.raises(ValueError, match="unknown loss 'crossentropy'"):
+        ivy.Trainer(_model(backend), "crossentropy", ivy.SGD(0.1))
+    with pytest.raises(ValueError, match="unknown metric 'acuracy'"):
+        ivy.Trainer(_model(backend), "mse", ivy.SGD(0.1), metrics=["acuracy"])
+    with pytest.raises(ValueError, match="x has 96 samples, y has 32"):
+        ivy.fit(_model(backend), X, YV, loss="cross_entropy", optimizer=ivy.SGD(0.1), verbose=0)
+
+
+def test_fn_training_loop_evaluate_and_predict(backend):
+    model = _model(backend)
+    tr = ivy.Trainer(model, "cross_entropy", ivy.SGD(0.1), metrics=["accuracy"], compile=False)
+    logs = tr.evaluate(XV, YV, batch_size=8)
+    pred = tr.predict(XV, batch_size=10)
+    np.testing.assert_allclose(
+        native_to_numpy(backend, pred), native_to_numpy(backend, model(to_native(backend, XV))), rtol=1e-5, atol=1e-6
+    )
+    assert logs["accuracy"] == pytest.approx(np.mean(native_to_numpy(backend, pred).argmax(1) == YV))
+    assert tuple(pred.shape) == (32, 2) and model.training
+
+
+# ------------------------------------------------------------------ callbacks
+
+
+class Overfit(ivy.callbacks.Callback):
+    """Reports a made-up validation loss: better for two epochs, then worse."""
+
+    def __init__(self) -> None:
+        self.values = iter([1.0, 0.5, 0.6, 0.7, 0.8, 0.9])
+
+    def on_epoch_end(self, epoch: int, logs: dict[str, float], trainer: Any) -> None:
+        logs["val_loss"] = next(self.values)
+
+
+def test_fn_training_loop_early_stopping_restores_the_best_weights(autodiff):
+    backend = autodiff
+    model = _model(backend)
+    seen = []
+    record = ivy.callbacks.LambdaCallback(on_epoch_end=lambda e, logs, t: seen.append(_weights(backend, t.model)))
+    stop = ivy.callbacks.EarlyStopping(patience=1, restore_best_weights=True)
+    h = ivy.fit(
+        model,
+        X,
+        Y,
+        loss="cross_entropy",
+        optimizer=ivy.SGD(0.1),
+        epochs=6,
+        verbose=0,
+        compile=False,
+        callbacks=[Overfit(), record, stop],
+    )
+    assert len(h.history["loss"]) == 4 and stop.stopped_epoch == 3 and stop.best == 0.5
+    for k, v in _weights(backend, model).items():  # the weights after epoch 2 (index 1)
+        np.testing.assert_array_equal(v, seen[1][k])
+
+
+def test_fn_training_loop_checkpoints_and_lr_schedule_callbacks(autodiff, tmp_path):
+    backend = autodiff
+    model = _model(backend)
+    opt = ivy.SGD(0.1)
+    lrs = []
+    sched = ivy.callbacks.LearningRateScheduler(lambda epoch: 0.1 if epoch == 0 else 0.0)
+    record = ivy.callbacks.LambdaCallback(on_epoch_begin=lambda e, t: lrs.append(t.optimizer.lr))
+    after = []
+    keep = ivy.callbacks.LambdaCallback(on_epoch_end=lambda e, logs, t: after.append(_weights(backend, t.model)))
+    ckpt = ivy.callbacks.ModelCheckpoint(tmp_path / "e{epoch}.safetensors", monitor="loss", save_best_only=False)
+    ivy.fit(
+        model,
+        X,
+        Y,
+        loss="cross_entropy",
+        optimizer=opt,
+        epochs=3,
+        verbose=0,
+        compile=_cheap(backend),
+        callbacks=[sched, record, keep, ckpt],
+    )
+    assert lrs == [0.1, 0.0, 0.0]
+    for k in after[0]:  # a zero rate, even inside the compiled step, leaves the weights
+        np.testing.assert_array_equal(after[2][k], after[0][k])
+    assert [p.rsplit("/", 1)[-1] for p in ckpt.saved] == ["e1.safetensors", "e2.safetensors", "e3.safetensors"]
+    restored = _model(backend)
+    info = ivy.load_checkpoint(ckpt.saved[0], restored, ivy.SGD(0.1))
+    assert info["extra"] == {"epoch": 1}
+    for k, v in _weights(backend, restored).items():
+        np.testing.assert_array_equal(v, after[0][k])
+
+
+def test_fn_training_loop_reduces_the_rate_on_a_plateau(autodiff):
+    backend = autodiff
+    plateau = ivy.schedules.ReduceLROnPlateau(0.1, monitor="val_loss", patience=0, factor=0.5)
+    ivy.fit(
+        _model(backend),
+        X,
+        Y,
+        loss="cross_entropy",
+        optimizer=ivy.SGD(plateau),
+        epochs=4,
+        verbose=0,
+        compile=False,
+        callbacks=[Overfit()],
+    )  # the schedule is a callback too: fit calls it
+    assert plateau.lr == pytest.approx(0.1 * 0.5**2)
+
+
+# ------------------------------------------------------------------ output
+
+
+def test_fn_training_loop_progress_output(autodiff, capsys, monkeypatch):
+    backend = autodiff
+    ivy.fit(
+        _model(backend),
+        X,
+        Y,
+        loss="cross_entropy",
+        optimizer=ivy.SGD(0.1),
+        epochs=2,
+        verbose=2,
+        compile=False,
+        metrics=["accuracy"],
+    )
+    out = capsys.readouterr().out
+    assert "Epoch 1/2 - 3 batches" in out and "Epoch 2/2" in out and "accuracy:" in out
+    ivy.fit(_model(backend), X, Y, loss="cross_entropy", optimizer=ivy.SGD(0.1), epochs=1, verbose=1, compile=False)
+    assert "Epoch 1/1" in capsys.readouterr().out  # tqdm's bar (installed here)
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # without tqdm: a line of text
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    ivy.fit(_model(backend), X, Y, loss="cross_entropy", optimizer=ivy.SGD(0.1), epochs=1, verbose=1, compile=False)
+    assert "Epoch 1/1 - 3 batches" in capsys.readouterr().out
+    ivy.fit(_model(backend), X, Y, loss="cross_entropy", optimizer=ivy.SGD(0.1), epochs=1, verbose=0, compile=False)
+    assert capsys.readouterr().out == ""
+
+
+def test_fn_training_loop_history_plots(autodiff, tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    backend = autodiff
+    h = ivy.fit(
+        _model(backend),
+        X,
+        Y,
+        loss="cross_entropy",
+        optimizer=ivy.SGD(0.1),
+        epochs=2,
+        verbose=0,
+        compile=False,
+        metrics=["accuracy"],
+        validation_data=(XV, YV),
+    )
+    fig = h.plot(path=tmp_path / "history.png")
+    assert [a.get_title() for a in fig.axes] == ["accuracy", "loss"]
+    assert [ln.get_label() for ln in fig.axes[1].get_lines()] == ["loss", "val_loss"]
+    assert (tmp_path / "history.png").stat().st_size > 0
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=r"pip install .ivy-core\[progress\]."):
+        h.plot()
+
+
+def test_fn_training_loop_falls_back_to_eager_when_compiling_fails(autodiff):
+    backend = autodiff
+
+    class Branchy(ivy.Module):  # Python control flow on an array value: not traceable by jit / tf.function
+        def __init__(self) -> None:
+            self.lin = ivy.Linear(4, 2)
+            ivy.Module.__init__(self, backend=backend)
+
+        def _forward(self, x: Any) -> Any:
+            y = self.lin(x)
+            return y * 2.0 if float(ivy.to_scalar(ivy.sum(x))) > 0 else y
+
+    model = Branchy()
+    model(to_native(backend, X[:2]))
+    tr = ivy.Trainer(model, "cross_entropy", ivy.SGD(0.1), compile=_cheap(backend))
+    if backend in ("jax", "tensorflow"):
+        with pytest.warns(RuntimeWarning, match="compiling the train step failed .*running it eagerly"):
+            tr.fit(X, Y, epochs=1, batch_size=32, verbose=0)
+        assert tr._train_fn == tr.train_step
+    else:  # torch.compile and paddle's to_static run such Python themselves
+        tr.fit(X, Y, epochs=1, batch_size=32, verbose=0)
+    assert has_autodiff(backend)
