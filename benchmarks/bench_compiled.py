@@ -1,7 +1,8 @@
 """Compiled mode: an Ivy-written function compiled with ``ivy.compile`` against the same function
 written natively and compiled with the framework's own compiler, side by side in one run.
 
-    python benchmarks/bench_compiled.py [--backends jax,torch,tensorflow,paddle] [--quick] [--json PATH]
+A stage of ``scripts/bench`` (``python -m benchmarks.run --stages compiled``; ``python
+benchmarks/bench_compiled.py`` runs that stage alone).
 
 The target is a median ratio ivy/native of at most 1.01: the compiled Ivy program should be the
 native program, because Ivy's dispatch runs only while tracing.
@@ -27,16 +28,15 @@ Method, made for a small noisy shared machine:
 
 from __future__ import annotations
 
-import argparse
 import gc
-import json
 import os
 import re
 import statistics
 import subprocess
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FUNCTIONS = ("mlp", "norm_attention", "loss_grad", "conv_block")
@@ -69,7 +69,9 @@ def ivy_functions(name: str) -> dict[str, Callable[..., Any]]:
     return {"mlp": mlp, "norm_attention": norm_attention, "loss_grad": loss_grad, "conv_block": conv_block}
 
 
-def native_functions(name: str) -> tuple[dict[str, Callable[..., Any]], Callable[[Callable[..., Any]], Callable[..., Any]]]:
+def native_functions(
+    name: str,
+) -> tuple[dict[str, Callable[..., Any]], Callable[[Callable[..., Any]], Callable[..., Any]]]:
     """The same functions in the framework's own API, and its compiler."""
     if name == "torch":
         import torch
@@ -337,8 +339,11 @@ def bench_backend(name: str, rounds: int, pairs: int, only: tuple[str, ...] = FU
     natives, compiler = native_functions(name)
     xp = ivy.backend_namespace(name)
     sync = (lambda r: [v.block_until_ready() for v in _leaves(r)]) if name == "jax" else (lambda r: r)
+    from benchmarks._common import progress
+
     rows = []
-    for fname, ivy_fn in ivy_functions(name).items():
+    for k, (fname, ivy_fn) in enumerate(ivy_functions(name).items()):
+        progress(k, len(FUNCTIONS))
         if fname not in only:
             continue
         nat_fn = natives[fname]
@@ -359,63 +364,30 @@ def bench_backend(name: str, rounds: int, pairs: int, only: tuple[str, ...] = FU
 # -------------------------------------------------------------------------------------------- main
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--backends", default="jax,torch,tensorflow,paddle")
-    ap.add_argument("--functions", default=",".join(FUNCTIONS))
-    ap.add_argument("--quick", action="store_true", help="fewer, shorter rounds (a smoke run)")
-    ap.add_argument("--json", help="also write the figures to this file")
-    args = ap.parse_args()
-    rounds, pairs = (7, 10) if args.quick else (31, 20)
-    only = tuple(args.functions.split(","))
-    threads = {k: "1" for k in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "TF_NUM_INTRAOP_THREADS", "TF_NUM_INTEROP_THREADS")}
-    env = dict(
-        os.environ,
-        **threads,
-        TF_CPP_MIN_LOG_LEVEL="3",
-        JAX_PLATFORMS="cpu",
-        XLA_FLAGS="--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1",
-        GLOG_minloglevel="3",
-    )
-    names = sorted(args.backends.split(","), key=lambda b: b == "tensorflow")  # paddle before tf
-    print(f"{rounds} rounds of {pairs} interleaved ivy/native call pairs per function; single-threaded")
-    medians, report = [], {}
-    for name in names:
-        t0 = time.perf_counter()
-        code = (
-            f"import json,sys; sys.path.insert(0,{ROOT!r}); from benchmarks.bench_compiled import bench_backend; "
-            f"print('@@'+json.dumps(bench_backend({name!r},{rounds},{pairs},{only!r})))"
-        )
-        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
-        line = next((ln for ln in p.stdout.splitlines() if ln.startswith("@@")), None)
-        if line is None:
-            print(f"\n## {name}: FAILED: {(p.stderr or p.stdout).strip().splitlines()[-1:]}")
-            continue
-        res = json.loads(line[2:])
-        report[name] = res
-        print(f"\n## {name} (compiled; µs per call, medians; {time.perf_counter() - t0:.0f} s)")
-        print(f"{'function':<16}{'native':>9}{'ivy':>9}{'ratio':>8}{'of mins':>9}{'  range':<15}{'max|diff|':>10}  program")
-        ratios = []
-        for r in res["rows"]:
-            if "error" in r:
-                print(f"{r['fn']:<16}  FAILED: {r['error']}")
-                continue
-            ratios.append(r["ratio_median"])
-            rng = f"  {r['ratio_lo']:.2f}-{r['ratio_hi']:.2f}"
-            print(
-                f"{r['fn']:<16}{r['native_us']:>9.1f}{r['ivy_us']:>9.1f}{r['ratio_median']:>8.3f}"
-                f"{r['ratio_of_mins']:>9.3f}{rng:<15}{r['max_abs_diff']:>10.1e}  {r['program']}"
+def run_stage(cfg: dict[str, Any], bar: Any) -> dict[str, Any]:
+    """Parent: one child per backend with a compiler (paddle before tensorflow)."""
+    from benchmarks._common import ChildError, run_child
+
+    rounds, pairs = (7, 10) if cfg.get("quick") else (15, 10)
+    names = [b for b in cfg["backends"] if b != "numpy"]
+    out: dict[str, Any] = {"rounds": rounds, "pairs": pairs, "backends": {}, "errors": {}}
+    for i, name in enumerate(names):
+        try:
+            res = run_child(
+                "benchmarks.bench_compiled",
+                "bench_backend",
+                {"name": name, "rounds": rounds, "pairs": pairs},
+                lambda f, i=i, name=name: bar.update((i + f) / len(names), name),
             )
-        if ratios:
-            print(f"median ratio ({name}): {statistics.median(ratios):.3f}")
-            medians.extend(ratios)
-    if medians:
-        print(f"\nmedian ratio ivy/native (compiled, all functions and backends): {statistics.median(medians):.3f}  (target <= 1.01)")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(report, f, indent=1)
-    return 0
+        except ChildError as e:
+            out["errors"][name] = str(e)
+            continue
+        ok = [r["ratio_median"] for r in res["rows"] if "error" not in r]
+        res["median_ratio"] = statistics.median(ok) if ok else None
+        out["backends"][name] = res
+    bar.close()
+    return out
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(subprocess.call([sys.executable, "-m", "benchmarks.run", "--stages", "compiled", *sys.argv[1:]], cwd=ROOT))

@@ -19,7 +19,8 @@ if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
   for d in "${LIB_DIRS[@]}"; do libs+=(-e "$d"); done
   # One resolver run for everything, so the pins in constraints.txt hold together. The plugin
   # template (backend "strict") runs the conformance kit in CI. The test references of the
-  # libraries: scipy, transforms3d, kornia (on the pinned torch), gymnasium.
+  # libraries: scipy, transforms3d, kornia (on the pinned torch), gymnasium; the transpiler's
+  # sources in its acceptance tests: Hugging Face transformers models (from configs), Haiku.
   "$PY" -m pip install -q -c "$ROOT/constraints.txt" \
     -e "$ROOT/ivy_core" \
     -e "$ROOT/plugins/ivy-numpy" \
@@ -29,7 +30,8 @@ if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
     -e "$ROOT/plugins/ivy-paddle[cpu]" \
     -e "$ROOT/templates/ivy-plugin" \
     "${libs[@]}" \
-    pytest pytest-xdist hypothesis array-api-strict scipy transforms3d kornia gymnasium ruff mypy matplotlib tqdm
+    pytest pytest-xdist hypothesis array-api-strict scipy transforms3d kornia gymnasium ruff mypy matplotlib tqdm \
+    transformers dm-haiku array-api-compat eagerpy
   echo "$want" > "$STAMP"
 fi
 export PATH="$VENV/bin:$PATH"
