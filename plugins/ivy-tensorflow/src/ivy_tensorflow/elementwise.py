@@ -500,10 +500,25 @@ def _nextafter(x1: Any, x2: Any) -> Any:
     return gm.select_v2(nan, gm.add_v2(x1, x2), out)
 
 
+_F32_TINY = 1.1754944e-38  # the smallest normal float32
+
+
+def _below_normal(x: Any) -> Any:
+    """Whether ``x`` holds a zero or a subnormal (TF compares a subnormal as zero: the two cannot
+    be told apart cheaply, and the exact path is right for both)."""
+    return gm.less(tf.reduce_min(gm._abs(x)), tf.constant(_F32_TINY, D.F32))
+
+
 def _atan2(x1: Any, x2: Any) -> Any:
     x1, x2 = _floats(x1, x2)
-    if x1.dtype is D.F32:  # in float64 from the exact bits: TF flushes float32 subnormals
-        return cast(gm.atan2(f32_to_f64(x1), f32_to_f64(x2)), D.F32)
+    if x1.dtype is D.F32:
+        # TF's float32 kernel flushes subnormals: only inputs that may hold one take float64
+        # from the exact bits (a hundred times slower than the kernel)
+        return tf.cond(
+            gm.logical_or(_below_normal(x1), _below_normal(x2)),
+            lambda: cast(gm.atan2(f32_to_f64(x1), f32_to_f64(x2)), D.F32),
+            lambda: gm.atan2(x1, x2),
+        )
     return gm.atan2(x1, x2)
 
 
