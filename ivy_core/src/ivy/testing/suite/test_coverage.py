@@ -105,8 +105,21 @@ def test_every_spec_op_is_listed_in_a_table() -> None:
 
 _IVY_CATEGORIES = ("conversion", "gradients", "random", "device", "nn", "general")
 
-DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-               "float32", "float64", "complex64", "complex128")
+DTYPE_NAMES = (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
 
 
 def test_namespace_is_complete_array_api(backend: str, xp: Any) -> None:
@@ -122,8 +135,15 @@ def test_namespace_is_complete_array_api(backend: str, xp: Any) -> None:
     assert dts and set(dts) <= set(DTYPE_NAMES)
     for name, native in dts.items():
         assert getattr(xp, name) == native, name  # every supported dtype is an attribute
-    for kind in ("bool", "signed integer", "unsigned integer", "integral", "real floating",
-                 "complex floating", "numeric"):
+    for kind in (
+        "bool",
+        "signed integer",
+        "unsigned integer",
+        "integral",
+        "real floating",
+        "complex floating",
+        "numeric",
+    ):
         assert set(info.dtypes(kind=kind)) <= set(dts)
     assert set(info.default_dtypes()) == {"real floating", "complex floating", "integral", "indexing"}
     assert info.default_device() in info.devices() or str(info.default_device()) in map(str, info.devices())

@@ -71,8 +71,16 @@ def test_optimizer_state_assignment_and_state_dict(autodiff):
     np.testing.assert_allclose(_steps(backend, twin, other, 2), _steps(backend, model, opt, 2), rtol=1e-6)
     fresh = ivy.Adam(1e-2)
     fresh.state = opt.state  # the property is assignable
-    assert fresh.state.key_chains() == ["mw/layers/0/w", "mw/layers/0/b", "mw/layers/2/w", "mw/layers/2/b",
-                                        "vw/layers/0/w", "vw/layers/0/b", "vw/layers/2/w", "vw/layers/2/b"]
+    assert fresh.state.key_chains() == [
+        "mw/layers/0/w",
+        "mw/layers/0/b",
+        "mw/layers/2/w",
+        "mw/layers/2/b",
+        "vw/layers/0/w",
+        "vw/layers/0/b",
+        "vw/layers/2/w",
+        "vw/layers/2/b",
+    ]
     with pytest.raises(ValueError, match="missing"):
         fresh.state = {"mw": opt.state.mw}
 

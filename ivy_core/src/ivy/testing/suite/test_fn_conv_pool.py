@@ -7,10 +7,10 @@ import math
 
 import numpy as np
 import pytest
-from ivy.testing.convert import native_to_numpy, to_native
-from ivy.testing._helpers.registry import covers
 
 import ivy
+from ivy.testing._helpers.registry import covers
+from ivy.testing.convert import native_to_numpy, to_native
 
 pytestmark = pytest.mark.skipif("conv2d" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
@@ -136,7 +136,9 @@ def test_fn_depthwise_conv2d(backend, case):
     s, p, d = CASES[case]
     x = RNG.standard_normal((2, 7, 6, 3))
     w = RNG.standard_normal((3, 2, 3))
-    got = native_to_numpy(backend, ivy.depthwise_conv2d(to_native(backend, x), to_native(backend, w), s, p, dilations=d))
+    got = native_to_numpy(
+        backend, ivy.depthwise_conv2d(to_native(backend, x), to_native(backend, w), s, p, dilations=d)
+    )
     ref = np.concatenate([np_conv(x[..., c : c + 1], w[..., c : c + 1, None], s, p, d) for c in range(3)], axis=-1)
     _close(got, ref)
 

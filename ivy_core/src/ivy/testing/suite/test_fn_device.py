@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
-from ivy.testing._helpers.registry import covers
 
 import ivy
+from ivy.testing._helpers.registry import covers
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
 pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 

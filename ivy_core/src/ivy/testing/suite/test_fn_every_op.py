@@ -12,21 +12,31 @@ of the generated dispatch (shadowed names, lost keywords, the wrong backend) sho
 from __future__ import annotations
 
 import inspect
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
 
 import ivy
-from ivy.testing.convert import native_to_numpy, to_native
 from ivy._spec import SPECS
 from ivy.testing import has_autodiff
+from ivy.testing.convert import native_to_numpy, to_native
 
 #: ops a backend without automatic differentiation refuses (NoAutodiffError on both paths)
 GRADIENT_OPS = {"value_and_grad_flat", "vjp", "jvp", "jacobian", "variable"}
 #: ops whose results are random: compared by shape and dtype only
-RANDOM = {"random_uniform", "random_normal", "randint", "multinomial", "shuffle", "bernoulli", "dropout", "empty",
-          "empty_like"}
+RANDOM = {
+    "random_uniform",
+    "random_normal",
+    "randint",
+    "multinomial",
+    "shuffle",
+    "bernoulli",
+    "dropout",
+    "empty",
+    "empty_like",
+}
 
 
 class Make:
@@ -196,8 +206,9 @@ CALLS: dict[str, Call] = {
     "lstm_update": lambda m: _a(m.f(2, 3, 4), m.f(2, 5), m.f(2, 5), m.f(4, 20), m.f(5, 20)),
     "lstm": lambda m: _a(m.f(2, 3, 4), m.f(1, 2, 5), m.f(1, 2, 5), [m.f(4, 20)], [m.f(5, 20)]),
     "scaled_dot_product_attention": lambda m: _a(m.f(2, 3, 4), m.f(2, 5, 4), m.f(2, 5, 4)),
-    "multi_head_attention": lambda m: _a(m.f(2, 3, 4), num_heads=2, q_weight=m.f(4, 4), k_weight=m.f(4, 4),
-                                         v_weight=m.f(4, 4), out_weight=m.f(4, 4)),
+    "multi_head_attention": lambda m: _a(
+        m.f(2, 3, 4), num_heads=2, q_weight=m.f(4, 4), k_weight=m.f(4, 4), v_weight=m.f(4, 4), out_weight=m.f(4, 4)
+    ),
     "sparse_cross_entropy": lambda m: _a(m.i(3), m.f(3, 4)),
     "gather": lambda m: _a(m.f(4, 3), m.i(2), axis=0),
     "gather_nd": lambda m: _a(m.f(4, 3), m.i(2, 2)),
@@ -269,7 +280,8 @@ def _outcome(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, An
 def _same(got: Any, want: Any, backend: str, xp: Any, random: bool, path: str) -> None:
     if isinstance(want, Raised):
         assert isinstance(got, Raised) and got.type is want.type, (
-            f"{path}: the backend's function raised {want!r}, ivy's call gave {got!r}")
+            f"{path}: the backend's function raised {want!r}, ivy's call gave {got!r}"
+        )
         return
     if isinstance(got, Raised):
         raise AssertionError(f"{path}: ivy's call raised {got!r}, the backend's function did not") from got.error
@@ -286,8 +298,14 @@ def _same(got: Any, want: Any, backend: str, xp: Any, random: bool, path: str) -
         assert tuple(got.shape) == tuple(want.shape), f"{path}: shape {tuple(got.shape)} != {tuple(want.shape)}"
         assert ivy.dtype_name(got.dtype) == ivy.dtype_name(want.dtype), f"{path}: dtype {got.dtype} != {want.dtype}"
         if not random:
-            np.testing.assert_allclose(native_to_numpy(backend, got), native_to_numpy(backend, want),
-                                       rtol=1e-6, atol=1e-7, equal_nan=True, err_msg=path)
+            np.testing.assert_allclose(
+                native_to_numpy(backend, got),
+                native_to_numpy(backend, want),
+                rtol=1e-6,
+                atol=1e-7,
+                equal_nan=True,
+                err_msg=path,
+            )
         return
     if not random:
         if hasattr(want, "bits"):  # finfo/iinfo objects: compare their fields
@@ -327,8 +345,11 @@ def test_every_op_through_ivy(name: str, backend: str, xp: Any) -> None:
         if random:
             ivy.seed(0)
         want = _outcome(_native_op(xp, name), *_arguments(name, backend), backend)
-        refused = (backend, name) in REFUSED or (name in GRADIENT_OPS and not has_autodiff(backend)) or (
-            name == "inplace_update" and isinstance(want, Raised) and "immutable" in str(want.error))
+        refused = (
+            (backend, name) in REFUSED
+            or (name in GRADIENT_OPS and not has_autodiff(backend))
+            or (name == "inplace_update" and isinstance(want, Raised) and "immutable" in str(want.error))
+        )
         if isinstance(want, Raised) and not refused:
             raise AssertionError(f"the example call of {name} fails on the backend itself: {want!r}") from want.error
         _same(got, want, backend, xp, random, f"ivy.{name} ({label})")

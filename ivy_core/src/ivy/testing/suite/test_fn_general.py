@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ivy.testing.convert import dtype_name, native_to_numpy, to_native
-from ivy.testing._helpers.registry import covers
 
 import ivy
+from ivy.testing._helpers.registry import covers
+from ivy.testing.convert import dtype_name, native_to_numpy, to_native
 
 pytestmark = pytest.mark.skipif("gather" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
@@ -127,8 +127,13 @@ def test_fn_clip_norms(backend):
 @covers("einsum")
 @pytest.mark.parametrize("eq", ["ij,jk->ik", "bij,bjk->bik", "ii->i", "ij->", "i,j->ij"])
 def test_fn_einsum(backend, eq):
-    shapes = {"ij,jk->ik": [(3, 4), (4, 2)], "bij,bjk->bik": [(2, 3, 4), (2, 4, 5)], "ii->i": [(4, 4)],
-              "ij->": [(3, 5)], "i,j->ij": [(3,), (4,)]}[eq]
+    shapes = {
+        "ij,jk->ik": [(3, 4), (4, 2)],
+        "bij,bjk->bik": [(2, 3, 4), (2, 4, 5)],
+        "ii->i": [(4, 4)],
+        "ij->": [(3, 5)],
+        "i,j->ij": [(3,), (4,)],
+    }[eq]
     ops = [RNG.standard_normal(s) for s in shapes]
     got = _np(backend, ivy.einsum(eq, *[to_native(backend, o) for o in ops]))
     np.testing.assert_allclose(got, np.einsum(eq, *ops), rtol=1e-10, atol=1e-12)

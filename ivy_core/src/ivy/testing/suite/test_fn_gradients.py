@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
-from ivy.testing._helpers.registry import covers
 
 import ivy
 import ivy.testing
+from ivy.testing._helpers.registry import covers
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
 pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
-AUTODIFF = ("torch", "jax", "tensorflow", "paddle")
 #: Frameworks whose variables are a distinct kind (``is_variable(..., exclusive=True)`` can be True).
 DISTINCT_VARIABLES = ("torch", "tensorflow", "paddle")
 
@@ -35,8 +34,9 @@ def _np(backend, x):
 
 
 def _close(actual, expected, *, rtol=1e-10, atol=1e-12, msg=""):
-    np.testing.assert_allclose(np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64),
-                               rtol=rtol, atol=atol, err_msg=msg)
+    np.testing.assert_allclose(
+        np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64), rtol=rtol, atol=atol, err_msg=msg
+    )
 
 
 def _fd_grad(f, x, h=1e-6):
@@ -75,11 +75,6 @@ def _tracks_grad(backend, x):
 
         return isinstance(x, tf.Variable)
     return False
-
-
-def _needs_autodiff(backend):
-    if backend not in AUTODIFF:
-        pytest.skip(f"{backend} has no autodiff (its NoAutodiffError is tested separately)")
 
 
 # ---------------------------------------------------------------------------- functions (ivy / NumPy)
@@ -159,15 +154,17 @@ def test_stop_gradient_values(backend):
 
 
 @covers("stop_gradient", "value_and_grad_flat")
-def test_stop_gradient_blocks_gradients(backend):
-    _needs_autodiff(backend)
+def test_stop_gradient_blocks_gradients(autodiff):
+    backend = autodiff
     x = ivy.variable(to_native(backend, X0))
 
     def f(ls):
         (a,) = ls
         # d/da sum(a * sg(a)) = sg(a) = a, not 2a; d/da sum(sg(a)**2) = 0
-        return ivy.add(ivy.sum(ivy.multiply(a, ivy.stop_gradient(a))),
-                       ivy.sum(ivy.multiply(ivy.stop_gradient(a), ivy.stop_gradient(a))))
+        return ivy.add(
+            ivy.sum(ivy.multiply(a, ivy.stop_gradient(a))),
+            ivy.sum(ivy.multiply(ivy.stop_gradient(a), ivy.stop_gradient(a))),
+        )
 
     value, grads, aux = ivy.value_and_grad_flat(f, [x])
     _close(_np(backend, value), 2 * np.sum(X0 * X0))
@@ -180,8 +177,8 @@ def test_stop_gradient_blocks_gradients(backend):
 
 @covers("value_and_grad_flat")
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_value_and_grad_flat(backend, dtype):
-    _needs_autodiff(backend)
+def test_value_and_grad_flat(autodiff, dtype):
+    backend = autodiff
     x_np = X0.astype(dtype)
     w_np, b_np = W0.astype(dtype), B0.astype(dtype)
     a = to_native(backend, A.astype(dtype))
@@ -209,16 +206,18 @@ def test_value_and_grad_flat(backend, dtype):
 
 
 @covers("value_and_grad_flat")
-def test_value_and_grad_flat_against_finite_differences(backend):
-    _needs_autodiff(backend)
+def test_value_and_grad_flat_against_finite_differences(autodiff):
+    backend = autodiff
 
     def np_f(x, y):
         return np.sum(np.exp(-x * x) * np.cos(y)) + np.sum(np.log1p(y * y))
 
     def f(ls):
         x, y = ls
-        return ivy.add(ivy.sum(ivy.multiply(ivy.exp(ivy.negative(ivy.multiply(x, x))), ivy.cos(y))),
-                       ivy.sum(ivy.log1p(ivy.multiply(y, y))))
+        return ivy.add(
+            ivy.sum(ivy.multiply(ivy.exp(ivy.negative(ivy.multiply(x, x))), ivy.cos(y))),
+            ivy.sum(ivy.log1p(ivy.multiply(y, y))),
+        )
 
     x_np, y_np = RNG.standard_normal(6), RNG.standard_normal(6)
     value, (gx, gy), _ = ivy.value_and_grad_flat(f, [ivy.variable(to_native(backend, v)) for v in (x_np, y_np)])
@@ -228,8 +227,8 @@ def test_value_and_grad_flat_against_finite_differences(backend):
 
 
 @covers("value_and_grad_flat")
-def test_value_and_grad_flat_aux_and_unused_input(backend):
-    _needs_autodiff(backend)
+def test_value_and_grad_flat_aux_and_unused_input(autodiff):
+    backend = autodiff
     x_np, unused_np = X0, RNG.standard_normal((2, 5))
     xs = [ivy.variable(to_native(backend, v)) for v in (x_np, unused_np)]
 
@@ -248,9 +247,9 @@ def test_value_and_grad_flat_aux_and_unused_input(backend):
 
 
 @covers("value_and_grad_flat")
-def test_value_and_grad_flat_aux_any_object(backend):
+def test_value_and_grad_flat_aux_any_object(autodiff):
     # "aux is any auxiliary output": Python objects and nests pass through untouched.
-    _needs_autodiff(backend)
+    backend = autodiff
     x = ivy.variable(to_native(backend, X0))
 
     def f(ls):
@@ -266,16 +265,16 @@ def test_value_and_grad_flat_aux_any_object(backend):
 
 
 @covers("value_and_grad_flat")
-def test_value_and_grad_flat_needs_a_scalar(backend):
-    _needs_autodiff(backend)
+def test_value_and_grad_flat_needs_a_scalar(autodiff):
+    backend = autodiff
     x = ivy.variable(to_native(backend, X0))
     with pytest.raises(ValueError):
         ivy.value_and_grad_flat(lambda ls: ivy.sin(ls[0]), [x])
 
 
 @covers("value_and_grad_flat")
-def test_value_and_grad_flat_results_are_detached(backend):
-    _needs_autodiff(backend)
+def test_value_and_grad_flat_results_are_detached(autodiff):
+    backend = autodiff
     x = ivy.variable(to_native(backend, X0))
     value, grads, _ = ivy.value_and_grad_flat(lambda ls: f_sin_sq(ls[0]), [x])
     for r in (value, grads[0]):  # no link to the computation
@@ -292,8 +291,8 @@ def f_two(x, y):
 
 
 @covers("vjp")
-def test_vjp_single_output(backend):
-    _needs_autodiff(backend)
+def test_vjp_single_output(autodiff):
+    backend = autodiff
     x_np, c_np = RNG.standard_normal(5), RNG.standard_normal(5)
     out, vjp_fn = ivy.vjp(lambda x: ivy.multiply(ivy.sin(x), x), to_native(backend, x_np))
     _close(_np(backend, out), np.sin(x_np) * x_np)
@@ -304,8 +303,8 @@ def test_vjp_single_output(backend):
 
 
 @covers("vjp")
-def test_vjp_two_primals_tuple_output(backend):
-    _needs_autodiff(backend)
+def test_vjp_two_primals_tuple_output(autodiff):
+    backend = autodiff
     x_np, y_np = RNG.standard_normal((2, 3)), RNG.standard_normal((2, 3))
     c1, c2 = RNG.standard_normal((2, 3)), RNG.standard_normal((2, 3))
     out, vjp_fn = ivy.vjp(f_two, to_native(backend, x_np), to_native(backend, y_np))
@@ -318,8 +317,8 @@ def test_vjp_two_primals_tuple_output(backend):
 
 
 @covers("vjp")
-def test_vjp_matrix_function_against_finite_differences(backend):
-    _needs_autodiff(backend)
+def test_vjp_matrix_function_against_finite_differences(autodiff):
+    backend = autodiff
     w_np, c_np = W0, RNG.standard_normal((5, 2))
     a = to_native(backend, A)
     out, vjp_fn = ivy.vjp(lambda w: ivy.tanh(ivy.matmul(a, w)), to_native(backend, w_np))
@@ -330,12 +329,13 @@ def test_vjp_matrix_function_against_finite_differences(backend):
 
 
 @covers("jvp")
-def test_jvp(backend):
-    _needs_autodiff(backend)
+def test_jvp(autodiff):
+    backend = autodiff
     x_np, y_np = RNG.standard_normal((2, 3)), RNG.standard_normal((2, 3))
     tx, ty = RNG.standard_normal((2, 3)), RNG.standard_normal((2, 3))
-    out, tout = ivy.jvp(f_two, [to_native(backend, x_np), to_native(backend, y_np)],
-                        [to_native(backend, tx), to_native(backend, ty)])
+    out, tout = ivy.jvp(
+        f_two, [to_native(backend, x_np), to_native(backend, y_np)], [to_native(backend, tx), to_native(backend, ty)]
+    )
     assert isinstance(out, tuple) and isinstance(tout, tuple) and len(out) == len(tout) == 2
     _close(_np(backend, out[0]), np.sin(x_np) * y_np)
     _close(_np(backend, out[1]), x_np * y_np**2)
@@ -346,8 +346,8 @@ def test_jvp(backend):
 
 
 @covers("jvp")
-def test_jvp_single_output_against_finite_differences(backend):
-    _needs_autodiff(backend)
+def test_jvp_single_output_against_finite_differences(autodiff):
+    backend = autodiff
     w_np, t_np = W0, RNG.standard_normal(W0.shape)
     a = to_native(backend, A)
     out, tout = ivy.jvp(lambda w: ivy.tanh(ivy.matmul(a, w)), [to_native(backend, w_np)], [to_native(backend, t_np)])
@@ -358,8 +358,8 @@ def test_jvp_single_output_against_finite_differences(backend):
 
 
 @covers("jvp")
-def test_jvp_mismatch_raises(backend):
-    _needs_autodiff(backend)
+def test_jvp_mismatch_raises(autodiff):
+    backend = autodiff
     x, y = to_native(backend, np.ones(3)), to_native(backend, np.ones(4))
     with pytest.raises(ValueError):
         ivy.jvp(lambda a: ivy.sin(a), [x], [x, x])  # lengths differ
@@ -368,8 +368,8 @@ def test_jvp_mismatch_raises(backend):
 
 
 @covers("jacobian")
-def test_jacobian_vector(backend):
-    _needs_autodiff(backend)
+def test_jacobian_vector(autodiff):
+    backend = autodiff
     m = RNG.standard_normal((2, 3))
     x_np = RNG.standard_normal(3)
     mn = to_native(backend, m)
@@ -381,8 +381,8 @@ def test_jacobian_vector(backend):
 
 
 @covers("jacobian")
-def test_jacobian_shapes_and_argnums(backend):
-    _needs_autodiff(backend)
+def test_jacobian_shapes_and_argnums(autodiff):
+    backend = autodiff
     x_np, y_np = RNG.standard_normal((2, 3)), RNG.standard_normal(3)
 
     def f(x, y):  # (2, 3), (3,) -> (2,)
@@ -413,8 +413,8 @@ def _variables(backend, tree):
     return ivy.nest.map(lambda v: ivy.variable(to_native(backend, v)), tree)
 
 
-def test_execute_with_gradients_dict(backend):
-    _needs_autodiff(backend)
+def test_execute_with_gradients_dict(autodiff):
+    backend = autodiff
     a = to_native(backend, A)
     xs = _variables(backend, {"w": W0, "b": B0})
 
@@ -428,8 +428,8 @@ def test_execute_with_gradients_dict(backend):
     _close(_np(backend, grads["b"]), _fd_grad(lambda b: np_layer_loss(W0, b), B0), rtol=1e-6, atol=1e-8)
 
 
-def test_execute_with_gradients_extra_outputs(backend):
-    _needs_autodiff(backend)
+def test_execute_with_gradients_extra_outputs(autodiff):
+    backend = autodiff
     a = to_native(backend, A)
     xs = _variables(backend, {"w": W0, "b": B0})
 
@@ -450,8 +450,8 @@ def test_execute_with_gradients_extra_outputs(backend):
         assert _tracks_grad(backend, r) is False
 
 
-def test_execute_with_gradients_nested_list(backend):
-    _needs_autodiff(backend)
+def test_execute_with_gradients_nested_list(autodiff):
+    backend = autodiff
     x2 = RNG.standard_normal(3)
     xs = _variables(backend, [X0, {"inner": (x2, W0)}])
 
@@ -469,8 +469,8 @@ def test_execute_with_gradients_nested_list(backend):
     _close(_np(backend, grads[1]["inner"][1]), np.exp(W0))
 
 
-def test_value_and_grad_and_grad_argnums(backend):
-    _needs_autodiff(backend)
+def test_value_and_grad_and_grad_argnums(autodiff):
+    backend = autodiff
     x_np, y_np, z_np = RNG.standard_normal(4), RNG.standard_normal(4), RNG.standard_normal(4)
 
     def f(x, y, z, *, scale=1.0):
@@ -492,8 +492,8 @@ def test_value_and_grad_and_grad_argnums(backend):
     _close(_np(backend, gs[1]), np.sin(x_np) * y_np)
 
 
-def test_grad_over_a_nest_argument(backend):
-    _needs_autodiff(backend)
+def test_grad_over_a_nest_argument(autodiff):
+    backend = autodiff
     a = to_native(backend, A)
     params = {"w": to_native(backend, W0), "b": to_native(backend, B0)}
     g = ivy.grad(layer_loss)(params, a)
@@ -503,8 +503,8 @@ def test_grad_over_a_nest_argument(backend):
     _close(_np(backend, g["b"]), gb)
 
 
-def test_value_and_grad_has_aux(backend):
-    _needs_autodiff(backend)
+def test_value_and_grad_has_aux(autodiff):
+    backend = autodiff
     x_np = RNG.standard_normal(5)
 
     def f(x):
@@ -518,8 +518,8 @@ def test_value_and_grad_has_aux(backend):
     _close(_np(backend, aux["s"]), np.sin(x_np))
 
 
-def test_jac(backend):
-    _needs_autodiff(backend)
+def test_jac(autodiff):
+    backend = autodiff
     m = RNG.standard_normal((2, 3))
     mn = to_native(backend, m)
     x_np, y_np = RNG.standard_normal(3), RNG.standard_normal(3)
@@ -549,10 +549,12 @@ def test_fn_transforms_raise_no_autodiff_without_it(backend):
     assert issubclass(err, NotImplementedError)
     # the primitives, where the backend has them at all, refuse too
     b = ivy._registry.get_backend(backend)
-    for name, call in [("value_and_grad_flat", lambda: ivy.value_and_grad_flat(lambda ls: f_sin_sq(ls[0]), [x])),
-                       ("vjp", lambda: ivy.vjp(lambda a: ivy.sin(a), x)),
-                       ("jvp", lambda: ivy.jvp(lambda a: ivy.sin(a), [x], [x])),
-                       ("jacobian", lambda: ivy.jacobian(lambda a: ivy.sin(a), x))]:
+    for name, call in [
+        ("value_and_grad_flat", lambda: ivy.value_and_grad_flat(lambda ls: f_sin_sq(ls[0]), [x])),
+        ("vjp", lambda: ivy.vjp(lambda a: ivy.sin(a), x)),
+        ("jvp", lambda: ivy.jvp(lambda a: ivy.sin(a), [x], [x])),
+        ("jacobian", lambda: ivy.jacobian(lambda a: ivy.sin(a), x)),
+    ]:
         with pytest.raises(err if name in b.ops else NotImplementedError):
             call()
     with pytest.raises(err):

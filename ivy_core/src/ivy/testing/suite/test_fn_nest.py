@@ -72,17 +72,20 @@ def test_round_trip_keeps_types():
     assert type(back["b"][1]) is tuple and type(back["b"]) is list
 
 
-@pytest.mark.parametrize("t", [
-    np.arange(2.0),  # a bare leaf
-    [],
-    (),
-    {},
-    [[], [[]]],
-    {"x": ()},
-    (np.zeros(1),),
-    Point(1, 2),
-    collections.OrderedDict([("z", 1), ("a", [2, 3])]),
-])
+@pytest.mark.parametrize(
+    "t",
+    [
+        np.arange(2.0),  # a bare leaf
+        [],
+        (),
+        {},
+        [[], [[]]],
+        {"x": ()},
+        (np.zeros(1),),
+        Point(1, 2),
+        collections.OrderedDict([("z", 1), ("a", [2, 3])]),
+    ],
+)
 def test_round_trip_edge_cases(t):
     leaves, s = nest.flatten(t)
     _same(nest.unflatten(s, leaves), t)
@@ -129,14 +132,17 @@ def test_map_one_and_several_nests():
     assert seen == [(1, "x"), (2, "y"), (3, "z")]
 
 
-@pytest.mark.parametrize("other", [
-    {"w": 1, "c": [2, 3]},  # a different key
-    {"w": 1, "b": (2, 3)},  # tuple instead of list
-    {"w": 1, "b": [2, 3, 4]},  # a longer list
-    {"w": 1, "b": [2, [3]]},  # deeper
-    {"b": [2, 3], "w": 1},  # another key order
-    [1, [2, 3]],  # a list instead of a dict
-])
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"w": 1, "c": [2, 3]},  # a different key
+        {"w": 1, "b": (2, 3)},  # tuple instead of list
+        {"w": 1, "b": [2, 3, 4]},  # a longer list
+        {"w": 1, "b": [2, [3]]},  # deeper
+        {"b": [2, 3], "w": 1},  # another key order
+        [1, [2, 3]],  # a list instead of a dict
+    ],
+)
 def test_map_structure_mismatch(other):
     with pytest.raises(ValueError):
         nest.map(lambda a, b: a, {"w": 1, "b": [2, 3]}, other)

@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 import pytest
-from ivy.testing.convert import native_to_numpy, to_native
-from ivy.testing._helpers.registry import covers
 from scipy import special
 
 import ivy
+from ivy.testing._helpers.registry import covers
+from ivy.testing.convert import native_to_numpy, to_native
 
 pytestmark = pytest.mark.skipif("relu" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
@@ -24,7 +24,9 @@ def _np(backend, x):
 
 
 def _close(actual, expected, *, rtol=2e-5, atol=2e-6):
-    np.testing.assert_allclose(np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64), rtol=rtol, atol=atol)
+    np.testing.assert_allclose(
+        np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64), rtol=rtol, atol=atol
+    )
 
 
 def _softplus(x, beta=1.0, threshold=20.0):
@@ -86,7 +88,9 @@ def test_fn_linear(backend):
     w = RNG.standard_normal((6, 5))
     b = RNG.standard_normal(6)
     x = to_native(backend, X2)
-    _close(_np(backend, ivy.linear(x, to_native(backend, w), to_native(backend, b))), X2 @ w.T + b, rtol=1e-12, atol=1e-12)
+    _close(
+        _np(backend, ivy.linear(x, to_native(backend, w), to_native(backend, b))), X2 @ w.T + b, rtol=1e-12, atol=1e-12
+    )
     _close(_np(backend, ivy.linear(x, to_native(backend, w))), X2 @ w.T, rtol=1e-12, atol=1e-12)
 
 
@@ -136,7 +140,12 @@ def test_fn_group_norm(backend):
     ref = ((g - g.mean(-1, keepdims=True)) / np.sqrt(g.var(-1, keepdims=True) + 1e-5)).reshape(x.shape)
     _close(_np(backend, ivy.group_norm(to_native(backend, x), 2, data_format="NCW")), ref, rtol=1e-10, atol=1e-10)
     xl = np.moveaxis(x, 1, -1)  # channels last
-    _close(_np(backend, ivy.group_norm(to_native(backend, xl), 2, data_format="NWC")), np.moveaxis(ref, 1, -1), rtol=1e-10, atol=1e-10)
+    _close(
+        _np(backend, ivy.group_norm(to_native(backend, xl), 2, data_format="NWC")),
+        np.moveaxis(ref, 1, -1),
+        rtol=1e-10,
+        atol=1e-10,
+    )
 
 
 @covers("embedding", "one_hot")
@@ -221,8 +230,16 @@ def test_fn_multi_head_attention(backend):
     bs = [RNG.standard_normal(e) * 0.1 for _ in range(4)]
     n = lambda a: to_native(backend, a)  # noqa: E731
     got = ivy.multi_head_attention(
-        n(x), num_heads=heads, q_weight=n(ws[0]), k_weight=n(ws[1]), v_weight=n(ws[2]), out_weight=n(ws[3]),
-        q_bias=n(bs[0]), k_bias=n(bs[1]), v_bias=n(bs[2]), out_bias=n(bs[3]),
+        n(x),
+        num_heads=heads,
+        q_weight=n(ws[0]),
+        k_weight=n(ws[1]),
+        v_weight=n(ws[2]),
+        out_weight=n(ws[3]),
+        q_bias=n(bs[0]),
+        k_bias=n(bs[1]),
+        v_bias=n(bs[2]),
+        out_bias=n(bs[3]),
     )
     q, k, v = (x @ w + b for w, b in zip(ws[:3], bs[:3]))
     split = lambda a: a.reshape(2, 5, heads, e // heads).transpose(0, 2, 1, 3)  # noqa: E731
@@ -263,7 +280,11 @@ def test_fn_losses(backend, reduction):
     logits = RNG.standard_normal(P.shape) * 3
     s = 1 / (1 + np.exp(-logits))
     bce_l = -(t01 * np.log(s) + (1 - t01) * np.log(1 - s))
-    _close(_np(backend, ivy.binary_cross_entropy(n(t01), n(logits), from_logits=True, reduction=reduction)), red(bce_l), rtol=1e-9)
+    _close(
+        _np(backend, ivy.binary_cross_entropy(n(t01), n(logits), from_logits=True, reduction=reduction)),
+        red(bce_l),
+        rtol=1e-9,
+    )
     _close(_np(backend, ivy.mse_loss(n(P), n(Q), reduction=reduction)), red((P - Q) ** 2), rtol=1e-10)
     _close(_np(backend, ivy.l1_loss(n(P), n(Q), reduction=reduction)), red(np.abs(P - Q)), rtol=1e-10)
     a = np.abs(3 * P - Q)
@@ -280,8 +301,9 @@ def test_fn_multi_head_attention_required_arguments_only(backend):
     x = RNG.standard_normal((1, 3, e))
     ws = [RNG.standard_normal((e, e)) * 0.3 for _ in range(4)]
     n = lambda a: to_native(backend, a)  # noqa: E731
-    got = ivy.multi_head_attention(n(x), num_heads=heads, q_weight=n(ws[0]), k_weight=n(ws[1]),
-                                   v_weight=n(ws[2]), out_weight=n(ws[3]))
+    got = ivy.multi_head_attention(
+        n(x), num_heads=heads, q_weight=n(ws[0]), k_weight=n(ws[1]), v_weight=n(ws[2]), out_weight=n(ws[3])
+    )
     q, k, v = (x @ w for w in ws[:3])
     split = lambda a: a.reshape(1, 3, heads, e // heads).transpose(0, 2, 1, 3)  # noqa: E731
     o = _sdpa_ref(split(q), split(k), split(v)).transpose(0, 2, 1, 3).reshape(1, 3, e)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
-from ivy.testing._helpers.registry import covers
 from scipy import stats
 
 import ivy
+from ivy.testing._helpers.registry import covers
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
 pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
@@ -89,8 +89,12 @@ def test_random_uniform_distribution(backend):
 @covers("random_uniform")
 def test_random_uniform_array_bounds(backend):
     low, high = np.array([0.0, 10.0, -1.0]), np.array([1.0, 15.0, -0.5])
-    x = _np(backend, ivy.random_uniform(low=to_native(backend, low), high=to_native(backend, high),
-                                        shape=(N, 3), dtype="float64", seed=3))
+    x = _np(
+        backend,
+        ivy.random_uniform(
+            low=to_native(backend, low), high=to_native(backend, high), shape=(N, 3), dtype="float64", seed=3
+        ),
+    )
     assert x.shape == (N, 3)
     for j in range(3):
         col = x[:, j]
@@ -112,8 +116,12 @@ def test_random_normal_distribution(backend):
 @covers("random_normal")
 def test_random_normal_array_parameters(backend):
     mean, std = np.array([-3.0, 0.0, 100.0]), np.array([0.1, 1.0, 20.0])
-    x = _np(backend, ivy.random_normal(mean=to_native(backend, mean), std=to_native(backend, std),
-                                       shape=(N, 3), dtype="float64", seed=5))
+    x = _np(
+        backend,
+        ivy.random_normal(
+            mean=to_native(backend, mean), std=to_native(backend, std), shape=(N, 3), dtype="float64", seed=5
+        ),
+    )
     assert x.shape == (N, 3)
     for j in range(3):
         assert stats.kstest(x[:, j], "norm", args=(mean[j], std[j])).pvalue > 0.001, f"column {j}"

@@ -71,8 +71,12 @@ print(json.dumps([ivy.to_numpy(a).tolist(), w.tolist()]))
 
 def test_seed_before_choosing_a_backend_reproduces(backend):
     env = {**os.environ, "JAX_ENABLE_X64": os.environ.get("JAX_ENABLE_X64", "1")}
-    runs = [subprocess.run([sys.executable, "-c", _SEED_SCRIPT, backend], capture_output=True, text=True,
-                           env=env, check=True) for _ in range(2)]
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", _SEED_SCRIPT, backend], capture_output=True, text=True, env=env, check=True
+        )
+        for _ in range(2)
+    ]
     first, second = (json.loads(r.stdout.strip().splitlines()[-1]) for r in runs)
     assert first == second
     # the same as seeding that backend directly

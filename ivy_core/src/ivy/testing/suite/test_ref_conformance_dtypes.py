@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 import ivy
-from ivy.testing.convert import dtype_name, to_native
 from ivy.testing._helpers.ref import strict_dtype, xs
 from ivy.testing._helpers.strategies import kind_of, supported_dtypes
+from ivy.testing.convert import dtype_name, to_native
 
 KINDS = ("bool", "signed integer", "unsigned integer", "integral", "real floating", "complex floating", "numeric")
 

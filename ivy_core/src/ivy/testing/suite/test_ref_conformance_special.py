@@ -19,18 +19,34 @@ import numpy as np
 import pytest
 
 import ivy
-from ivy.testing.convert import dtype_name, native_to_numpy, to_native
 from ivy.testing._helpers.compare import strict_to_numpy
 from ivy.testing._helpers.ref import strict_op, xs
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import backend_dtypes
+from ivy.testing.convert import dtype_name, native_to_numpy, to_native
 
 PARTS = [math.nan, math.inf, -math.inf, 0.0, 1.0, -1.0, 0.5, -2.5]
 #: complex element-wise functions checked on the grid. expm1 and tanh are left out: NumPy (so the
 #: reference) gives NaN where the standard gives -1 + 0j / 1 + 0j for infinite real parts.
 COMPLEX_UNARY = [
-    "acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp", "log", "log10", "log1p",
-    "log2", "sin", "sinh", "sqrt", "square", "tan",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "cos",
+    "cosh",
+    "exp",
+    "log",
+    "log10",
+    "log1p",
+    "log2",
+    "sin",
+    "sinh",
+    "sqrt",
+    "square",
+    "tan",
 ]
 TOL = {"complex64": (2e-4, 1e-5), "complex128": (1e-9, 1e-11), "float32": (2e-4, 1e-5), "float64": (1e-9, 1e-11)}
 
@@ -56,8 +72,10 @@ def _mismatches(got: np.ndarray, want: np.ndarray, dtype: str) -> np.ndarray:
     open_sign = np.isnan(wr) | np.isnan(wi)  # the standard leaves the other component's sign open
     gr, wr = np.where(open_sign, np.abs(gr), gr), np.where(open_sign, np.abs(wr), wr)
     gi, wi = np.where(open_sign, np.abs(gi), gi), np.where(open_sign, np.abs(wi), wi)
-    return ~(_close(gr.astype(np.float64), wr.astype(np.float64), rtol, atol)
-             & _close(gi.astype(np.float64), wi.astype(np.float64), rtol, atol))
+    return ~(
+        _close(gr.astype(np.float64), wr.astype(np.float64), rtol, atol)
+        & _close(gi.astype(np.float64), wi.astype(np.float64), rtol, atol)
+    )
 
 
 def _compare(name: str, backend: str, *args: np.ndarray, also: np.ndarray | None = None) -> str | None:

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ivy
-from ivy.testing.convert import to_native
 from ivy.testing._helpers.strategies import arrays, kind_of, shapes, supported_dtypes
+from ivy.testing.convert import to_native
 
 CONVERSION_OPS = {"to_numpy": "", "to_scalar": "", "to_list": ""}
 

@@ -11,11 +11,11 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import ivy
-from ivy.testing.convert import DTYPES, dtype_name, native_to_numpy, shape_of, to_native
 from ivy.testing._helpers.compare import assert_matches
 from ivy.testing._helpers.ref import check, strict_dtype, xs
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import arrays, backend_dtypes, kind_of, scalar_for, shapes, supported_dtypes
+from ivy.testing.convert import DTYPES, dtype_name, native_to_numpy, shape_of, to_native
 
 CREATION_OPS = {
     "arange": "no array argument: backend=",
@@ -59,8 +59,11 @@ def test_ref_arange(backend: str, xp: Any, data: st.DataObject) -> None:
         assume(start >= 0)
         step = 1
     else:
-        step = data.draw(st.sampled_from([1, 2, 3, -1, -2]) if kind_of(dtype) == "int"
-                         else st.sampled_from([1.0, 0.5, 0.25, 2.0, -1.0, -0.5]))
+        step = data.draw(
+            st.sampled_from([1, 2, 3, -1, -2])
+            if kind_of(dtype) == "int"
+            else st.sampled_from([1.0, 0.5, 0.25, 2.0, -1.0, -0.5])
+        )
     expected = xs.arange(start, stop, step, dtype=strict_dtype(dtype))
     actual = ivy.arange(start, stop, step, dtype=dtype, backend=backend)
     assert_matches(actual, expected, backend, xp, msg="arange: ")
@@ -80,9 +83,12 @@ def test_ref_asarray(backend: str, xp: Any, data: st.DataObject) -> None:
     assert_matches(ivy.asarray(native), xs.asarray(x), backend, xp, msg="asarray(native): ")
     copied = ivy.asarray(native, copy=True)
     assert_matches(copied, xs.asarray(x), backend, xp, msg="asarray(copy=True): ")
-    to = data.draw(st.sampled_from([d for d in backend_dtypes(backend, "float") if kind_of(dtype) != "complex"] or [dtype]))
-    assert_matches(ivy.asarray(native, dtype=to), xs.asarray(x.astype(to)), backend, xp,
-                   msg=f"asarray(native, dtype={to}): ")
+    to = data.draw(
+        st.sampled_from([d for d in backend_dtypes(backend, "float") if kind_of(dtype) != "complex"] or [dtype])
+    )
+    assert_matches(
+        ivy.asarray(native, dtype=to), xs.asarray(x.astype(to)), backend, xp, msg=f"asarray(native, dtype={to}): "
+    )
 
 
 @covers("empty", "empty_like", "zeros", "ones", "zeros_like", "ones_like", "full", "full_like")
@@ -97,8 +103,9 @@ def test_ref_fill_creation(backend: str, xp: Any, data: st.DataObject) -> None:
     e = ivy.empty(shape, dtype=dtype, backend=backend)
     assert xp.is_native_array(e) and dtype_name(e.dtype) == dtype and shape_of(e) == _shape_tuple(shape)
     fill = data.draw(scalar_for(dtype, "nonneg" if dtype.startswith("uint") else "any"), label="fill")
-    assert_matches(ivy.full(shape, fill, dtype=dtype, backend=backend), xs.full(shape, fill, dtype=sd),
-                   backend, xp, msg="full: ")
+    assert_matches(
+        ivy.full(shape, fill, dtype=dtype, backend=backend), xs.full(shape, fill, dtype=sd), backend, xp, msg="full: "
+    )
     # *_like: the dtype of x by default, or the one asked for.
     x = data.draw(arrays(dtype, shapes()), label="x")
     nx = to_native(backend, x)
@@ -106,14 +113,16 @@ def test_ref_fill_creation(backend: str, xp: Any, data: st.DataObject) -> None:
     kw = {} if to is None else {"dtype": to}
     skw = {} if to is None else {"dtype": strict_dtype(to)}
     for name in ("zeros_like", "ones_like"):
-        assert_matches(getattr(ivy, name)(nx, **kw), getattr(xs, name)(xs.asarray(x), **skw), backend, xp,
-                       msg=f"{name}: ")
+        assert_matches(
+            getattr(ivy, name)(nx, **kw), getattr(xs, name)(xs.asarray(x), **skw), backend, xp, msg=f"{name}: "
+        )
     e = ivy.empty_like(nx, **kw)
     assert xp.is_native_array(e) and dtype_name(e.dtype) == (to or dtype) and shape_of(e) == x.shape
     fdt = to or dtype
     fill = data.draw(scalar_for(fdt, "nonneg" if fdt.startswith("uint") else "any"), label="fill_like")
-    assert_matches(ivy.full_like(nx, fill, **kw), xs.full_like(xs.asarray(x), fill, **skw), backend, xp,
-                   msg="full_like: ")
+    assert_matches(
+        ivy.full_like(nx, fill, **kw), xs.full_like(xs.asarray(x), fill, **skw), backend, xp, msg="full_like: "
+    )
 
 
 @given(data=st.data())
@@ -191,9 +200,20 @@ def test_ref_creation_default_dtypes(backend: str, xp: Any) -> None:
         "fft.fftfreq": ivy.fft.fftfreq(4, backend=backend),
     }
     want = {
-        "zeros": rf, "ones": rf, "empty": rf, "eye": rf, "linspace": rf, "arange(float)": rf,
-        "arange(int)": it, "full(int)": it, "full(float)": rf, "full(complex)": cf,
-        "asarray(int)": it, "asarray(float)": rf, "asarray(bool)": "bool", "fft.fftfreq": rf,
+        "zeros": rf,
+        "ones": rf,
+        "empty": rf,
+        "eye": rf,
+        "linspace": rf,
+        "arange(float)": rf,
+        "arange(int)": it,
+        "full(int)": it,
+        "full(float)": rf,
+        "full(complex)": cf,
+        "asarray(int)": it,
+        "asarray(float)": rf,
+        "asarray(bool)": "bool",
+        "fft.fftfreq": rf,
     }
     bad = {k: dtype_name(v.dtype) for k, v in got.items() if dtype_name(v.dtype) != want[k]}
     assert not bad, f"default dtypes {d}; got {bad}"

@@ -10,11 +10,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ivy
-from ivy.testing.convert import dtype_name, to_native
 from ivy.testing._helpers.compare import assert_matches
 from ivy.testing._helpers.ref import strict_dtype, xs
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import arrays, kind_of, shapes, supported_dtypes
+from ivy.testing.convert import dtype_name, to_native
 
 DATA_TYPE_OPS = {"astype": "", "can_cast": "", "finfo": "", "iinfo": "", "isdtype": "", "result_type": ""}
 

@@ -4,9 +4,10 @@ scalar operands and mixed-dtype promotion."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, Callable
+from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -93,13 +94,14 @@ BINARY_OPS: dict[str, E] = {
     "bitwise_and": E(("int", "bool"), "wide"),
     "bitwise_or": E(("int", "bool"), "wide"),
     "bitwise_xor": E(("int", "bool"), "wide"),
-    "bitwise_left_shift": E(I, domain2="shift", exact=lambda a, b: a * (2 ** b)),
+    "bitwise_left_shift": E(I, domain2="shift", exact=lambda a, b: a * (2**b)),
     "bitwise_right_shift": E(I, "wide", domain2="shift"),
     "copysign": E(F, "quarter_nz"),
     "divide": E(FC, domain2="nonzero"),
     "equal": E(("bool", "int", "float", "complex"), {"int": "wide", "float": "wide"}, specials=True),
-    "floor_divide": E(R, {"float": "quarter", "int": "wide"}, {"float": "quarter_nz", "int": "nonzero"},
-                      exact=lambda a, b: a // b),
+    "floor_divide": E(
+        R, {"float": "quarter", "int": "wide"}, {"float": "quarter_nz", "int": "nonzero"}, exact=lambda a, b: a // b
+    ),
     "greater": E(R, "wide", specials=True),
     "greater_equal": E(R, specials=True),
     "hypot": E(F),
@@ -114,8 +116,12 @@ BINARY_OPS: dict[str, E] = {
     "multiply": E(("int", "float", "complex"), exact=lambda a, b: a * b),
     "nextafter": E(F, rtol=0.0, atol=0.0),
     "not_equal": E(("bool", "int", "float", "complex"), specials=True),
-    "pow": E(("int", "float"), {"float": "pos", "int": "small"}, {"float": "small", "int": "pow_exp"},
-             exact=lambda a, b: a ** b),
+    "pow": E(
+        ("int", "float"),
+        {"float": "pos", "int": "small"},
+        {"float": "small", "int": "pow_exp"},
+        exact=lambda a, b: a**b,
+    ),
     "remainder": E(R, {"float": "quarter", "int": "wide"}, {"float": "quarter_nz", "int": "nonzero"}),
     "subtract": E(("int", "float", "complex"), exact=lambda a, b: a - b),
 }
@@ -124,7 +130,7 @@ BINARY_OPS: dict[str, E] = {
 CLIP_OPS = {"clip": E(R)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _strict_accepts(name: str, dtypes: tuple[str, ...]) -> bool:
     args = [xs.ones((1,), dtype=strict_dtype(d)) for d in dtypes]
     try:
@@ -201,8 +207,9 @@ def test_ref_binary(name: str, mode: str, backend: str, xp: Any, data: st.DataOb
         args = (s, x) if left else (x, s)
         assume(_no_overflow(e, d1, *args))
     else:
-        shp = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, min_side=0, max_side=4),
-                        label="shapes")
+        shp = data.draw(
+            hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, min_side=0, max_side=4), label="shapes"
+        )
         x1 = data.draw(arrays(d1, shp.input_shapes[0], e.dom(d1), e.specials), label="x1")
         x2 = data.draw(arrays(d2, shp.input_shapes[1], e.dom(d2, second=True), e.specials), label="x2")
         args = (x1, x2)
@@ -248,8 +255,24 @@ def test_ref_elementwise_tables_are_disjoint() -> None:
 
 SPECIAL_VALUES = [math.nan, math.inf, -math.inf, 0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -2.5, 1e-3, 1e3]
 SPECIAL_UNARY = sorted(n for n in UNARY_OPS if "float" in UNARY_OPS[n].kinds and n not in ("signbit",))
-SPECIAL_BINARY = ["add", "subtract", "multiply", "divide", "pow", "atan2", "hypot", "logaddexp", "maximum",
-                  "minimum", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]
+SPECIAL_BINARY = [
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "pow",
+    "atan2",
+    "hypot",
+    "logaddexp",
+    "maximum",
+    "minimum",
+    "equal",
+    "not_equal",
+    "less",
+    "less_equal",
+    "greater",
+    "greater_equal",
+]
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -284,5 +307,7 @@ def test_ref_binary_special_values(dtype: str, backend: str, xp: Any) -> None:
 
 
 def _mismatch(e: AssertionError) -> str:
-    lines = [ln.strip() for ln in str(e).splitlines() if "ACTUAL" in ln or "DESIRED" in ln or ln.strip().startswith("[")]
+    lines = [
+        ln.strip() for ln in str(e).splitlines() if "ACTUAL" in ln or "DESIRED" in ln or ln.strip().startswith("[")
+    ]
     return " | ".join(lines[:6])

@@ -21,9 +21,20 @@ from ivy.testing._helpers.ref import check, strict_dtype, xs
 from ivy.testing._helpers.strategies import arrays, backend_dtypes
 
 FFT_OPS = {
-    "fft.fft": "", "fft.ifft": "", "fft.fftn": "", "fft.ifftn": "", "fft.rfft": "", "fft.irfft": "",
-    "fft.rfftn": "", "fft.irfftn": "", "fft.hfft": "", "fft.ihfft": "", "fft.fftfreq": "",
-    "fft.rfftfreq": "", "fft.fftshift": "", "fft.ifftshift": "",
+    "fft.fft": "",
+    "fft.ifft": "",
+    "fft.fftn": "",
+    "fft.ifftn": "",
+    "fft.rfft": "",
+    "fft.irfft": "",
+    "fft.rfftn": "",
+    "fft.irfftn": "",
+    "fft.hfft": "",
+    "fft.ihfft": "",
+    "fft.fftfreq": "",
+    "fft.rfftfreq": "",
+    "fft.fftshift": "",
+    "fft.ifftshift": "",
 }
 
 NORMS = ["backward", "ortho", "forward"]
@@ -38,8 +49,11 @@ def _complex_of(real: str) -> str:
 
 
 def _real_dtype(data: st.DataObject, backend: str, need_complex: bool = True) -> str:
-    ds = [d for d in backend_dtypes(backend, "float")
-          if not need_complex or _complex_of(d) in backend_dtypes(backend, "complex")]
+    ds = [
+        d
+        for d in backend_dtypes(backend, "float")
+        if not need_complex or _complex_of(d) in backend_dtypes(backend, "complex")
+    ]
     if not ds:
         pytest.skip(f"{backend} has no floating dtype with its complex counterpart")
     return data.draw(st.sampled_from(ds), label="dtype")
@@ -158,9 +172,12 @@ def test_ref_fft_freq(name: str, backend: str, xp: Any, data: st.DataObject) -> 
 def test_ref_fft_shift(name: str, backend: str, xp: Any, data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(backend_dtypes(backend, "float", "complex")), label="dtype")
     x = data.draw(arrays(dtype, _shape(data)), label="x")
-    axes = data.draw(st.one_of(
-        st.none(),
-        st.integers(-x.ndim, x.ndim - 1),
-        st.lists(st.integers(0, x.ndim - 1), min_size=1, max_size=x.ndim, unique=True),
-    ), label="axes")
+    axes = data.draw(
+        st.one_of(
+            st.none(),
+            st.integers(-x.ndim, x.ndim - 1),
+            st.lists(st.integers(0, x.ndim - 1), min_size=1, max_size=x.ndim, unique=True),
+        ),
+        label="axes",
+    )
     check(name, backend, xp, x, axes=axes)

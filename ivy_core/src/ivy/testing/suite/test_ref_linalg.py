@@ -15,16 +15,31 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ivy
-from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 from ivy.testing._helpers.compare import assert_matches, assert_values
 from ivy.testing._helpers.ref import check, sdtype, snp, strict_dtype, xs
 from ivy.testing._helpers.strategies import arrays, axis_arg, backend_dtypes
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
 LINALG_OPS = {
-    "linalg.cholesky": "", "linalg.cross": "", "linalg.det": "", "linalg.diagonal": "", "linalg.eigh": "",
-    "linalg.eigvalsh": "", "linalg.inv": "", "linalg.matrix_norm": "", "linalg.matrix_power": "",
-    "linalg.matrix_rank": "", "linalg.outer": "", "linalg.pinv": "", "linalg.qr": "", "linalg.slogdet": "",
-    "linalg.solve": "", "linalg.svd": "", "linalg.svdvals": "", "linalg.trace": "", "linalg.vector_norm": "",
+    "linalg.cholesky": "",
+    "linalg.cross": "",
+    "linalg.det": "",
+    "linalg.diagonal": "",
+    "linalg.eigh": "",
+    "linalg.eigvalsh": "",
+    "linalg.inv": "",
+    "linalg.matrix_norm": "",
+    "linalg.matrix_power": "",
+    "linalg.matrix_rank": "",
+    "linalg.outer": "",
+    "linalg.pinv": "",
+    "linalg.qr": "",
+    "linalg.slogdet": "",
+    "linalg.solve": "",
+    "linalg.svd": "",
+    "linalg.svdvals": "",
+    "linalg.trace": "",
+    "linalg.vector_norm": "",
 }
 # linalg.matmul, matrix_transpose, tensordot, vecdot: tests/test_ref_linear_algebra.py
 
@@ -68,7 +83,9 @@ def spd(data: st.DataObject, dtype: str, n: int | None = None, batch: tuple[int,
     return m.astype(dtype)
 
 
-def well_conditioned(data: st.DataObject, dtype: str, n: int | None = None, batch: tuple[int, ...] | None = None) -> np.ndarray:
+def well_conditioned(
+    data: st.DataObject, dtype: str, n: int | None = None, batch: tuple[int, ...] | None = None
+) -> np.ndarray:
     """A square, diagonally dominant (hence invertible, well-conditioned) matrix."""
     n = data.draw(st.integers(1, 4), label="n") if n is None else n
     batch = _batch(data) if batch is None else batch
@@ -142,8 +159,9 @@ def test_ref_linalg_eigh(backend: str, xp: Any, data: st.DataObject) -> None:
     scale = max(1.0, float(np.abs(x).max()))
     rec = vn @ (wn[..., :, None] * _ct(vn))
     assert_values(rec / scale, x.astype(cd) / scale, cd, rtol=0, atol=tol(dtype)["rtol"] * 10)
-    assert_values(_ct(vn) @ vn, np.broadcast_to(np.eye(n), x.shape).astype(cd), cd, rtol=0,
-                  atol=tol(dtype)["rtol"] * 10)
+    assert_values(
+        _ct(vn) @ vn, np.broadcast_to(np.eye(n), x.shape).astype(cd), cd, rtol=0, atol=tol(dtype)["rtol"] * 10
+    )
 
 
 @given(data=st.data())
@@ -168,8 +186,15 @@ def test_ref_linalg_matrix_norm(backend: str, xp: Any, data: st.DataObject) -> N
     x = data.draw(arrays(dtype, hnp.array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=4)), label="x")
     ord_ = data.draw(st.sampled_from(["fro", "nuc", 1, -1, 2, -2, np.inf, -np.inf]), label="ord")
     ord_ = float(ord_) if isinstance(ord_, float) else ord_
-    check("linalg.matrix_norm", backend, xp, x, ord=ord_, keepdims=data.draw(st.booleans(), label="keepdims"),
-          **tol(dtype))
+    check(
+        "linalg.matrix_norm",
+        backend,
+        xp,
+        x,
+        ord=ord_,
+        keepdims=data.draw(st.booleans(), label="keepdims"),
+        **tol(dtype),
+    )
 
 
 @given(data=st.data())
@@ -286,8 +311,14 @@ def test_ref_linalg_svdvals(backend: str, xp: Any, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_ref_linalg_trace(backend: str, xp: Any, data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(backend_dtypes(backend, "int", "float", "complex")), label="dtype")
-    x = data.draw(arrays(dtype, hnp.array_shapes(min_dims=2, max_dims=3, min_side=0, max_side=4),
-                         "nonneg" if dtype.startswith("uint") else "tiny"), label="x")
+    x = data.draw(
+        arrays(
+            dtype,
+            hnp.array_shapes(min_dims=2, max_dims=3, min_side=0, max_side=4),
+            "nonneg" if dtype.startswith("uint") else "tiny",
+        ),
+        label="x",
+    )
     offset = data.draw(st.integers(-3, 3), label="offset")
     wide = [d for d in backend_dtypes(backend, "float") if dtype.startswith("float") and d >= dtype]
     dt = data.draw(st.sampled_from([None, *wide]), label="dtype_arg")
@@ -306,5 +337,13 @@ def test_ref_linalg_vector_norm(backend: str, xp: Any, data: st.DataObject) -> N
     axis = data.draw(axis_arg(x.ndim), label="axis")
     ord_ = data.draw(st.sampled_from([1, 2, 3, np.inf, -np.inf, 0]), label="ord")
     ord_ = float(ord_) if isinstance(ord_, float) else ord_
-    check("linalg.vector_norm", backend, xp, x, axis=axis, ord=ord_,
-          keepdims=data.draw(st.booleans(), label="keepdims"), **tol(dtype))
+    check(
+        "linalg.vector_norm",
+        backend,
+        xp,
+        x,
+        axis=axis,
+        ord=ord_,
+        keepdims=data.draw(st.booleans(), label="keepdims"),
+        **tol(dtype),
+    )

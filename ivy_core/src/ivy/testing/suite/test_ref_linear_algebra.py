@@ -14,8 +14,14 @@ from ivy.testing._helpers.ref import check
 from ivy.testing._helpers.strategies import arrays, backend_dtypes
 
 LINEAR_ALGEBRA_OPS = {
-    "matmul": "", "matrix_transpose": "", "tensordot": "", "vecdot": "",
-    "linalg.matmul": "", "linalg.matrix_transpose": "", "linalg.tensordot": "", "linalg.vecdot": "",
+    "matmul": "",
+    "matrix_transpose": "",
+    "tensordot": "",
+    "vecdot": "",
+    "linalg.matmul": "",
+    "linalg.matrix_transpose": "",
+    "linalg.tensordot": "",
+    "linalg.vecdot": "",
 }
 
 TOL = {"rtol": 1e-4, "atol": 1e-4}
@@ -59,10 +65,12 @@ def test_ref_tensordot(name: str, backend: str, xp: Any, data: st.DataObject) ->
     if data.draw(st.booleans(), label="int_axes"):
         nax = data.draw(st.integers(0, min(2, len(s1))), label="axes")
         extra = data.draw(hnp.array_shapes(min_dims=0, max_dims=1, min_side=1, max_side=3))
-        s2 = tuple(s1[len(s1) - nax:]) + tuple(extra)
+        s2 = tuple(s1[len(s1) - nax :]) + tuple(extra)
         axes: Any = nax
     else:
-        a1 = data.draw(st.lists(st.integers(0, len(s1) - 1), min_size=1, max_size=min(2, len(s1)), unique=True), label="a1")
+        a1 = data.draw(
+            st.lists(st.integers(0, len(s1) - 1), min_size=1, max_size=min(2, len(s1)), unique=True), label="a1"
+        )
         tagged = [(s1[a], i) for i, a in enumerate(a1)] + [(data.draw(st.integers(1, 3)), -1)]
         perm = data.draw(st.permutations(tagged), label="x2_dims")
         s2 = tuple(d for d, _ in perm)

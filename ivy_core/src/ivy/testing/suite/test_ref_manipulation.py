@@ -13,9 +13,20 @@ from ivy.testing._helpers.ref import check
 from ivy.testing._helpers.strategies import arrays, axis_arg, shapes, supported_dtypes
 
 MANIPULATION_OPS = {
-    "broadcast_arrays": "", "broadcast_to": "", "concat": "", "expand_dims": "", "flip": "",
-    "moveaxis": "", "permute_dims": "", "repeat": "", "reshape": "", "roll": "", "squeeze": "",
-    "stack": "", "tile": "", "unstack": "",
+    "broadcast_arrays": "",
+    "broadcast_to": "",
+    "concat": "",
+    "expand_dims": "",
+    "flip": "",
+    "moveaxis": "",
+    "permute_dims": "",
+    "repeat": "",
+    "reshape": "",
+    "roll": "",
+    "squeeze": "",
+    "stack": "",
+    "tile": "",
+    "unstack": "",
 }
 INDEXING_OPS = {"take": "", "take_along_axis": ""}
 
@@ -126,7 +137,9 @@ def test_ref_reshape(backend: str, xp: Any, data: st.DataObject) -> None:
 def test_ref_roll(backend: str, xp: Any, data: st.DataObject) -> None:
     x = data.draw(arrays(_dtype(data, backend), shapes()), label="x")
     if x.ndim and data.draw(st.booleans(), label="tuple"):
-        axes = data.draw(st.lists(st.integers(-x.ndim, x.ndim - 1), min_size=1, max_size=x.ndim, unique_by=lambda a: a % x.ndim))
+        axes = data.draw(
+            st.lists(st.integers(-x.ndim, x.ndim - 1), min_size=1, max_size=x.ndim, unique_by=lambda a: a % x.ndim)
+        )
         shift = tuple(data.draw(st.integers(-5, 5)) for _ in axes)
         check("roll", backend, xp, x, shift, axis=tuple(axes))
     else:
@@ -177,7 +190,9 @@ def test_ref_take(backend: str, xp: Any, data: st.DataObject) -> None:
     x = data.draw(arrays(_dtype(data, backend), shapes(min_dims=1, min_side=1)), label="x")
     axis = data.draw(st.integers(-x.ndim, x.ndim - 1) if x.ndim > 1 else st.sampled_from([None, 0, -1]), label="axis")
     n = x.shape[0 if axis is None else axis]
-    idt = data.draw(st.sampled_from([d for d in ("int32", "int64") if d in supported_dtypes(backend)]), label="index_dtype")
+    idt = data.draw(
+        st.sampled_from([d for d in ("int32", "int64") if d in supported_dtypes(backend)]), label="index_dtype"
+    )
     idx = data.draw(hnp.arrays(np.dtype(idt), st.integers(0, 4), elements=st.integers(0, n - 1)), label="indices")
     check("take", backend, xp, x, idx, axis=axis)
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import ivy
-from ivy.testing.convert import to_native
 from ivy.testing._helpers.compare import assert_matches
 from ivy.testing._helpers.ref import check, op_of, xs
+from ivy.testing.convert import to_native
 
 A = np.array([[3.0, 1.0, 2.0], [1.0, 4.0, 0.5]], dtype="float32")
 SQ = np.array([[4.0, 1.0], [1.0, 3.0]], dtype="float32")

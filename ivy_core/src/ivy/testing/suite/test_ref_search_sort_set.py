@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import ivy
-from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 from ivy.testing._helpers.compare import assert_values
 from ivy.testing._helpers.ref import check, sdtype, snp, xs
 from ivy.testing._helpers.strategies import arrays, axis_arg, backend_dtypes, shapes, supported_dtypes
+from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
 SEARCHING_OPS = {"argmax": "", "argmin": "", "count_nonzero": "", "nonzero": "", "searchsorted": "", "where": ""}
 SORTING_OPS = {"argsort": "", "sort": ""}
@@ -45,8 +45,14 @@ def test_ref_argmax_argmin(name: str, backend: str, xp: Any, data: st.DataObject
 def test_ref_count_nonzero(backend: str, xp: Any, data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(supported_dtypes(backend)), label="dtype")
     x = data.draw(arrays(dtype, shapes(), "tiny"), label="x")
-    check("count_nonzero", backend, xp, x, axis=data.draw(axis_arg(x.ndim), label="axis"),
-          keepdims=data.draw(st.booleans(), label="keepdims"))
+    check(
+        "count_nonzero",
+        backend,
+        xp,
+        x,
+        axis=data.draw(axis_arg(x.ndim), label="axis"),
+        keepdims=data.draw(st.booleans(), label="keepdims"),
+    )
 
 
 @given(data=st.data())

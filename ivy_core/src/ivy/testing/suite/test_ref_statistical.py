@@ -11,11 +11,27 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from ivy.testing._helpers.ref import check
-from ivy.testing._helpers.strategies import INTS, arrays, axis_arg, backend_dtypes, kind_of, norm_axes, shapes, supported_dtypes
+from ivy.testing._helpers.strategies import (
+    INTS,
+    arrays,
+    axis_arg,
+    backend_dtypes,
+    kind_of,
+    norm_axes,
+    shapes,
+    supported_dtypes,
+)
 
 STATISTICAL_OPS = {
-    "cumulative_prod": "", "cumulative_sum": "", "max": "", "mean": "", "min": "", "prod": "",
-    "std": "", "sum": "", "var": "",
+    "cumulative_prod": "",
+    "cumulative_sum": "",
+    "max": "",
+    "mean": "",
+    "min": "",
+    "prod": "",
+    "std": "",
+    "sum": "",
+    "var": "",
 }
 UTILITY_OPS = {"all": "", "any": "", "diff": ""}
 
@@ -36,8 +52,11 @@ def _fits(values: Any, dtype: str) -> bool:
 def _sum_dtype_arg(data: st.DataObject, backend: str, dtype: str) -> str | None:
     """None, or an explicit dtype of the same kind at least as wide (defined by the standard)."""
     k = kind_of(dtype)
-    same = [d for d in backend_dtypes(backend, k) if np.dtype(d).itemsize >= np.dtype(dtype).itemsize
-            and (k != "int" or d[0] == dtype[0])]
+    same = [
+        d
+        for d in backend_dtypes(backend, k)
+        if np.dtype(d).itemsize >= np.dtype(dtype).itemsize and (k != "int" or d[0] == dtype[0])
+    ]
     return data.draw(st.sampled_from([None, *same]), label="dtype_arg")
 
 
@@ -51,8 +70,6 @@ def test_ref_sum_prod(name: str, backend: str, xp: Any, data: st.DataObject) -> 
     dt = _sum_dtype_arg(data, backend, dtype)
     kw: dict[str, Any] = {"axis": axis, "keepdims": keepdims}
     if dt is not None:
-        from ivy.testing._helpers.ref import strict_dtype
-
         kw["dtype"] = dt
     if name == "prod":
         exact = np.prod(x.astype(object), axis=norm_axes(axis, x.ndim)) if x.size else 1
@@ -82,16 +99,29 @@ def _check_with_dtype(name: str, backend: str, xp: Any, x: Any, **kw: Any) -> No
 def test_ref_max_min(name: str, backend: str, xp: Any, data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(backend_dtypes(backend, "int", "float")), label="dtype")
     x = data.draw(arrays(dtype, shapes(min_side=1), data.draw(st.sampled_from(["any", "wide"]))), label="x")
-    check(name, backend, xp, x, axis=data.draw(axis_arg(x.ndim), label="axis"),
-          keepdims=data.draw(st.booleans(), label="keepdims"))
+    check(
+        name,
+        backend,
+        xp,
+        x,
+        axis=data.draw(axis_arg(x.ndim), label="axis"),
+        keepdims=data.draw(st.booleans(), label="keepdims"),
+    )
 
 
 @given(data=st.data())
 def test_ref_mean(backend: str, xp: Any, data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(backend_dtypes(backend, "float", "complex")), label="dtype")
     x = data.draw(arrays(dtype, shapes(min_side=1)), label="x")
-    check("mean", backend, xp, x, axis=data.draw(axis_arg(x.ndim), label="axis"),
-          keepdims=data.draw(st.booleans(), label="keepdims"), **TOL)
+    check(
+        "mean",
+        backend,
+        xp,
+        x,
+        axis=data.draw(axis_arg(x.ndim), label="axis"),
+        keepdims=data.draw(st.booleans(), label="keepdims"),
+        **TOL,
+    )
 
 
 @pytest.mark.parametrize("name", ["std", "var"])
@@ -102,8 +132,16 @@ def test_ref_std_var(name: str, backend: str, xp: Any, data: st.DataObject) -> N
     axis = data.draw(axis_arg(x.ndim), label="axis")
     correction = data.draw(st.sampled_from([0, 1, 0.0, 1.0, 0.5]), label="correction")
     assume(_reduced_size(x, axis) > correction)
-    check(name, backend, xp, x, axis=axis, correction=correction,
-          keepdims=data.draw(st.booleans(), label="keepdims"), **TOL)
+    check(
+        name,
+        backend,
+        xp,
+        x,
+        axis=axis,
+        correction=correction,
+        keepdims=data.draw(st.booleans(), label="keepdims"),
+        **TOL,
+    )
 
 
 @pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
@@ -131,8 +169,14 @@ def test_ref_cumulative(name: str, backend: str, xp: Any, data: st.DataObject) -
 def test_ref_all_any(name: str, backend: str, xp: Any, data: st.DataObject) -> None:
     dtype = data.draw(st.sampled_from(supported_dtypes(backend)), label="dtype")
     x = data.draw(arrays(dtype, shapes(), "tiny"), label="x")
-    check(name, backend, xp, x, axis=data.draw(axis_arg(x.ndim), label="axis"),
-          keepdims=data.draw(st.booleans(), label="keepdims"))
+    check(
+        name,
+        backend,
+        xp,
+        x,
+        axis=data.draw(axis_arg(x.ndim), label="axis"),
+        keepdims=data.draw(st.booleans(), label="keepdims"),
+    )
 
 
 @given(data=st.data())
