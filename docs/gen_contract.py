@@ -65,7 +65,13 @@ def render() -> str:
         f"Array API revision of the specs: `{contract.ARRAY_API_VERSION}`.",
         "",
     ]
-    for cls in (contract.BackendSpec, contract.BackendImpl, contract.DeviceKind, contract.Frontend, contract.FrontendImpl):
+    for cls in (
+        contract.BackendSpec,
+        contract.BackendImpl,
+        contract.DeviceKind,
+        contract.Frontend,
+        contract.FrontendImpl,
+    ):
         out += _dataclass(cls)
     out += ["### Hooks (`IvyHookSpecs`)", ""]
     for name, fn in inspect.getmembers(contract.IvyHookSpecs, inspect.isfunction):

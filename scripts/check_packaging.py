@@ -64,13 +64,13 @@ FRAMEWORK_EXTRA = "cpu"
 #: (a library missing here is only imported, and the run says so)
 LIBRARY_CALLS = {
     "ivy_mech": "R = lib.euler_to_rot_mat(np.array([0.1, 0.2, 0.3]))\n"
-                "assert R.shape == (3, 3) and np.allclose(R @ R.T, np.eye(3)), R",
+    "assert R.shape == (3, 3) and np.allclose(R @ R.T, np.eye(3)), R",
     "ivy_vision": "K = lib.focal_lengths_and_pp_offsets_to_calib_mat(np.array([2.0, 3.0]), np.array([0.5, 0.25]))\n"
-                  "assert np.allclose(K, [[2, 0, 0.5], [0, 3, 0.25], [0, 0, 1]]), K",
+    "assert np.allclose(K, [[2, 0, 0.5], [0, 3, 0.25], [0, 0, 1]]), K",
     "ivy_gym": "env = lib.CartPole(backend='numpy')\n"
-               "obs, _ = env.reset(seed=0)\n"
-               "obs, reward, terminated, truncated, _ = env.step(env.action_space.sample())\n"
-               "assert obs.shape == env.observation_space.shape and np.isfinite(reward), (obs, reward)",
+    "obs, _ = env.reset(seed=0)\n"
+    "obs, reward, terminated, truncated, _ = env.step(env.action_space.sample())\n"
+    "assert obs.shape == env.observation_space.shape and np.isfinite(reward), (obs, reward)",
 }
 _START = time.perf_counter()
 _print_lock = threading.Lock()
@@ -79,8 +79,10 @@ _print_lock = threading.Lock()
 def say(stage: str, target: str, status: str, seconds: float | None = None, note: str = "") -> None:
     took = f"{seconds:6.1f}s" if seconds is not None else " " * 7
     with _print_lock:
-        print(f"[{time.perf_counter() - _START:6.1f}s] {stage:<9} {target:<16} {status:<5} {took}  {note}".rstrip(),
-              flush=True)
+        print(
+            f"[{time.perf_counter() - _START:6.1f}s] {stage:<9} {target:<16} {status:<5} {took}  {note}".rstrip(),
+            flush=True,
+        )
 
 
 class StageError(Exception):
@@ -91,15 +93,23 @@ class StageError(Exception):
         self.log = log
 
 
-def run(cmd: list[str], log: Path, *, env: dict[str, str] | None = None, cwd: Path | None = None,
-        timeout: float = 900, what: str = "") -> str:
+def run(
+    cmd: list[str],
+    log: Path,
+    *,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+    timeout: float = 900,
+    what: str = "",
+) -> str:
     """Run ``cmd``, appending its output to ``log``; raise :class:`StageError` if it fails."""
     with open(log, "a") as f:
         f.write(f"$ {' '.join(map(str, cmd))}\n")
         f.flush()
         try:
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                                  cwd=cwd, timeout=timeout)
+            proc = subprocess.run(
+                cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=cwd, timeout=timeout
+            )
         except subprocess.TimeoutExpired as e:
             f.write(f"{e.output or ''}\n!! timed out after {timeout:g} s\n")
             raise StageError(f"{what or cmd[0]} timed out after {timeout:g} s", log) from None
@@ -111,8 +121,11 @@ def run(cmd: list[str], log: Path, *, env: dict[str, str] | None = None, cwd: Pa
 
 def clean_env(**extra: str) -> dict[str, str]:
     """The environment of installs and smoke runs: nothing from this checkout or its venv leaks in."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PIP_", "PYTHON", "IVY_")) and k not in ("VIRTUAL_ENV", "CC", "LDSHARED")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PIP_", "PYTHON", "IVY_")) and k not in ("VIRTUAL_ENV", "CC", "LDSHARED")
+    }
     env.update(PYTHONNOUSERSITE="1", PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", TF_CPP_MIN_LOG_LEVEL="2")
     env.update(extra)
     return env
@@ -136,7 +149,7 @@ class Wheel:
     files: list[str]
 
     @classmethod
-    def read(cls, path: Path) -> "Wheel":
+    def read(cls, path: Path) -> Wheel:
         with zipfile.ZipFile(path) as z:
             files = z.namelist()
             info = next(f.split("/")[0] for f in files if f.endswith(".dist-info/METADATA"))
@@ -226,8 +239,25 @@ class Wheelhouse:
             # The user's pip configuration (index, find-links) applies here: this is the only step
             # that reaches a package index.
             env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-            run([sys.executable, "-m", "pip", "download", "-q", "--prefer-binary", "-d", str(self.path),
-                 "-c", str(CONSTRAINTS), *reqs], log, env=env, what="pip download", timeout=1800)
+            run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "-q",
+                    "--prefer-binary",
+                    "-d",
+                    str(self.path),
+                    "-c",
+                    str(CONSTRAINTS),
+                    *reqs,
+                ],
+                log,
+                env=env,
+                what="pip download",
+                timeout=1800,
+            )
             stamps[key] = sorted(set(stamps.get(key, [])) | set(reqs))
             self._stamps.write_text(json.dumps(stamps, indent=1))
             say("wheels", label, "ok", time.perf_counter() - t, f"downloaded into {self.path}")
@@ -239,8 +269,9 @@ class Wheelhouse:
 # PEP 517 hooks, called in the builder venv (pip's build isolation would set up a new
 # environment for each build: several seconds each; ivy-core's compiler-less build still uses it)
 _HOOK = "import sys; from setuptools import build_meta as b; print('@@' + getattr(b, sys.argv[1])(sys.argv[2]))"
-_COPY_IGNORE = shutil.ignore_patterns("build", "dist", "*.egg-info", "__pycache__", "*.so", "*.pyc", ".pytest_cache",
-                                      ".hypothesis")
+_COPY_IGNORE = shutil.ignore_patterns(
+    "build", "dist", "*.egg-info", "__pycache__", "*.so", "*.pyc", ".pytest_cache", ".hypothesis"
+)
 
 
 def make_venv(path: Path) -> Path:
@@ -251,9 +282,26 @@ def make_venv(path: Path) -> Path:
 def pip_install(python: Path, args: list[str], log: Path, find_links: list[Path], what: str) -> None:
     """Offline install into another venv, with this interpreter's pip (``pip --python``)."""
     links = [a for d in find_links for a in ("--find-links", str(d))]
-    run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-index", *links,
-         "-c", str(CONSTRAINTS), "--no-compile", *args], log,
-        env=clean_env(PIP_CONFIG_FILE=os.devnull), what=what)
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "-q",
+            "--no-index",
+            *links,
+            "-c",
+            str(CONSTRAINTS),
+            "--no-compile",
+            *args,
+        ],
+        log,
+        env=clean_env(PIP_CONFIG_FILE=os.devnull),
+        what=what,
+    )
 
 
 def check_build_requires(p: Project) -> None:
@@ -261,8 +309,10 @@ def check_build_requires(p: Project) -> None:
     m = re.search(r"^requires\s*=\s*\[([^\]]*)\]", text, re.M)
     floors = re.findall(r"setuptools\s*>=\s*(\d+)", m.group(1)) if m else []
     if not floors or int(floors[0]) < SETUPTOOLS_FLOOR:
-        raise StageError(f"{p.label}/pyproject.toml: [build-system] requires must ask for "
-                         f"setuptools>={SETUPTOOLS_FLOOR} (license = \"...\" strings need it); it has {m and m.group(1)}")
+        raise StageError(
+            f"{p.label}/pyproject.toml: [build-system] requires must ask for "
+            f'setuptools>={SETUPTOOLS_FLOOR} (license = "..." strings need it); it has {m and m.group(1)}'
+        )
 
 
 def check_sdist(p: Project) -> None:
@@ -316,15 +366,25 @@ def build_all(projects: list[Project], work: Path, wheelhouse: Wheelhouse, jobs:
         copy = work / "src" / p.label
         shutil.copytree(p.src, copy, ignore=_COPY_IGNORE)
         check_build_requires(p)
-        out = run([str(builder), "-c", _HOOK, "build_sdist", str(sdists)], log, cwd=copy, env=clean_env(),
-                  what="building the sdist")
+        out = run(
+            [str(builder), "-c", _HOOK, "build_sdist", str(sdists)],
+            log,
+            cwd=copy,
+            env=clean_env(),
+            what="building the sdist",
+        )
         p.sdist = sdists / out.strip().splitlines()[-1].removeprefix("@@")
         check_sdist(p)
         unpacked = work / "unpacked"
         with tarfile.open(p.sdist) as tar:
             tar.extractall(unpacked, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
-        out = run([str(builder), "-c", _HOOK, "build_wheel", str(dist)], log, env=clean_env(),
-                  cwd=unpacked / p.sdist.name.removesuffix(".tar.gz"), what="building the wheel from the sdist")
+        out = run(
+            [str(builder), "-c", _HOOK, "build_wheel", str(dist)],
+            log,
+            env=clean_env(),
+            cwd=unpacked / p.sdist.name.removesuffix(".tar.gz"),
+            what="building the wheel from the sdist",
+        )
         new = dist / out.strip().splitlines()[-1].removeprefix("@@")
         p.wheel = Wheel.read(new)
         check_wheel(p, p.wheel)
@@ -334,10 +394,27 @@ def build_all(projects: list[Project], work: Path, wheelhouse: Wheelhouse, jobs:
         t = time.perf_counter()
         log = logs / "build-ivy-core-no-cc.log"
         out_dir = work / "dist-no-cc"
-        out = run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "--no-index", "--no-cache-dir",
-                   "--find-links", str(wheelhouse.path), "-w", str(out_dir), str(core.sdist)], log,
-                  env=clean_env(PIP_CONFIG_FILE=os.devnull, CC="false"), cwd=work,
-                  what="building ivy-core's wheel with CC=false")
+        out = run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "-v",
+                "--no-deps",
+                "--no-index",
+                "--no-cache-dir",
+                "--find-links",
+                str(wheelhouse.path),
+                "-w",
+                str(out_dir),
+                str(core.sdist),
+            ],
+            log,
+            env=clean_env(PIP_CONFIG_FILE=os.devnull, CC="false"),
+            cwd=work,
+            what="building ivy-core's wheel with CC=false",
+        )
         notices = [line.strip() for line in out.splitlines() if "ivy-core: NOTICE" in line]
         (path,) = out_dir.glob("*.whl")
         w = Wheel.read(path)
@@ -404,7 +481,8 @@ def audit(dist_name, exempt=()):
                 dists = {canonical(d) for d in providers.get(top, [])}
                 if dists & declared or (not dists and canonical(top) in declared):
                     continue
-                problems.append(f"{f}:{node.lineno} imports {top!r} (from {', '.join(sorted(dists)) or 'no installed distribution'}), "
+                where = ", ".join(sorted(dists)) or "no installed distribution"
+                problems.append(f"{f}:{node.lineno} imports {top!r} (from {where}), "
                                 f"which {dist_name} does not declare")
     assert not problems, "undeclared imports:\n  " + "\n  ".join(problems)
 
@@ -433,7 +511,7 @@ def ivy_from_venv():
     return ivy
 '''
 
-SMOKE_CORE = r'''
+SMOKE_CORE = r"""
 import os, shutil, subprocess
 ivy = ivy_from_venv()
 from ivy import _dispatch
@@ -458,9 +536,9 @@ check(want in out.stdout and "backends: none installed" in out.stdout, "unexpect
 audit("ivy-core", exempt={"torch", "jax", "tensorflow", "paddle"})  # ivy.testing: the backend under test's
 print("ok", "no backend: BackendNotInstalledError names the pip line;", "pure-Python" if no_cc else "C",
       "dispatch; ivy doctor")
-'''
+"""
 
-SMOKE_NO_CC = r'''
+SMOKE_NO_CC = r"""
 import subprocess
 ivy = ivy_from_venv()
 import numpy as np
@@ -472,9 +550,9 @@ print(out.stdout)
 check(out.returncode == 0 and "dispatch: pure Python (ivy._cdispatch is not built" in out.stdout
       and "numpy 2." in out.stdout, "unexpected doctor output")
 print("ok", "pure-Python dispatch runs ops; ivy doctor says why")
-'''
+"""
 
-SMOKE_PLUGIN = r'''
+SMOKE_PLUGIN = r"""
 name, dist_name = sys.argv[1], sys.argv[2]
 ivy = ivy_from_venv()
 check(ivy.backends() == [name], f"ivy.backends() == {ivy.backends()}, expected [{name!r}]")
@@ -512,9 +590,9 @@ def version(d):
         return "(not installed)"
 
 print("ok", name, "with", ", ".join(f"{d} {version(d)}" for d in sys.argv[3:]))
-'''
+"""
 
-SMOKE_BARE = r'''
+SMOKE_BARE = r"""
 name, hint = sys.argv[1], sys.argv[2]
 ivy = ivy_from_venv()
 check(ivy.backends() == [name], f"ivy.backends() == {ivy.backends()}, expected [{name!r}]")
@@ -525,9 +603,9 @@ except ivy.BackendLoadError as e:
 else:
     raise AssertionError(f"the {name} backend loaded without the extra that brings its framework")
 print("ok", "BackendLoadError names", hint)
-'''
+"""
 
-SMOKE_FLAX = r'''
+SMOKE_FLAX = r"""
 ivy = ivy_from_venv()
 import jax, jax.numpy as jnp, flax.linen as nn, optax
 module = nn.Dense(1)
@@ -544,9 +622,9 @@ native_params, apply = ivy.to_native_module(wrapped)
 optax.sgd(0.1).init(native_params)
 audit("ivy-jax")
 print("ok", "a flax.linen module wrapped and trained one step; optax")
-'''
+"""
 
-SMOKE_LIBRARY = r'''
+SMOKE_LIBRARY = r"""
 module_name, dist_name, call = sys.argv[1], sys.argv[2], sys.argv[3]
 FRAMEWORKS = ("numpy", "torch", "jax", "jaxlib", "tensorflow", "paddle")
 # what the library's declared third-party dependencies import by themselves (gymnasium: numpy)
@@ -573,7 +651,7 @@ if call:
 audit(dist_name)
 print("ok", f"import {module_name} imports no framework;",
       f"{call.split('(')[0].split('.')[-1]}() on numpy" if call else "NO CALL configured in LIBRARY_CALLS: import only")
-'''
+"""
 
 
 @dataclass
@@ -608,18 +686,26 @@ def make_targets(projects: list[Project], no_cc: Wheel) -> list[Target]:
         if (p.src / "constraints.txt").is_file():
             # pins that cannot share the monorepo's constraints (MXNet 1.9 needs numpy<1.24): its
             # wheel is built above; its clean install and tests run in its own venv (scripts/test)
-            targets.append(Target(backend, [w.name], "", status="OWN",
-                                  note=f"wheel built; installed and tested against {p.src.name}/constraints.txt "
-                                       "in a venv of its own"))
+            targets.append(
+                Target(
+                    backend,
+                    [w.name],
+                    "",
+                    status="OWN",
+                    note=f"wheel built; installed and tested against {p.src.name}/constraints.txt in a venv of its own",
+                )
+            )
             continue
         extras = (FRAMEWORK_EXTRA,) if FRAMEWORK_EXTRA in w.extras else ()
         req = w.name + (f"[{','.join(extras)}]" if extras else "")
         frameworks = [n for n, _ in w.requirements(extras) if not n.startswith("ivy-")]
-        targets.append(Target(backend, ["ivy-core", req], SMOKE_PLUGIN, [backend, w.name, *frameworks],
-                              heavy.get(backend, 1)))
+        targets.append(
+            Target(backend, ["ivy-core", req], SMOKE_PLUGIN, [backend, w.name, *frameworks], heavy.get(backend, 1))
+        )
         if extras:  # what `pip install ivy-tensorflow` without an extra gives: a clear error
-            targets.append(Target(f"{backend}-bare", ["ivy-core", w.name], SMOKE_BARE,
-                                  [backend, f"{w.name}[{FRAMEWORK_EXTRA}]"]))
+            targets.append(
+                Target(f"{backend}-bare", ["ivy-core", w.name], SMOKE_BARE, [backend, f"{w.name}[{FRAMEWORK_EXTRA}]"])
+            )
         if backend == "jax" and "flax" in w.extras:
             targets.append(Target("jax-flax", ["ivy-core", f"{w.name}[flax]"], SMOKE_FLAX, weight=heavy["jax-flax"]))
     for p in by_kind.get("library", []):
@@ -629,8 +715,9 @@ def make_targets(projects: list[Project], no_cc: Wheel) -> list[Target]:
             continue
         w = p.wheel
         module = next(f.split("/")[0] for f in w.files if f.endswith("/__init__.py"))
-        targets.append(Target(p.label, [w.name, "ivy-numpy"], SMOKE_LIBRARY,
-                              [module, w.name, LIBRARY_CALLS.get(module, "")]))
+        targets.append(
+            Target(p.label, [w.name, "ivy-numpy"], SMOKE_LIBRARY, [module, w.name, LIBRARY_CALLS.get(module, "")])
+        )
     return targets
 
 
@@ -676,8 +763,14 @@ def run_target(t: Target, work: Path, find_links: list[Path], keep: bool) -> Non
         script.write_text(SMOKE_COMMON + t.smoke)
         rundir = work / f"run-{t.name}"
         rundir.mkdir()
-        out = run([str(python), str(script), *t.args], t.log, cwd=rundir, timeout=600, what="the smoke run",
-                  env=clean_env(PATH=f"{env_dir / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"))
+        out = run(
+            [str(python), str(script), *t.args],
+            t.log,
+            cwd=rundir,
+            timeout=600,
+            what="the smoke run",
+            env=clean_env(PATH=f"{env_dir / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"),
+        )
         dists = next((line.split()[1:] for line in out.splitlines() if line.startswith("@@dists")), [])
         ours = [d for d in dists if d.startswith("ivy-")]
         t.installed = " ".join(ours) + f" (+{len(dists) - len(ours)} others)"
@@ -705,12 +798,19 @@ def error_excerpt(log: Path | None, lines: int = 25) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "ivy-packaging"
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 epilog=__doc__.split("\n\n", 1)[1])
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1],
+    )
     ap.add_argument("targets", nargs="*", help="run only these targets (core, core-no-cc, numpy, torch, ..., ivy-mech)")
     ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="venvs set up at once (default 2)")
-    ap.add_argument("--wheelhouse", type=Path, default=Path(os.environ.get("IVY_WHEELHOUSE") or cache / "wheelhouse"),
-                    help="persistent third-party wheel cache (default $IVY_WHEELHOUSE or %(default)s)")
+    ap.add_argument(
+        "--wheelhouse",
+        type=Path,
+        default=Path(os.environ.get("IVY_WHEELHOUSE") or cache / "wheelhouse"),
+        help="persistent third-party wheel cache (default $IVY_WHEELHOUSE or %(default)s)",
+    )
     ap.add_argument("--offline", action="store_true", help="never download: fail if the wheelhouse lacks something")
     ap.add_argument("--refresh", action="store_true", help="empty the wheelhouse first (downloads everything again)")
     ap.add_argument("--keep", action="store_true", help="keep the work folder (venvs, wheels, logs) afterwards")
@@ -757,8 +857,10 @@ def main(argv: list[str] | None = None) -> int:
             print(error_excerpt(e.log, 40))
             return 1
         with ThreadPoolExecutor(args.jobs) as pool:
-            for f in [pool.submit(run_target, t, work, [work / "dist", wheelhouse.path], args.keep)
-                      for t in sorted(runnable, key=lambda t: -t.weight)]:
+            for f in [
+                pool.submit(run_target, t, work, [work / "dist", wheelhouse.path], args.keep)
+                for t in sorted(runnable, key=lambda t: -t.weight)
+            ]:
                 f.result()
 
         print(f"\n{'target':<16} {'result':<6} {'time':>7}  installed / note")

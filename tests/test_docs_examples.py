@@ -55,6 +55,5 @@ def test_documented_example_runs(backend: str, where: str, needs: str, code: str
     if needs != backend and not (needs == "any" and backend == "numpy"):
         pytest.skip(f"runs in the {needs if needs != 'any' else 'numpy'} test process")
     env = {k: v for k, v in os.environ.items() if k not in ("IVY_BACKEND",)}
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env,
-                       timeout=600)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)
     assert p.returncode == 0, f"{where} failed:\n{p.stdout[-2000:]}\n{p.stderr[-4000:]}"

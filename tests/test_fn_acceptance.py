@@ -22,9 +22,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from _helpers import acceptance as A
-from ivy.testing.convert import native_to_numpy, to_native
 
 import ivy
+from ivy.testing.convert import native_to_numpy, to_native
 
 STEPS = {"fc": 40, "conv": 25, "lstm": 25}
 OTHER_BACKENDS = ("jax", "tensorflow", "numpy", "paddle")
@@ -47,8 +47,13 @@ def _close(actual, expected, *, rtol, atol):
 
 def _train(backend, name):
     _require_primitives(backend, ["value_and_grad_flat", "variable", "relu", "sigmoid"])
-    return A.train_ivy(backend, name, STEPS[name], to_native=lambda a: to_native(backend, a),
-                       to_numpy=lambda x: native_to_numpy(backend, x))
+    return A.train_ivy(
+        backend,
+        name,
+        STEPS[name],
+        to_native=lambda a: to_native(backend, a),
+        to_numpy=lambda x: native_to_numpy(backend, x),
+    )
 
 
 def _falls(losses):
@@ -121,7 +126,9 @@ def test_acceptance_each_layer_of_the_trained_model_matches_torch(backend, name)
             ref.eval()
             if name == "conv":
                 with torch.no_grad():
-                    ref.norm.running_mean.copy_(torch.from_numpy(native_to_numpy(backend, model.state.norm.running_mean)))
+                    ref.norm.running_mean.copy_(
+                        torch.from_numpy(native_to_numpy(backend, model.state.norm.running_mean))
+                    )
                     ref.norm.running_var.copy_(torch.from_numpy(native_to_numpy(backend, model.state.norm.running_var)))
         got = model.intermediates(to_native(backend, x))
         with torch.no_grad():

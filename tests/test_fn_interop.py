@@ -20,9 +20,9 @@ import sys
 
 import numpy as np
 import pytest
-from ivy.testing.convert import native_to_numpy, to_native
 
 import ivy
+from ivy.testing.convert import native_to_numpy, to_native
 
 pytestmark = pytest.mark.skipif(
     not hasattr(ivy, "to_native_module") or "variable" not in ivy._spec.SPECS,
@@ -37,7 +37,9 @@ def _np(backend, x):
 
 
 def _close(actual, expected, *, rtol=1e-5, atol=1e-5):
-    np.testing.assert_allclose(np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64), rtol=rtol, atol=atol)
+    np.testing.assert_allclose(
+        np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64), rtol=rtol, atol=atol
+    )
 
 
 def _f32(a):
@@ -119,7 +121,9 @@ def _lstm_weights(seed=2):
     rng = np.random.default_rng(seed)
     k = 1 / np.sqrt(8)
     return {  # Ivy's LSTM layout: w [in, 4h], r [h, 4h], one bias; gates i, f, g, o
-        "lstm": {"layer0": {"w": rng.uniform(-k, k, (3, 32)), "r": rng.uniform(-k, k, (8, 32)), "b": rng.uniform(-k, k, 32)}},
+        "lstm": {
+            "layer0": {"w": rng.uniform(-k, k, (3, 32)), "r": rng.uniform(-k, k, (8, 32)), "b": rng.uniform(-k, k, 32)}
+        },
         "head": {"w": rng.uniform(-0.5, 0.5, (1, 8)), "b": rng.uniform(-0.1, 0.1, 1)},
     }
 
@@ -212,8 +216,20 @@ def test_fn_interop_trained_weights_load_on_another_backend(backend, tmp_path):
     for other in others:
         out = tmp_path / f"{other}.json"
         r = subprocess.run(
-            [sys.executable, "-c", _LOAD_SCRIPT, other, weights, str(tmp_path / "x.npz"), str(out), os.path.abspath(__file__)],
-            env=env, capture_output=True, text=True, timeout=300,
+            [
+                sys.executable,
+                "-c",
+                _LOAD_SCRIPT,
+                other,
+                weights,
+                str(tmp_path / "x.npz"),
+                str(out),
+                os.path.abspath(__file__),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
         assert r.returncode == 0, f"{other}: {r.stderr[-3000:]}"
         got = json.loads(out.read_text())
@@ -272,8 +288,7 @@ def _native_train(backend, model, x, y, *, steps, lr):
     else:
         import paddle
 
-        opt = paddle.optimizer.Adam(
-            learning_rate=lr, epsilon=1e-8, parameters=params)
+        opt = paddle.optimizer.Adam(learning_rate=lr, epsilon=1e-8, parameters=params)
         for _ in range(steps):
             loss = ((model(x) - y) ** 2).mean()
             loss.backward()

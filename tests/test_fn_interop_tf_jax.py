@@ -14,10 +14,10 @@ from typing import Any
 import numpy as np
 import pytest
 from _helpers import acceptance as A
-from ivy.testing.convert import native_to_numpy, to_native
 
 import ivy
 from ivy._stateful.interop import NativeModuleWrapper
+from ivy.testing.convert import native_to_numpy, to_native
 
 FC_KEYS = ["linear0/w", "linear0/b", "linear1/w", "linear1/b"]
 
@@ -57,7 +57,7 @@ def _np_keras_adam_trajectory(w, x, t, steps, lr, eps=1e-7, b1=0.9, b2=0.999):
         m = A._tree_map(lambda mi, gi: mi + (gi - mi) * (1 - b1), m, g)
         v = A._tree_map(lambda vi, gi: vi + (gi * gi - vi) * (1 - b2), v, g)
         a = lr * np.sqrt(1 - b2**step) / (1 - b1**step)
-        w = A._tree_map(lambda wi, mi, vi: wi - a * mi / (np.sqrt(vi) + eps), w, m, v)
+        w = A._tree_map(lambda wi, mi, vi, a=a: wi - a * mi / (np.sqrt(vi) + eps), w, m, v)
     return losses, w
 
 
@@ -120,7 +120,9 @@ def test_fn_interop_tf_keras_layer_trains_with_gradient_tape_and_keras_adam_like
     _close(losses, want_losses, rtol=1e-4)
     assert losses[-1] < losses[0]
     # the Ivy module's variables were trained too
-    _check_weights({k: native_to_numpy(backend, a) for k, a in model.v.to_flat_dict().items()}, want_w, rtol=1e-3, atol=1e-5)
+    _check_weights(
+        {k: native_to_numpy(backend, a) for k, a in model.v.to_flat_dict().items()}, want_w, rtol=1e-3, atol=1e-5
+    )
     _close(native_to_numpy(backend, model(tf.constant(x))), layer(x).numpy(), rtol=1e-6)
 
 
@@ -134,7 +136,9 @@ def test_fn_interop_tf_keras_layer_trains_with_model_fit_like_numpy_sgd(backend)
     want_losses, want_w = _np_sgd_trajectory(A.init_weights("fc"), x, t, 8, 0.5)
     _close(hist.history["loss"], want_losses, rtol=1e-4)
     assert want_losses[-1] < want_losses[0]
-    _check_weights({k: native_to_numpy(backend, a) for k, a in model.v.to_flat_dict().items()}, want_w, rtol=1e-3, atol=1e-5)
+    _check_weights(
+        {k: native_to_numpy(backend, a) for k, a in model.v.to_flat_dict().items()}, want_w, rtol=1e-3, atol=1e-5
+    )
 
 
 def test_fn_interop_tf_keras_layer_in_a_functional_model(backend):
@@ -154,8 +158,9 @@ def test_fn_interop_tf_keras_layer_updates_the_ivy_buffers_in_training_mode(back
     rng = np.random.default_rng(3)
     w, b = rng.standard_normal((4, 3)).astype("float32"), rng.standard_normal(4).astype("float32")
     model = ivy.Sequential(ivy.Linear(3, 4), ivy.BatchNorm2D(4, momentum=0.2), backend=backend)
-    model.v = ivy.Container({"layers": {"0": {"w": w, "b": b}, "1": {"w": np.ones(4, "float32"), "b": np.zeros(4, "float32")}}}
-                            ).map(lambda a, _: ivy.variable(to_native(backend, a)))
+    model.v = ivy.Container(
+        {"layers": {"0": {"w": w, "b": b}, "1": {"w": np.ones(4, "float32"), "b": np.zeros(4, "float32")}}}
+    ).map(lambda a, _: ivy.variable(to_native(backend, a)))
     layer = ivy.to_native_module(model)
     assert sorted(v.name for v in layer.non_trainable_weights) == ["layers__1__running_mean", "layers__1__running_var"]
     x = rng.standard_normal((6, 3)).astype("float32")
@@ -211,8 +216,13 @@ def test_fn_interop_tf_keras_model_using_ivy_functions_trains_like_tf_functions(
 
 
 def _keras_fc(keras, x):
-    net = keras.Sequential([keras.layers.Dense(64, activation="relu", name="hidden"),
-                            keras.layers.Dense(1, activation="sigmoid", name="out")], name="net")
+    net = keras.Sequential(
+        [
+            keras.layers.Dense(64, activation="relu", name="hidden"),
+            keras.layers.Dense(1, activation="sigmoid", name="out"),
+        ],
+        name="net",
+    )
     net(x[:1])
     w = A.init_weights("fc")
     net.set_weights([w["linear0"]["w"].T, w["linear0"]["b"], w["linear1"]["w"].T, w["linear1"]["b"]])
@@ -221,8 +231,10 @@ def _keras_fc(keras, x):
 
 def _as_fc_tree(flat):
     """The wrapper's ``v`` of :func:`_keras_fc` (NumPy) in the Ivy FC layout of the references."""
-    return {"linear0": {"w": flat["hidden/kernel"].T, "b": flat["hidden/bias"]},
-            "linear1": {"w": flat["out/kernel"].T, "b": flat["out/bias"]}}
+    return {
+        "linear0": {"w": flat["hidden/kernel"].T, "b": flat["hidden/bias"]},
+        "linear1": {"w": flat["out/kernel"].T, "b": flat["out/bias"]},
+    }
 
 
 def test_fn_interop_tf_from_native_module_wraps_a_keras_model_trainable_the_ivy_way(backend):
@@ -266,7 +278,9 @@ def test_fn_interop_tf_from_native_module_keeps_batch_norm_statistics_as_state(b
     x = rng.standard_normal((8, 3)).astype("float32")
 
     def make():
-        net = keras.Sequential([keras.layers.Dense(4, name="d"), keras.layers.BatchNormalization(momentum=0.9, name="bn")])
+        net = keras.Sequential(
+            [keras.layers.Dense(4, name="d"), keras.layers.BatchNormalization(momentum=0.9, name="bn")]
+        )
         net(x[:1])
         return net
 
@@ -277,7 +291,9 @@ def test_fn_interop_tf_from_native_module_keeps_batch_norm_statistics_as_state(b
     assert wrapper.v.key_chains() == ["d/kernel", "d/bias", "bn/gamma", "bn/beta"]
     xn = tf.constant(x)
     _close(native_to_numpy(backend, wrapper(xn)), ref(x, training=True).numpy(), rtol=1e-5, atol=1e-6)
-    _close(native_to_numpy(backend, wrapper.state.bn.moving_mean), ref.layers[1].moving_mean.numpy(), rtol=1e-6, atol=1e-7)
+    _close(
+        native_to_numpy(backend, wrapper.state.bn.moving_mean), ref.layers[1].moving_mean.numpy(), rtol=1e-6, atol=1e-7
+    )
     _close(native_to_numpy(backend, wrapper.state.bn.moving_variance), ref.layers[1].moving_variance.numpy(), rtol=1e-6)
     _close(net.layers[1].moving_mean.numpy(), np.zeros(4), rtol=0, atol=0)  # a pure (stateless) call
     wrapper.eval()
@@ -377,8 +393,9 @@ def test_fn_interop_jax_apply_with_state_returns_the_new_buffers(backend):
     rng = np.random.default_rng(3)
     w, b = rng.standard_normal((4, 3)).astype("float32"), rng.standard_normal(4).astype("float32")
     model = ivy.Sequential(ivy.Linear(3, 4), ivy.BatchNorm2D(4, momentum=0.2), backend=backend)
-    model.v = ivy.Container({"layers": {"0": {"w": w, "b": b}, "1": {"w": np.ones(4, "float32"), "b": np.zeros(4, "float32")}}}
-                            ).map(lambda a, _: to_native(backend, a))
+    model.v = ivy.Container(
+        {"layers": {"0": {"w": w, "b": b}, "1": {"w": np.ones(4, "float32"), "b": np.zeros(4, "float32")}}}
+    ).map(lambda a, _: to_native(backend, a))
     x = rng.standard_normal((6, 3)).astype("float32")
     h = x.astype(np.float64) @ w.T + b
     params, state, apply = ivy.to_native_module(model, with_state=True)
@@ -402,8 +419,10 @@ def _jax_mlp(jnp):
         return 1.0 / (1.0 + jnp.exp(-(h @ p["out"]["kernel"] + p["out"]["bias"])))
 
     w = A.init_weights("fc")
-    params = {"hidden": {"kernel": jnp.asarray(w["linear0"]["w"].T), "bias": jnp.asarray(w["linear0"]["b"])},
-              "out": {"kernel": jnp.asarray(w["linear1"]["w"].T), "bias": jnp.asarray(w["linear1"]["b"])}}
+    params = {
+        "hidden": {"kernel": jnp.asarray(w["linear0"]["w"].T), "bias": jnp.asarray(w["linear0"]["b"])},
+        "out": {"kernel": jnp.asarray(w["linear1"]["w"].T), "bias": jnp.asarray(w["linear1"]["b"])},
+    }
     return mlp, params
 
 
@@ -435,8 +454,12 @@ def test_fn_interop_jax_from_native_module_wraps_an_apply_fn_and_params(backend)
     _close(np.asarray(new_params["hidden"]["kernel"]), want_w["linear0"]["w"].T, rtol=1e-3, atol=1e-5)
     _close(np.asarray(mlp(new_params, xj)), np.asarray(wrapper(xj)), rtol=1e-6)
     # (params, apply_fn) order, and pytrees with sequences
-    w2 = ivy.from_native_module(({"layers": [params["hidden"], params["out"]]},
-                                 lambda p, x: mlp({"hidden": p["layers"][0], "out": p["layers"][1]}, x)))
+    w2 = ivy.from_native_module(
+        (
+            {"layers": [params["hidden"], params["out"]]},
+            lambda p, x: mlp({"hidden": p["layers"][0], "out": p["layers"][1]}, x),
+        )
+    )
     assert w2.v.key_chains() == ["layers/0/bias", "layers/0/kernel", "layers/1/bias", "layers/1/kernel"]
     _close(np.asarray(w2(xj)), np.asarray(mlp(params, xj)), rtol=1e-6)
 
@@ -459,7 +482,9 @@ def test_fn_interop_jax_flax_module(backend):
     variables = dense.init(jax.random.PRNGKey(0), jnp.ones((1, 3)))
     wrapper = ivy.from_native_module((dense, variables))
     x = jnp.asarray(np.random.default_rng(0).standard_normal((4, 3)).astype("float32"))
-    _close(np.asarray(wrapper(x)), np.asarray(x @ variables["params"]["kernel"] + variables["params"]["bias"]), rtol=1e-6)
+    _close(
+        np.asarray(wrapper(x)), np.asarray(x @ variables["params"]["kernel"] + variables["params"]["bias"]), rtol=1e-6
+    )
 
 
 def _flax_train(wrapper: Any, xj: Any, tj: Any, steps: int = 15) -> list[float]:

@@ -13,8 +13,13 @@ def test_test_names_are_unique_repo_wide() -> None:
     in the whole repository (tests/, ivy_core/tests/, the conformance suite, plugins/*/tests/,
     libs/*/tests/)."""
     seen: dict[str, list[str]] = {}
-    roots = [REPO / "tests", REPO / "ivy_core" / "tests", REPO / "ivy_core" / "src" / "ivy" / "testing" / "suite",
-             *sorted((REPO / "plugins").glob("*/tests")), *sorted((REPO / "libs").glob("*/tests"))]
+    roots = [
+        REPO / "tests",
+        REPO / "ivy_core" / "tests",
+        REPO / "ivy_core" / "src" / "ivy" / "testing" / "suite",
+        *sorted((REPO / "plugins").glob("*/tests")),
+        *sorted((REPO / "libs").glob("*/tests")),
+    ]
     for root in roots:
         for path in sorted(root.rglob("test_*.py")):
             if "fixtures" in path.relative_to(REPO).parts:

@@ -26,9 +26,22 @@ def toy_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     src = tmp_path_factory.mktemp("ivy-toy-src") / "ivy-toy"
     shutil.copytree(FIXTURE, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     proc = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation",
-         "--disable-pip-version-check", "--quiet", "--target", str(target), str(src)],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "--quiet",
+            "--target",
+            str(target),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert proc.returncode == 0, f"pip install of ivy-toy failed:\n{proc.stdout}\n{proc.stderr}"
     assert (target / "ivy_toy" / "__init__.py").is_file()
@@ -43,7 +56,11 @@ def run(code: str, site: Path, env: dict[str, str] | None = None) -> subprocess.
     full_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)],
-        capture_output=True, text=True, env=full_env, timeout=120, cwd=str(site),
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=120,
+        cwd=str(site),
     )
     assert proc.returncode == 0, f"exit {proc.returncode}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}"
     return proc

@@ -94,15 +94,21 @@ def init_weights(name: str, seed: int = 0) -> dict[str, Any]:
     """Initial weights of model ``name`` (nested dict of float32 NumPy arrays, Ivy layouts)."""
     rng = np.random.default_rng(seed)
     if name == "fc":
-        return {"linear0": {"w": _u(rng, (64, 3), 3), "b": _u(rng, (64,), 3)},
-                "linear1": {"w": _u(rng, (1, 64), 64), "b": _u(rng, (1,), 64)}}
+        return {
+            "linear0": {"w": _u(rng, (64, 3), 3), "b": _u(rng, (64,), 3)},
+            "linear1": {"w": _u(rng, (1, 64), 64), "b": _u(rng, (1,), 64)},
+        }
     if name == "conv":
-        return {"conv": {"w": _u(rng, (3, 3, 1, 4), 9)},
-                "norm": {"w": np.ones(4, "float32"), "b": np.zeros(4, "float32")},
-                "fc": {"w": _u(rng, (2, 36), 36), "b": _u(rng, (2,), 36)}}
+        return {
+            "conv": {"w": _u(rng, (3, 3, 1, 4), 9)},
+            "norm": {"w": np.ones(4, "float32"), "b": np.zeros(4, "float32")},
+            "fc": {"w": _u(rng, (2, 36), 36), "b": _u(rng, (2,), 36)},
+        }
     if name == "lstm":
-        return {"lstm": {"layer0": {"w": _u(rng, (3, 32), 8), "r": _u(rng, (8, 32), 8), "b": _u(rng, (32,), 8)}},
-                "fc": {"w": _u(rng, (1, 8), 8), "b": _u(rng, (1,), 8)}}
+        return {
+            "lstm": {"layer0": {"w": _u(rng, (3, 32), 8), "r": _u(rng, (8, 32), 8), "b": _u(rng, (32,), 8)}},
+            "fc": {"w": _u(rng, (1, 8), 8), "b": _u(rng, (1,), 8)},
+        }
     raise ValueError(name)
 
 
@@ -137,8 +143,9 @@ def flat(tree: Any, prefix: str = "") -> dict[str, Any]:
 # --------------------------------------------------------------------------------- Ivy training
 
 
-def train_ivy(backend: str, name: str, steps: int, *, to_native: Any, to_numpy: Any, lr: float = LR
-              ) -> tuple[list[float], Any]:
+def train_ivy(
+    backend: str, name: str, steps: int, *, to_native: Any, to_numpy: Any, lr: float = LR
+) -> tuple[list[float], Any]:
     """Train model ``name`` on ``backend`` from :func:`init_weights` with ``ivy.Adam`` and
     ``ivy.execute_with_gradients`` (the paper's loop); returns the losses and the model."""
     x, t = data(name)
@@ -183,9 +190,17 @@ def _tree_map(fn: Any, *trees: Any) -> Any:
     return fn(*trees)
 
 
-def np_adam_trajectory(w: dict[str, Any], x: np.ndarray, t: np.ndarray, steps: int, *, lr: float = LR,
-                       beta1: float = 0.9, beta2: float = 0.999, eps: float = EPS,
-                       ) -> tuple[list[float], dict[str, Any]]:
+def np_adam_trajectory(
+    w: dict[str, Any],
+    x: np.ndarray,
+    t: np.ndarray,
+    steps: int,
+    *,
+    lr: float = LR,
+    beta1: float = 0.9,
+    beta2: float = 0.999,
+    eps: float = EPS,
+) -> tuple[list[float], dict[str, Any]]:
     """The FC model trained with Adam (Kingma & Ba; eps added to sqrt of the corrected second
     moment, as torch and Ivy) in float64 NumPy: the losses before each step and the weights."""
     w = _tree_map(lambda a: np.asarray(a, np.float64), w)
@@ -199,7 +214,7 @@ def np_adam_trajectory(w: dict[str, Any], x: np.ndarray, t: np.ndarray, steps: i
         m = _tree_map(lambda mi, gi: beta1 * mi + (1 - beta1) * gi, m, g)
         v = _tree_map(lambda vi, gi: beta2 * vi + (1 - beta2) * gi * gi, v, g)
         bc1, bc2 = 1 - beta1**step, 1 - beta2**step
-        w = _tree_map(lambda wi, mi, vi: wi - lr * (mi / bc1) / (np.sqrt(vi / bc2) + eps), w, m, v)
+        w = _tree_map(lambda wi, mi, vi, bc1=bc1, bc2=bc2: wi - lr * (mi / bc1) / (np.sqrt(vi / bc2) + eps), w, m, v)
     return losses, w
 
 
@@ -236,9 +251,11 @@ def torch_model(name: str, weights: dict[str, Any]) -> Any:
 
         def ivy_weights(self) -> dict[str, Any]:
             n = lambda p: p.detach().numpy().copy()  # noqa: E731
-            return {"conv": {"w": np.transpose(n(self.conv.weight), (2, 3, 1, 0))},
-                    "norm": {"w": n(self.norm.weight), "b": n(self.norm.bias)},
-                    "fc": {"w": n(self.fc.weight), "b": n(self.fc.bias)}}
+            return {
+                "conv": {"w": np.transpose(n(self.conv.weight), (2, 3, 1, 0))},
+                "norm": {"w": n(self.norm.weight), "b": n(self.norm.bias)},
+                "fc": {"w": n(self.fc.weight), "b": n(self.fc.bias)},
+            }
 
     class LstmModel(torch.nn.Module):
         def __init__(self) -> None:
@@ -264,8 +281,10 @@ def torch_model(name: str, weights: dict[str, Any]) -> Any:
         def ivy_weights(self) -> dict[str, Any]:
             n = lambda p: p.detach().numpy().copy()  # noqa: E731
             b = n(self.lstm.bias_ih_l0) + n(self.lstm.bias_hh_l0)
-            return {"lstm": {"layer0": {"w": n(self.lstm.weight_ih_l0).T, "r": n(self.lstm.weight_hh_l0).T, "b": b}},
-                    "fc": {"w": n(self.fc.weight), "b": n(self.fc.bias)}}
+            return {
+                "lstm": {"layer0": {"w": n(self.lstm.weight_ih_l0).T, "r": n(self.lstm.weight_hh_l0).T, "b": b}},
+                "fc": {"w": n(self.fc.weight), "b": n(self.fc.bias)},
+            }
 
     return {"conv": ConvNet, "lstm": LstmModel}[name]()
 
@@ -298,7 +317,9 @@ def run_helper(*args: str, timeout: float = 300) -> None:
     env.pop("JAX_ENABLE_X64", None)
     r = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout, env=env)
     if r.returncode != 0:
-        raise AssertionError(f"subprocess {' '.join(args)} failed ({r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-6000:]}")
+        raise AssertionError(
+            f"subprocess {' '.join(args)} failed ({r.returncode}):\n{r.stdout[-3000:]}\n{r.stderr[-6000:]}"
+        )
 
 
 def _shared_cache_dir() -> str:
@@ -348,8 +369,11 @@ def evaluate_saved(backend: str, directory: str, *names: str) -> None:
         model.eval()
         out = model(to_native(backend, x))
         leaf = next(iter(model.v.to_flat_dict().values()))
-        np.savez(os.path.join(directory, f"{name}_{backend}.npz"), out=native_to_numpy(backend, out),
-                 backend=np.array(ivy.namespace(leaf).name))
+        np.savez(
+            os.path.join(directory, f"{name}_{backend}.npz"),
+            out=native_to_numpy(backend, out),
+            backend=np.array(ivy.namespace(leaf).name),
+        )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -100,7 +100,9 @@ class UnsupportedOpsError(TranspileError):
         lines = []
         for name in sorted(self.ops):
             where = [w for w in self.ops[name] if w]
-            lines.append(f"  {name}" + (f"  (at {'; '.join(where[:3])}{' ...' if len(where) > 3 else ''})" if where else ""))
+            lines.append(
+                f"  {name}" + (f"  (at {'; '.join(where[:3])}{' ...' if len(where) > 3 else ''})" if where else "")
+            )
         super().__init__(
             f"{what} uses {len(self.ops)} {framework} op(s) that Ivy's {framework} frontend cannot translate:\n"
             + "\n".join(lines)

@@ -29,8 +29,19 @@ def test_jax_plugin_loads_and_validates(xp):
     info = xp.__array_namespace_info__()
     assert info.default_device() in info.devices()
     assert set(info.dtypes()) <= {
-        "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-        "float32", "float64", "complex64", "complex128",
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
     }
     x = xp.asarray([1.0, 2.0])
     assert isinstance(x, jax.Array) and ivy.is_native_array(x)
@@ -59,9 +70,7 @@ def test_jax_quirks_against_numpy(xp):
     assert int(xp.linalg.matrix_rank(xp.asarray(m), rtol=0.05)) == np.sum(np.linalg.svd(m)[1] > 0.5)
     # eigh reads only the lower triangle, like NumPy.
     low = np.array([[2.0, 99.0], [1.0, 3.0]])
-    np.testing.assert_allclose(
-        np.asarray(xp.linalg.eigvalsh(xp.asarray(low))), np.linalg.eigvalsh(low), rtol=1e-5
-    )
+    np.testing.assert_allclose(np.asarray(xp.linalg.eigvalsh(xp.asarray(low))), np.linalg.eigvalsh(low), rtol=1e-5)
     # astype(copy=False) with the same dtype returns the array itself; complex -> real is refused.
     f = xp.asarray([1.0])
     assert xp.astype(f, f.dtype, copy=False) is f
@@ -126,8 +135,10 @@ def test_jax_nextafter_steps_into_subnormals(dt):
         pytest.skip("float64 needs JAX_ENABLE_X64=1")
     d = np.dtype(dt)
     tiny = np.finfo(d).smallest_subnormal
-    vals = np.array([0.0, -0.0, tiny, -tiny, 3 * tiny, np.finfo(d).tiny, 1.0, -2.5, np.finfo(d).max, np.inf,
-                     -np.inf, np.nan], dtype=d)
+    vals = np.array(
+        [0.0, -0.0, tiny, -tiny, 3 * tiny, np.finfo(d).tiny, 1.0, -2.5, np.finfo(d).max, np.inf, -np.inf, np.nan],
+        dtype=d,
+    )
     a, b = np.repeat(vals, len(vals)), np.tile(vals, len(vals))
     with np.errstate(over="ignore"):
         want = np.nextafter(a, b)

@@ -31,10 +31,13 @@ def test_numpy_sigmoid_matches_a_wider_reference(dtype: type) -> None:
         pytest.skip("no wider float than float64 on this platform")
     lim = _LIMIT[dtype]
     rng = np.random.default_rng(0)
-    x = np.concatenate([
-        np.linspace(-lim, lim, 40001), rng.uniform(-lim, lim, 20000),
-        [0.0, -0.0, np.inf, -np.inf, np.nan, np.finfo(dtype).tiny, -np.finfo(dtype).tiny],
-    ]).astype(dtype)
+    x = np.concatenate(
+        [
+            np.linspace(-lim, lim, 40001),
+            rng.uniform(-lim, lim, 20000),
+            [0.0, -0.0, np.inf, -np.inf, np.nan, np.finfo(dtype).tiny, -np.finfo(dtype).tiny],
+        ]
+    ).astype(dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no overflow/underflow/invalid warnings
         got = ivy.backend_namespace("numpy").sigmoid(x)

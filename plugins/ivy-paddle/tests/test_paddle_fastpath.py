@@ -21,8 +21,20 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     paddle = pytest.importorskip("paddle")
 
-NAMES = ["bool", "int8", "int16", "int32", "int64", "uint8", "float16", "bfloat16", "float32", "float64",
-         "complex64", "complex128"]
+NAMES = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 #: values with every sign, zeros, and (for floating dtypes) NaN and infinities
 _INT_VALUES = [-3, 0, 2, 7, -1, 5]
 _FLOAT_VALUES = [-2.5, -0.0, 0.0, 1.5, np.nan, np.inf, -np.inf, 4.0, 0.25]
@@ -58,8 +70,26 @@ def _array(name: str, shape: tuple[int, ...], seed: int) -> Any:
 
 def _plain_args(name: str, dt: str) -> tuple[Any, ...]:
     a, b = _array(dt, (2, 3), 0), _array(dt, (2, 3), 1)
-    if name in ("add", "subtract", "multiply", "divide", "maximum", "minimum", "pow", "atan2", "nextafter",
-                "greater", "greater_equal", "less", "less_equal") or name.startswith("bitwise_") and name != "bitwise_invert":
+    if (
+        name
+        in (
+            "add",
+            "subtract",
+            "multiply",
+            "divide",
+            "maximum",
+            "minimum",
+            "pow",
+            "atan2",
+            "nextafter",
+            "greater",
+            "greater_equal",
+            "less",
+            "less_equal",
+        )
+        or name.startswith("bitwise_")
+        and name != "bitwise_invert"
+    ):
         return (a, b)
     if name == "concat":
         return ([a, b],)
@@ -100,9 +130,29 @@ needs_c = pytest.mark.skipif(not _dispatch.C_DISPATCH, reason="ivy._cdispatch is
 
 @needs_c
 def test_paddle_common_ops_are_fast_paths() -> None:
-    assert {"sin", "tanh", "log", "abs", "add", "subtract", "multiply", "divide", "maximum", "greater",
-            "where", "max", "mean", "argmax", "concat", "reshape", "permute_dims", "relu", "sigmoid",
-            "softmax", "gelu"} <= set(_fast_ops())
+    assert {
+        "sin",
+        "tanh",
+        "log",
+        "abs",
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "maximum",
+        "greater",
+        "where",
+        "max",
+        "mean",
+        "argmax",
+        "concat",
+        "reshape",
+        "permute_dims",
+        "relu",
+        "sigmoid",
+        "softmax",
+        "gelu",
+    } <= set(_fast_ops())
 
 
 @pytest.mark.parametrize("dt", NAMES)
@@ -131,17 +181,34 @@ def test_paddle_foreign_arguments_get_the_python_outcome(name: str) -> None:
 def test_paddle_narrow_ints_follow_numpy(xp, dt: str) -> None:
     a, b = _array(dt, (4, 3), 3), _array(dt, (4, 3), 4)
     na, nb = _numpy(a), _numpy(b)
-    for name, ref in [("abs", np.abs), ("square", np.square), ("round", np.round), ("trunc", np.trunc),
-                      ("isfinite", np.isfinite), ("isnan", np.isnan), ("isinf", np.isinf), ("sign", np.sign),
-                      ("max", np.max), ("min", np.min), ("argmax", np.argmax), ("argmin", np.argmin)]:
+    for name, ref in [
+        ("abs", np.abs),
+        ("square", np.square),
+        ("round", np.round),
+        ("trunc", np.trunc),
+        ("isfinite", np.isfinite),
+        ("isnan", np.isnan),
+        ("isinf", np.isinf),
+        ("sign", np.sign),
+        ("max", np.max),
+        ("min", np.min),
+        ("argmax", np.argmax),
+        ("argmin", np.argmin),
+    ]:
         with np.errstate(over="ignore"):
             want = ref(na)
         got = getattr(xp, name)(a)
         np.testing.assert_array_equal(_numpy(got), want, err_msg=name)
         if name not in ("argmax", "argmin"):
             assert _numpy(got).dtype == np.asarray(want).dtype, name
-    for name, ref in [("add", np.add), ("subtract", np.subtract), ("multiply", np.multiply),
-                      ("maximum", np.maximum), ("minimum", np.minimum), ("greater", np.greater)]:
+    for name, ref in [
+        ("add", np.add),
+        ("subtract", np.subtract),
+        ("multiply", np.multiply),
+        ("maximum", np.maximum),
+        ("minimum", np.minimum),
+        ("greater", np.greater),
+    ]:
         with np.errstate(over="ignore"):
             want = ref(na, nb)  # wraps around like the narrow type
         got = getattr(xp, name)(a, b)
@@ -185,8 +252,9 @@ def test_paddle_sqrt_is_correctly_rounded(xp) -> None:
     rng = np.random.default_rng(7)
     specials = [0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, 1e-45, 1e-40, 3.4028235e38, 2.0, 0.5]
     for dt in (np.float32, np.float64):
-        v = np.concatenate([np.asarray(specials, dt), np.exp(rng.uniform(-80, 80, 5000)).astype(dt),
-                            rng.random(5000).astype(dt)])
+        v = np.concatenate(
+            [np.asarray(specials, dt), np.exp(rng.uniform(-80, 80, 5000)).astype(dt), rng.random(5000).astype(dt)]
+        )
         with np.errstate(invalid="ignore"):
             want = np.sqrt(v)
         got = _numpy(xp.sqrt(paddle.to_tensor(v)))
@@ -201,16 +269,20 @@ def test_paddle_float_ops_follow_numpy(xp) -> None:
     with np.errstate(all="ignore"):
         for name, ref in [("negative", np.negative), ("abs", np.abs), ("sign", np.sign)]:
             np.testing.assert_array_equal(_numpy(getattr(xp, name)(a)), ref(na), err_msg=name)
-        for name, ref in [("add", np.add), ("subtract", np.subtract), ("divide", np.divide),
-                          ("maximum", np.maximum), ("greater", np.greater)]:
+        for name, ref in [
+            ("add", np.add),
+            ("subtract", np.subtract),
+            ("divide", np.divide),
+            ("maximum", np.maximum),
+            ("greater", np.greater),
+        ]:
             np.testing.assert_array_equal(_numpy(getattr(xp, name)(a, b)), ref(na, nb), err_msg=name)
     finite = paddle.to_tensor(np.nan_to_num(na, nan=1.0, posinf=3.0, neginf=-3.0))
     nf = _numpy(finite)
     np.testing.assert_allclose(float(xp.mean(finite)), nf.mean(), rtol=1e-12)
     np.testing.assert_allclose(_numpy(xp.exp(finite)), np.exp(nf), rtol=1e-14)  # (paddle: exp(-inf) > 0)
     assert float(xp.max(finite)) == nf.max() and int(xp.argmax(finite)) == int(np.argmax(nf))
-    np.testing.assert_allclose(_numpy(xp.softmax(finite)), np.exp(nf) / np.exp(nf).sum(-1, keepdims=True),
-                               rtol=1e-12)
+    np.testing.assert_allclose(_numpy(xp.softmax(finite)), np.exp(nf) / np.exp(nf).sum(-1, keepdims=True), rtol=1e-12)
     np.testing.assert_array_equal(_numpy(xp.relu(finite)), np.maximum(nf, 0))
 
 

@@ -17,6 +17,7 @@ if "tensorflow" in __import__("sys").modules:  # pragma: no cover - paddle would
 
 ivy.backend_namespace("paddle")  # imports paddle quietly, loads the backend
 import paddle  # noqa: E402
+
 from ivy_paddle import gradients as pg  # noqa: E402
 
 R = np.random.default_rng(5)
@@ -57,8 +58,9 @@ def test_paddle_adam_kernel_matches_the_paper(way, dtype):
     ref = [(a.astype(dtype).astype("float64"), mm, vv) for a, mm, vv in zip(w, m, v)]
     for step in range(1, 4):
         g = [R.normal(size=s).astype(dtype).astype("float64") for s in SHAPES]
-        out = pg.adam_update_flat(ws, [t(a, dtype) for a in g], ms, vs, lr, float(step), beta1=b1, beta2=b2,
-                                  epsilon=eps)
+        out = pg.adam_update_flat(
+            ws, [t(a, dtype) for a in g], ms, vs, lr, float(step), beta1=b1, beta2=b2, epsilon=eps
+        )
         assert all(o is not None for o in out)
         ws, ms, vs = (list(x) for x in zip(*out))
         ref = [_np_adam(rw, gi, rm, rv, step, lr, b1, b2, eps) for (rw, rm, rv), gi in zip(ref, g)]
@@ -86,8 +88,9 @@ def test_paddle_adam_kernel_matches_paddle_optimizer_adam(way):
         loss.backward()
         opt.step()
         opt.clear_grad()
-        out = pg.adam_update_flat(ws, [t(gi, "float32") for gi in g], ms, vs, lr, float(step), beta1=0.9,
-                                  beta2=0.999, epsilon=eps)
+        out = pg.adam_update_flat(
+            ws, [t(gi, "float32") for gi in g], ms, vs, lr, float(step), beta1=0.9, beta2=0.999, epsilon=eps
+        )
         ws, ms, vs = (list(x) for x in zip(*out))
     for w, p in zip(ws, params):
         close(w, p.numpy(), 1e-6)
@@ -132,8 +135,14 @@ def test_paddle_ivy_adam_update_is_the_papers(way):
     w = {"a": R.normal(size=(3, 2)), "b": R.normal(size=4)}
     g = {"a": R.normal(size=(3, 2)), "b": R.normal(size=4)}
     z = {k: np.zeros_like(a) for k, a in w.items()}
-    new_w, new_m, new_v = ivy.adam_update({k: t(a) for k, a in w.items()}, {k: t(a) for k, a in g.items()}, 0.05,
-                                          {k: t(a) for k, a in z.items()}, {k: t(a) for k, a in z.items()}, 2)
+    new_w, new_m, new_v = ivy.adam_update(
+        {k: t(a) for k, a in w.items()},
+        {k: t(a) for k, a in g.items()},
+        0.05,
+        {k: t(a) for k, a in z.items()},
+        {k: t(a) for k, a in z.items()},
+        2,
+    )
     for k in w:
         want = _np_adam(w[k], g[k], 0.0, 0.0, 2, 0.05, 0.9, 0.999, 1e-7)
         close(new_w[k], want[0], 1e-12)

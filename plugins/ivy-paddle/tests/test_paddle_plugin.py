@@ -26,7 +26,16 @@ def test_paddle_plugin_loads_and_validates(xp) -> None:
     assert xp.name == "paddle"
     info = xp.__array_namespace_info__()
     assert set(info.dtypes()) == {
-        "bool", "int8", "int16", "int32", "int64", "uint8", "float32", "float64", "complex64", "complex128",
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
     }
     assert info.default_dtypes()["real floating"] == paddle.float32
     assert info.default_dtypes()["indexing"] == paddle.int64
@@ -70,9 +79,7 @@ def test_paddle_narrow_int_and_promotion_quirks(xp) -> None:
     assert str(xp.maximum(i8, i8).dtype) == "paddle.int8"
     assert str(xp.add(xp.asarray([1, 2], dtype="int32"), 1.5).dtype) == "paddle.float32"
     # integer division by zero raises in paddle; NumPy's convention (0) is used instead
-    np.testing.assert_array_equal(
-        xp.floor_divide(xp.asarray([7, -7]), xp.asarray([0, 2])).numpy(), np.array([0, -4])
-    )
+    np.testing.assert_array_equal(xp.floor_divide(xp.asarray([7, -7]), xp.asarray([0, 2])).numpy(), np.array([0, -4]))
 
 
 def test_paddle_exact_float_equality_and_nan_unique(xp) -> None:

@@ -24,8 +24,19 @@ def test_tensorflow_loads_and_validates(xp):
     info = xp.__array_namespace_info__()
     assert info.default_dtypes()["integral"] == tf.int64
     assert set(info.dtypes()) == {
-        "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-        "float32", "float64", "complex64", "complex128",
+        "bool",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
     }
     assert xp.is_native_array(tf.Variable([1.0])) and xp.is_native_array(tf.constant(1))
 
@@ -52,11 +63,15 @@ def test_tensorflow_missing_kernels_are_composed(xp):
     # TF has no CPU kernels for these dtype/op pairs; results must match NumPy exactly
     u = np.array([0, 1, 200], np.uint8)
     assert np.array_equal(xp.negative(tf.constant(u)).numpy(), -u)
-    assert np.array_equal(xp.pow(tf.constant(u), tf.constant(np.array([3, 2, 2], np.uint8))).numpy(), u ** np.array([3, 2, 2], np.uint8))
+    assert np.array_equal(
+        xp.pow(tf.constant(u), tf.constant(np.array([3, 2, 2], np.uint8))).numpy(), u ** np.array([3, 2, 2], np.uint8)
+    )
     a = np.arange(6, dtype=np.int8).reshape(2, 3)
     assert np.array_equal(xp.matmul(tf.constant(a), tf.constant(a.T)).numpy(), a @ a.T)
     assert np.array_equal(xp.tile(tf.constant(np.array([1, 2], np.uint16)), (2,)).numpy(), [1, 2, 1, 2])
-    assert np.array_equal(xp.floor_divide(tf.constant([7, -7]), tf.constant([0, 2])).numpy(), [0, -4])  # TF raises on /0
+    assert np.array_equal(
+        xp.floor_divide(tf.constant([7, -7]), tf.constant([0, 2])).numpy(), [0, -4]
+    )  # TF raises on /0
     assert np.array_equal(xp.take(tf.constant([1, 2, 3]), tf.constant([-1, 0])).numpy(), [3, 1])  # negative indices
 
 
@@ -66,7 +81,10 @@ def test_tensorflow_nan_ordering(xp):
     assert np.array_equal(xp.sort(x).numpy(), np.sort(x.numpy()), equal_nan=True)
     assert np.array_equal(xp.argsort(x).numpy(), np.argsort(x.numpy(), kind="stable"))
     s = np.array([1.0, 2.0, np.nan], np.float32)
-    assert xp.searchsorted(tf.constant(s), tf.constant([np.nan, 3.0])).numpy().tolist() == np.searchsorted(s, [np.nan, 3.0]).tolist()
+    assert (
+        xp.searchsorted(tf.constant(s), tf.constant([np.nan, 3.0])).numpy().tolist()
+        == np.searchsorted(s, [np.nan, 3.0]).tolist()
+    )
     u = xp.unique_counts(tf.constant([np.nan, 1.0, np.nan, 1.0]))
     assert u.values.shape == (3,) and u.counts.numpy().tolist() == [2, 1, 1]
 

@@ -19,8 +19,19 @@ from ivy import _dispatch  # noqa: E402
 pytestmark = pytest.mark.skipif(not _dispatch.C_DISPATCH, reason="ivy._cdispatch is not built")
 
 DTYPES = [
-    torch.bool, torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
-    torch.uint32, torch.uint64, torch.float16, torch.float32, torch.float64, torch.complex64,
+    torch.bool,
+    torch.int8,
+    torch.int16,
+    torch.int32,
+    torch.int64,
+    torch.uint8,
+    torch.uint16,
+    torch.uint32,
+    torch.uint64,
+    torch.float16,
+    torch.float32,
+    torch.float64,
+    torch.complex64,
 ]
 
 
@@ -41,9 +52,26 @@ def _array(dtype: torch.dtype, shape: tuple[int, ...], seed: int) -> torch.Tenso
 
 def _plain_args(name: str, dtype: torch.dtype) -> tuple[Any, ...]:
     a, b = _array(dtype, (2, 3), 0), _array(dtype, (2, 3), 1)
-    one = {"sum", "prod", "max", "min", "mean", "argmax", "argmin", "abs", "negative", "square",
-           "bitwise_invert", "logical_not", "cumsum", "cumprod", "gelu", "softmax", "log_softmax",
-           "leaky_relu"}
+    one = {
+        "sum",
+        "prod",
+        "max",
+        "min",
+        "mean",
+        "argmax",
+        "argmin",
+        "abs",
+        "negative",
+        "square",
+        "bitwise_invert",
+        "logical_not",
+        "cumsum",
+        "cumprod",
+        "gelu",
+        "softmax",
+        "log_softmax",
+        "leaky_relu",
+    }
     if name in one:
         return (a,)
     if name == "concat":
@@ -68,8 +96,20 @@ def _outcome(fn: Any, args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def test_torch_common_ops_are_fast_paths() -> None:
-    assert {"add", "subtract", "multiply", "divide", "sum", "max", "mean", "where", "reshape",
-            "permute_dims", "concat", "abs"} <= set(_fast_ops())
+    assert {
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "sum",
+        "max",
+        "mean",
+        "where",
+        "reshape",
+        "permute_dims",
+        "concat",
+        "abs",
+    } <= set(_fast_ops())
 
 
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)

@@ -172,8 +172,9 @@ def test_torch_adam_kernel_matches_torch_optim_adam(dtype):
         for p, g in zip(params, gl):
             p.grad = t(g, dtype)
         opt.step()
-        out = tg.adam_update_flat(ws, [t(g, dtype) for g in gl], ms, vs, lr, float(step), beta1=b1, beta2=b2,
-                                  epsilon=eps)
+        out = tg.adam_update_flat(
+            ws, [t(g, dtype) for g in gl], ms, vs, lr, float(step), beta1=b1, beta2=b2, epsilon=eps
+        )
         assert all(o is not None for o in out)
         ws, ms, vs = (list(x) for x in zip(*out))
     tol = 1e-6 if dtype == torch.float32 else 1e-12
@@ -238,17 +239,17 @@ def test_ivy_adam_update_uses_the_kernel_and_falls_back_per_leaf():
     z = {k: torch.zeros(a.shape, dtype=torch.float64) for k, a in w.items()}
     new_w, new_m, new_v = ivy.adam_update(ws, gs, 0.05, z, z, 1)
     for k, tol in (("a", 1e-12), ("b", 1e-6)):
-        want = _np_adam(w[k].astype(np.float32).astype(np.float64) if k == "b" else w[k], g[k], 0.0, 0.0, 1,
-                        0.05, 0.9, 0.999, 1e-7)
+        want = _np_adam(
+            w[k].astype(np.float32).astype(np.float64) if k == "b" else w[k], g[k], 0.0, 0.0, 1, 0.05, 0.9, 0.999, 1e-7
+        )
         close(new_w[k], want[0], tol)
         close(new_m[k], want[1], tol)
         close(new_v[k], want[2], tol)
 
 
 def test_torch_backend_hands_core_its_adam_kernel(monkeypatch):
-    from ivy import _registry
-
     import ivy_torch.gradients as tg
+    from ivy import _registry
 
     kernels = _registry.get_backend("torch").impl.kernels
     assert kernels["adam_update_flat"] is tg.adam_update_flat

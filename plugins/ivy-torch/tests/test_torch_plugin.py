@@ -38,14 +38,16 @@ def test_torch_semantics_match_numpy(tx):
     x = torch.tensor([[3.0, 1.0, float("nan")], [2.0, 2.0, -1.0]], dtype=torch.float64)
     xn = x.numpy()
     np.testing.assert_array_equal(tx.to_numpy(tx.sign(x)), np.sign(xn))  # torch.sign(nan) == 0
-    np.testing.assert_array_equal(tx.to_numpy(tx.round(torch.tensor([0.5, 1.5, 2.5, -0.5]))),
-                                  np.round(np.array([0.5, 1.5, 2.5, -0.5])))
+    np.testing.assert_array_equal(
+        tx.to_numpy(tx.round(torch.tensor([0.5, 1.5, 2.5, -0.5]))), np.round(np.array([0.5, 1.5, 2.5, -0.5]))
+    )
     idx = torch.tensor([1, -1])
     np.testing.assert_array_equal(tx.to_numpy(tx.take(x, idx, axis=1)), np.take(xn, [1, -1], axis=1))
     np.testing.assert_allclose(tx.to_numpy(tx.var(x[:, :2], axis=0, correction=1)), np.var(xn[:, :2], axis=0, ddof=1))
     assert np.isnan(tx.to_numpy(tx.var(x[:1, :2], axis=0, correction=1))).all()  # torch gives inf
     np.testing.assert_array_equal(tx.to_numpy(tx.argsort(torch.tensor([1, 0, 1, 0]), descending=True)), [0, 2, 1, 3])
-    i = torch.tensor([-7, 7, -7, 7]); j = torch.tensor([2, -2, 0, 0])
+    i = torch.tensor([-7, 7, -7, 7])
+    j = torch.tensor([2, -2, 0, 0])
     np.testing.assert_array_equal(tx.to_numpy(tx.floor_divide(i, j)), [-4, -4, 0, 0])  # torch raises on / 0
     np.testing.assert_array_equal(tx.to_numpy(tx.remainder(i, j)), [1, -1, 0, 0])
 

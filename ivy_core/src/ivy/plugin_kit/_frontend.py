@@ -18,8 +18,9 @@ class _Program(Module):
     """A module whose variables are a source program's parameters and whose forward pass is
     the frontend's interpreter: tracing it lifts the parameters by key chain."""
 
-    def __init__(self, run: Callable[..., Any], params: Mapping[str, Any], buffers: Mapping[str, Any],
-                 name: str, training: bool):
+    def __init__(
+        self, run: Callable[..., Any], params: Mapping[str, Any], buffers: Mapping[str, Any], name: str, training: bool
+    ):
         self._run = run
         self._params = dict(params)
         self._buffers = dict(buffers)
@@ -76,6 +77,7 @@ def trace_program(
     """
     kwargs = dict(kwargs or {})
     if not params and not buffers:
+
         def fn(*a: Any, **k: Any) -> Any:
             return run({}, *a, **k)
 
