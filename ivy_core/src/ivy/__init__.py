@@ -85,6 +85,7 @@ _LAZY: dict[str, tuple[str, str | None]] = {
     "graph": ("ivy.graph", None),
     "trace_graph": ("ivy.graph", "trace_graph"),
     "Graph": ("ivy.graph", "Graph"),
+    "transpile": ("ivy.transpile", None),  # a callable package: ivy.transpile(obj, to=...)
     **{
         n: ("ivy._stateful.interop", n)
         for n in ("InteropNotSupportedError", "NativeModuleWrapper", "from_native_module", "to_native_module")

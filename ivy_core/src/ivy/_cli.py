@@ -345,7 +345,22 @@ def _plugins(args: argparse.Namespace) -> int:
         for c in r["conflicts"]:
             print(f"  CONFLICT:   {c}")
         problems += bool(r["conflicts"]) or str(r["status"]).startswith("broken")
+    from .transpile._command import frontend_lines
+
+    print("\n".join(frontend_lines()))
     return 1 if problems else 0
+
+
+def _transpile_setup(p: argparse.ArgumentParser) -> None:
+    from .transpile._command import setup
+
+    setup(p)
+
+
+def _transpile(args: argparse.Namespace) -> int:
+    from .transpile._command import run
+
+    return run(args)
 
 
 COMMANDS: list[Command] = [
@@ -372,6 +387,18 @@ COMMANDS: list[Command] = [
         ),
         setup=_doctor_setup,
         run=_doctor,
+    ),
+    Command(
+        name="transpile",
+        help="transpile a function or module to another framework and print the program",
+        description=(
+            "Transpile MODULE:NAME (a function or module of any framework a frontend reads) on example "
+            "inputs (--input float32[2,3]) to the backend --to, and print the program as a standalone Python "
+            "module of the target's own calls (a module's weights go to FILE.safetensors beside -o FILE); "
+            "--to ivy prints the Ivy graph. See docs/transpiling.md."
+        ),
+        setup=_transpile_setup,
+        run=_transpile,
     ),
 ]
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ivy.plugin import BackendSpec, hookimpl
+from ivy.plugin import BackendSpec, Frontend, hookimpl
 
-__all__ = ["ivy_register_backends"]
+__all__ = ["ivy_register_backends", "ivy_register_frontends"]
 
 
 @hookimpl
@@ -21,6 +21,18 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             array_modules=("jax", "jaxlib"),
             load="ivy_jax._backend:load",
             description="JAX: CPU/GPU/TPU, jit and grad; 64-bit dtypes need JAX_ENABLE_X64=1",
+        )
+    )
+
+
+@hookimpl
+def ivy_register_frontends(register: Callable[[Frontend], None]) -> None:
+    register(
+        Frontend(
+            name="jax",
+            modules=("jax", "jaxlib", "flax", "haiku"),
+            load="ivy_jax.frontend:load",
+            description="JAX functions, Flax linen / nnx and Haiku modules, read from their jaxprs",
         )
     )
 

@@ -39,6 +39,12 @@ def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
     return from_native_module(native, **kwargs)
 
 
+def _native_module(graph: Any, /, **kwargs: Any) -> Any:
+    from ._native_module import native_module  # imports the framework's module classes: only when asked for
+
+    return native_module(graph, **kwargs)
+
+
 def load() -> BackendImpl:
     return BackendImpl(
         ops=collect_ops("ivy_jax"),
@@ -57,4 +63,5 @@ def load() -> BackendImpl:
         autodiff=True,
         random_state=RANDOM_STATE,  # the global key: ivy.compile threads it through programs
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
+        native_module=_native_module,
     )

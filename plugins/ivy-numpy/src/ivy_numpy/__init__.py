@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ivy.plugin import BackendSpec, hookimpl
+from ivy.plugin import BackendSpec, Frontend, hookimpl
 
-__all__ = ["ivy_register_backends"]
+__all__ = ["ivy_register_backends", "ivy_register_frontends"]
 
 
 @hookimpl
@@ -21,6 +21,18 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             array_modules=("numpy",),
             load="ivy_numpy._backend:load",
             description="NumPy: CPU only, no automatic differentiation",
+        )
+    )
+
+
+@hookimpl
+def ivy_register_frontends(register: Callable[[Frontend], None]) -> None:
+    register(
+        Frontend(
+            name="numpy",
+            modules=("numpy",),
+            load="ivy_numpy.frontend:load",
+            description="NumPy functions, traced through __array_ufunc__ / __array_function__",
         )
     )
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ivy.plugin import BackendSpec, hookimpl
+from ivy.plugin import BackendSpec, Frontend, hookimpl
 
-__all__ = ["ivy_register_backends"]
+__all__ = ["ivy_register_backends", "ivy_register_frontends"]
 
 
 @hookimpl
@@ -23,6 +23,18 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             # paddle's native library segfaults when it is imported after tensorflow's.
             unsafe_after=("tensorflow",),
             description="PaddlePaddle: CPU and GPU, dynamic graph (no uint16/uint32/uint64)",
+        )
+    )
+
+
+@hookimpl
+def ivy_register_frontends(register: Callable[[Frontend], None]) -> None:
+    register(
+        Frontend(
+            name="paddle",
+            modules=("paddle",),
+            load="ivy_paddle.frontend:load",
+            description="paddle.jit.to_static programs (Layers and functions) in PIR ops",
         )
     )
 

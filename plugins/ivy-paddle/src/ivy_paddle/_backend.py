@@ -23,6 +23,12 @@ def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
     return from_native_module(native, **kwargs)
 
 
+def _native_module(graph: Any, /, **kwargs: Any) -> Any:
+    from ._native_module import native_module  # imports the framework's module classes: only when asked for
+
+    return native_module(graph, **kwargs)
+
+
 def load() -> BackendImpl:
     from . import _nn_calls  # noqa: F401 - registers the specialised calls of emitted graphs
     from .gradients import adam_update_flat  # imported by collect_ops anyway
@@ -46,6 +52,6 @@ def load() -> BackendImpl:
         autodiff=True,
         compiled_side_effects=True,  # to_static (SOT) keeps Python side effects
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
-        native_module=lambda graph, **kw: __import__("ivy_paddle._native_module", fromlist=["_"]).native_module(graph, **kw),
+        native_module=_native_module,
         kernels={"adam_update_flat": adam_update_flat},  # a fused Adam step (ivy.adam_update uses it)
     )

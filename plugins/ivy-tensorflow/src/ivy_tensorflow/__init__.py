@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ivy.plugin import BackendSpec, hookimpl
+from ivy.plugin import BackendSpec, Frontend, hookimpl
 
-__all__ = ["ivy_register_backends"]
+__all__ = ["ivy_register_backends", "ivy_register_frontends"]
 
 
 @hookimpl
@@ -21,6 +21,18 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             array_modules=("tensorflow",),
             load="ivy_tensorflow._backend:load",
             description="TensorFlow: CPU and GPU, eager tensors (also inside tf.function)",
+        )
+    )
+
+
+@hookimpl
+def ivy_register_frontends(register: Callable[[Frontend], None]) -> None:
+    register(
+        Frontend(
+            name="tensorflow",
+            modules=("tensorflow", "keras"),
+            load="ivy_tensorflow.frontend:load",
+            description="Keras 3 layers and models, tf.Modules and TF functions, read from their tf.function graphs",
         )
     )
 

@@ -27,6 +27,12 @@ def _from_native_module(native: Any, /, **kwargs: Any) -> Any:
     return from_native_module(native, **kwargs)
 
 
+def _native_module(graph: Any, /, **kwargs: Any) -> Any:
+    from ._native_module import native_module  # imports the framework's module classes: only when asked for
+
+    return native_module(graph, **kwargs)
+
+
 def load() -> BackendImpl:
     # The plugin's modules build constants at import; when the backend first loads inside a
     # tf.function trace, they must still be eager tensors, not tensors of that graph.
@@ -55,5 +61,5 @@ def load() -> BackendImpl:
         framework=tf,
         autodiff=True,
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
-        native_module=lambda graph, **kw: __import__("ivy_tensorflow._native_module", fromlist=["_"]).native_module(graph, **kw),
+        native_module=_native_module,
     )

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ivy.plugin import BackendSpec, hookimpl
+from ivy.plugin import BackendSpec, Frontend, hookimpl
 
-__all__ = ["ivy_register_backends"]
+__all__ = ["ivy_register_backends", "ivy_register_frontends"]
 
 
 @hookimpl
@@ -21,6 +21,21 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             array_modules=("torch",),
             load="ivy_torch._backend:load",
             description="PyTorch: CPU and CUDA, automatic differentiation",
+        )
+    )
+
+
+@hookimpl
+def ivy_register_frontends(register: Callable[[Frontend], None]) -> None:
+    # "torch" covers torch's own modules and tensors; an nn.Module subclass from another package
+    # (transformers, a user's __main__) is recognised by the torch classes in its type's MRO, or
+    # by its torch tensor inputs, and confirmed by the loaded frontend's kind()
+    register(
+        Frontend(
+            name="torch",
+            modules=("torch",),
+            load="ivy_torch.frontend:load",
+            description="torch.export programs (nn.Modules and functions) in Core ATen",
         )
     )
 

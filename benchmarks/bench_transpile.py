@@ -1,0 +1,350 @@
+"""The transpiler: torch programs transpiled to each target against the same programs run by torch
+itself (eager, and ``torch.compile``), and how long transpiling takes, cold and from the disk cache.
+
+    python benchmarks/bench_transpile.py [--targets jax,tensorflow,paddle,torch] [--models mlp,cnn,...]
+                                         [--quick] [--no-compile] [--json PATH]
+
+The programs (torch, inference mode, small enough for a CPU):
+
+* ``mlp``      Linear 256-512-256-10 with GELUs, batch 32;
+* ``cnn``      two conv-BatchNorm-ReLU blocks, global average pooling and a linear head, on
+               8x3x32x32 NCHW images;
+* ``encoder``  ``torch.nn.TransformerEncoderLayer`` (d_model 64, 4 heads), 4x32 tokens;
+* ``bert``     a Hugging Face ``BertModel`` from a small config (2 layers, hidden 64, random
+               weights, no download), 2x32 token ids (skipped without transformers);
+* ``blur``     the function ``kornia.filters.gaussian_blur2d`` (5x5, sigma 1.5) on 8x3x32x32
+               images (skipped without kornia).
+
+Each target runs in its own process (one thread; paddle and TensorFlow never share one), with an
+empty disk cache. For each program it records
+
+* ``cold``: ``ivy.transpile`` from nothing (torch.export, the frontend, emission), after a
+  warm-up transpile of a tiny module (imports, the frontend's loading: once per process);
+  ``first call``: the first call (the target's compiler runs);
+* ``cached``: ``ivy.transpile`` again in a second process sharing the cache folder;
+* the **ratios** ``transpiled / torch eager``: single calls of both interleaved, the median of
+  each round's ratio of median calls. The transpiled program runs as the target's idiom has it:
+  JAX ``jax.jit(module.apply)``, TensorFlow the Keras layer under ``tf.function``, paddle and
+  torch the native module eagerly;
+* ``transpiled / torch.compile``: the ratio above times ``eager / torch.compile``, measured the
+  same way in the torch process (``--no-compile`` skips torch.compile: it needs a C++ compiler
+  and takes a while).
+
+Outputs are checked against torch first (max abs difference printed). The goal (issue 14): on
+transformer models the transpiled JAX program is at least as fast as the best torch mode
+(ratio <= 1); a cold transpile under 10 s, a cached one under 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import Any
+
+TARGETS = ("jax", "tensorflow", "paddle", "torch")
+MODELS = ("mlp", "cnn", "encoder", "bert", "blur")
+_MARK = "@@bench_transpile@@"
+
+
+# --------------------------------------------------------------------------- the torch programs
+
+
+def build(name: str) -> tuple[Any, tuple[Any, ...], str] | None:
+    """``(program, example inputs, "module" | "function")`` of the torch program ``name``, seeded;
+    None where a library it needs is not installed."""
+    import torch
+
+    torch.manual_seed(0)
+    gen = torch.Generator().manual_seed(1)
+    nn = torch.nn
+    if name == "mlp":
+        net = nn.Sequential(nn.Linear(256, 512), nn.GELU(), nn.Linear(512, 256), nn.GELU(), nn.Linear(256, 10))
+        return net.eval(), (torch.rand(32, 256, generator=gen),), "module"
+    if name == "cnn":
+        net = nn.Sequential(
+            nn.Conv2d(3, 16, 3, padding=1),
+            nn.BatchNorm2d(16),
+            nn.ReLU(),
+            nn.Conv2d(16, 32, 3, stride=2, padding=1),
+            nn.BatchNorm2d(32),
+            nn.ReLU(),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+            nn.Linear(32, 10),
+        )
+        return net.eval(), (torch.rand(8, 3, 32, 32, generator=gen),), "module"
+    if name == "encoder":
+        layer = nn.TransformerEncoderLayer(64, 4, dim_feedforward=128, dropout=0.0, batch_first=True)
+        return layer.eval(), (torch.rand(4, 32, 64, generator=gen),), "module"
+    if name == "bert":
+        try:
+            from transformers import BertConfig, BertModel
+        except ImportError:
+            return None
+        cfg = BertConfig(
+            vocab_size=100,
+            hidden_size=64,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            intermediate_size=128,
+            max_position_embeddings=64,
+        )
+        return BertModel(cfg).eval(), (torch.randint(0, 100, (2, 32), generator=gen),), "module"
+    if name == "blur":
+        try:
+            import kornia
+        except ImportError:
+            return None
+
+        def blur(x: Any) -> Any:
+            return kornia.filters.gaussian_blur2d(x, (5, 5), (1.5, 1.5))
+
+        return blur, (torch.rand(8, 3, 32, 32, generator=gen),), "function"
+    raise ValueError(f"unknown program {name!r}; one of {', '.join(MODELS)}")
+
+
+def first_array(out: Any) -> Any:
+    """The main output of a program (a model's ``last_hidden_state``, a tuple's first element)."""
+    if hasattr(out, "last_hidden_state"):
+        return out.last_hidden_state
+    if isinstance(out, dict):
+        return out.get("last_hidden_state", next(iter(out.values())))
+    if isinstance(out, (tuple, list)):
+        return first_array(out[0])
+    return out
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def pin_one_thread(target: str) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    torch.set_num_interop_threads(1)
+    if target == "tensorflow":
+        import tensorflow as tf
+
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+        tf.config.threading.set_inter_op_parallelism_threads(1)
+    elif target == "paddle":
+        import paddle
+
+        paddle.set_device("cpu")
+
+
+def _sync(out: Any) -> None:
+    import ivy
+
+    x = first_array(out)
+    if hasattr(x, "block_until_ready"):
+        x.block_until_ready()
+    elif ivy.is_native_array(x) and not hasattr(x, "requires_grad"):
+        ivy.to_numpy(x)  # (TensorFlow and paddle: the value exists once it is read)
+
+
+def ratio(a: Callable[[], Any], b: Callable[[], Any], rounds: int, calls: int) -> dict[str, float]:
+    """``a``'s time over ``b``'s: single calls interleaved (a, b, b, a, ...), per round the ratio
+    of the median calls; the median over rounds, with each side's median call in ms."""
+    for _ in range(3):  # warm: compilers, caches
+        _sync(a())
+        _sync(b())
+    ratios, ta_all, tb_all = [], [], []
+    for r in range(rounds):
+        ta, tb = [], []
+        for i in range(calls):
+            order = (a, b) if (i + r) % 2 == 0 else (b, a)
+            for f in order:
+                t0 = time.perf_counter()
+                _sync(f())
+                (ta if f is a else tb).append(time.perf_counter() - t0)
+        ma, mb = statistics.median(ta), statistics.median(tb)
+        ratios.append(ma / mb)
+        ta_all.append(ma)
+        tb_all.append(mb)
+    return {
+        "ratio": statistics.median(ratios),
+        "a_ms": statistics.median(ta_all) * 1e3,
+        "b_ms": statistics.median(tb_all) * 1e3,
+    }
+
+
+# --------------------------------------------------------------------------- the target side
+
+
+def to_target(x: Any, target: str) -> Any:
+    import ivy
+
+    return ivy.asarray(x.numpy(), backend=target)
+
+
+def runner(native: Any, kind: str, target: str) -> Callable[..., Any]:
+    """How the target's idiom runs the transpiled program (see the module docstring)."""
+    if kind == "function":
+        return native  # (jax.jit / tf.function compiled already where the target has a compiler)
+    if target == "jax":
+        import jax
+
+        apply = jax.jit(native.apply)
+        return lambda *a: apply(native.params, *a)
+    if target == "tensorflow":
+        import tensorflow as tf
+
+        return tf.function(lambda *a: native(*a))
+    if target == "paddle":
+        import paddle
+
+        def run_paddle(*a: Any) -> Any:
+            with paddle.no_grad():
+                return native(*a)
+
+        return run_paddle
+    import torch
+
+    def run_torch(*a: Any) -> Any:
+        with torch.no_grad():
+            return native(*a)
+
+    return run_torch
+
+
+def worker(target: str, models: list[str], rounds: int, calls: int, compile_torch: bool, cached: bool) -> list[Any]:
+    """One target's measurements (run in a process of its own)."""
+    pin_one_thread(target)
+    import numpy as np
+    import torch
+
+    import ivy
+
+    # once-per-process costs before the clock starts: importing the target framework, loading the
+    # torch frontend, torch.export's first use, the native module's classes
+    warm = torch.nn.Linear(2, 2).eval()
+    ivy.transpile(warm, to=target, args=(torch.ones(1, 2),), cache=False)(to_target(torch.ones(1, 2), target))
+    rows = []
+    for name in models:
+        built = build(name)
+        if built is None:
+            rows.append({"model": name, "target": target, "skipped": "a library it needs is not installed"})
+            continue
+        program, args, kind = built
+        t0 = time.perf_counter()
+        native = ivy.transpile(program, to=target, args=args)
+        seconds = time.perf_counter() - t0
+        if cached:
+            rows.append({"model": name, "target": target, "cached_s": seconds})
+            continue
+        run = runner(native, kind, target)
+        targs = tuple(to_target(a, target) for a in args)
+        t0 = time.perf_counter()
+        out = run(*targs)
+        _sync(out)
+        first = time.perf_counter() - t0
+        with torch.no_grad():
+            ref = first_array(program(*args)).numpy()
+        diff = float(np.max(np.abs(np.asarray(ivy.to_numpy(first_array(out)), np.float64) - ref)))
+
+        def eager(program: Any = program, args: tuple[Any, ...] = args) -> Any:
+            with torch.no_grad():
+                return program(*args)
+
+        row = {"model": name, "target": target, "cold_s": seconds, "first_call_s": first, "max_abs_diff": diff}
+        row["vs_eager"] = ratio(lambda run=run, targs=targs: run(*targs), eager, rounds, calls)
+        if target == "torch" and compile_torch:
+            compiled = torch.compile(program)
+
+            def compiled_call(compiled: Any = compiled, args: tuple[Any, ...] = args) -> Any:
+                with torch.no_grad():
+                    return compiled(*args)
+
+            row["eager_vs_compile"] = ratio(eager, compiled_call, rounds, calls)
+        rows.append(row)
+        print(f"  {target:<11} {name:<8} done", file=sys.stderr, flush=True)
+    return rows
+
+
+def _spawn(target: str, models: list[str], argv: list[str], cache: str) -> list[Any]:
+    env = {**os.environ, "IVY_CACHE_DIR": cache, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    env["XLA_FLAGS"] = env.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false"
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    cmd = [sys.executable, os.path.abspath(__file__), "--worker", target, "--models", ",".join(models), *argv]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600)
+    for line in proc.stdout.splitlines():
+        if line.startswith(_MARK):
+            return list(json.loads(line[len(_MARK) :]))
+    tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
+    return [{"model": m, "target": target, "skipped": f"the worker failed:\n{tail}"} for m in models]
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def report(rows: list[dict[str, Any]], cached: dict[tuple[str, str], float]) -> str:
+    compile_ratio = {r["model"]: r["eager_vs_compile"]["ratio"] for r in rows if "eager_vs_compile" in r}
+    lines = [
+        "| program | target | transpiled / torch eager | transpiled / torch.compile | transpiled ms | "
+        "torch eager ms | cold transpile s | first call s | cached transpile s | max abs diff |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        if "skipped" in r:
+            reason = r["skipped"].splitlines()[-1] if r["skipped"] else ""
+            lines.append(f"| {r['model']} | {r['target']} | skipped: {reason} | | | | | | | |")
+            continue
+        v = r["vs_eager"]
+        c = compile_ratio.get(r["model"])
+        vs_compile = f"{v['ratio'] * c:.2f}" if c is not None else "-"
+        cs = cached.get((r["model"], r["target"]))
+        lines.append(
+            f"| {r['model']} | {r['target']} | {v['ratio']:.2f} | {vs_compile} | {v['a_ms']:.3f} | {v['b_ms']:.3f} | "
+            f"{r['cold_s']:.2f} | {r['first_call_s']:.2f} | {'-' if cs is None else f'{cs:.2f}'} | "
+            f"{r['max_abs_diff']:.1e} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--targets", default=",".join(TARGETS))
+    p.add_argument("--models", default=",".join(MODELS))
+    p.add_argument("--quick", action="store_true", help="fewer rounds and calls")
+    p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    p.add_argument("--json", metavar="PATH", help="also write the measurements as JSON")
+    p.add_argument("--worker", help=argparse.SUPPRESS)
+    p.add_argument("--cached", action="store_true", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    models = [m for m in args.models.split(",") if m]
+    rounds, calls = (3, 10) if args.quick else (7, 30)
+    if args.worker:
+        rows = worker(args.worker, models, rounds, calls, not args.no_compile, args.cached)
+        print(_MARK + json.dumps(rows), flush=True)
+        return 0
+    passed = (["--quick"] if args.quick else []) + (["--no-compile"] if args.no_compile else [])
+    targets = [t for t in args.targets.split(",") if t]
+    if "paddle" in targets and "tensorflow" in targets:  # (each has its own process anyway)
+        targets.sort(key=lambda t: t == "tensorflow")
+    rows: list[dict[str, Any]] = []
+    cached: dict[tuple[str, str], float] = {}
+    for target in targets:
+        with tempfile.TemporaryDirectory(prefix="ivy-bench-transpile-") as cache:
+            print(f"{target}: cold run", file=sys.stderr, flush=True)
+            rows += _spawn(target, models, passed, cache)
+            print(f"{target}: cached run", file=sys.stderr, flush=True)
+            for r in _spawn(target, models, [*passed, "--cached"], cache):
+                if "cached_s" in r:
+                    cached[(r["model"], r["target"])] = r["cached_s"]
+    print(report(rows, cached))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"rows": rows, "cached": [[m, t, s] for (m, t), s in cached.items()]}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""The JAX module a transpiled graph becomes (``BackendImpl.native_module``; what
+``ivy.transpile(module, to="jax")`` returns).
+
+JAX keeps parameters outside the computation, so :class:`TranspiledModule` is a small object in
+the style of Flax's ``apply``:
+
+* ``.params``: the trainable parameters, a nested dict (a pytree) following the key chains
+  (``encoder/layer/0/weight`` -> ``params["encoder"]["layer"]["0"]["weight"]``);
+* ``.state``: the buffers (BatchNorm's running statistics), a nested dict of the same kind
+  (empty where the module has none);
+* ``.apply(params, *args, state=None, training=None, **kwargs)``: pure and jittable. It returns
+  the outputs, or ``(outputs, new_state)`` when the module has state (in inference mode
+  ``new_state`` is the state given). ``training`` (default: the module's mode) picks the
+  program; keep it a Python bool (static under ``jax.jit``);
+* ``__call__(*args, **kwargs)``: ``apply`` with the module's own params and state, updating
+  ``.state`` in training mode;
+* ``train()`` / ``eval()`` / ``.training``, as in torch.
+
+Training: ``jax.grad`` of a loss of ``module.apply(params, x)`` w.r.t. ``params``, and optax on
+``module.params`` (assign the new params back to ``module.params`` to keep them).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jax
+
+from ivy.transpile import ModulePrograms
+
+__all__ = ["TranspiledModule", "native_module"]
+
+
+def _nest(flat: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for chain, x in flat.items():
+        parts = chain.split("/")
+        d = out
+        for p in parts[:-1]:
+            nxt = d.setdefault(p, {})
+            if not isinstance(nxt, dict):
+                raise ValueError(f"the key chain {chain!r} passes through {p!r}, which is a parameter")
+            d = nxt
+        if parts[-1] in d:
+            raise ValueError(f"the key chain {chain!r} names something the module holds already")
+        d[parts[-1]] = x
+    return out
+
+
+def _flat(tree: Any, prefix: str, out: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            _flat(v, f"{prefix}/{k}" if prefix else str(k), out)
+    else:
+        out[prefix] = tree
+    return out
+
+
+class TranspiledModule:
+    """A transpiled module for JAX (see the module docstring).
+
+    Args:
+        graph: the graph of a module (``graph.params`` by key chain; initial values from
+            ``graph.param_values``).
+        retrace: reads the source again for inputs of another signature or the other mode
+            (``ivy.transpile`` supplies it). Under ``jax.jit`` a new signature is read with zeros
+            of the traced shapes as example inputs.
+
+    Attributes:
+        params: the trainable parameters (nested dict of ``jax.Array``).
+        state: the buffers (nested dict of ``jax.Array``).
+        training: the mode ``__call__`` and ``apply`` (by default) run in.
+        programs: the graphs and programs behind it (:class:`ivy.transpile.ModulePrograms`).
+    """
+
+    def __init__(self, graph: Any, *, retrace: Any = None) -> None:
+        from ivy import _registry
+
+        self.programs = ModulePrograms(graph, "jax", retrace=retrace, compile=True)
+        graph = self.programs.graph  # (in the dtypes the target has)
+        b = _registry.get_backend("jax")
+        values = {k: graph.param_values[k].to_native(b) for k in graph.params}
+        self.params = _nest({k: values[k] for k in self.programs.trainable})
+        self.state = _nest({k: values[k] for k in self.programs.buffers})
+        self.training = bool(self.programs.training) if self.programs.training is not None else False
+
+    def apply(self, params: Any, *args: Any, state: Any = None, training: bool | None = None, **kwargs: Any) -> Any:
+        """The outputs for ``params`` (and ``state``; default: the module's), pure: see the
+        module docstring for what it returns."""
+        mode = self.training if training is None else bool(training)
+        st = self.state if state is None else state
+        values = _flat(params, "", {})
+        values.update(_flat(st, "", {}))
+        out, updates = self.programs.run(values, mode, args, kwargs)
+        if not self.programs.buffers:
+            return out
+        new = _flat(st, "", {})
+        new.update(jax.lax.stop_gradient(updates) if updates else {})
+        return out, _nest(new)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        res = self.apply(self.params, *args, **kwargs)
+        if not self.programs.buffers:
+            return res
+        out, self.state = res
+        return out
+
+    def train(self, mode: bool = True) -> TranspiledModule:
+        self.training = bool(mode)
+        return self
+
+    def eval(self) -> TranspiledModule:
+        return self.train(False)
+
+    def __repr__(self) -> str:
+        n = sum(int(x.size) for x in jax.tree_util.tree_leaves(self.params))
+        return f"<TranspiledModule {self.programs.graph.name!r} for jax: {n} parameters, training={self.training}>"
+
+
+def native_module(graph: Any, *, retrace: Any = None) -> TranspiledModule:
+    """The :class:`TranspiledModule` of ``graph`` (``BackendImpl.native_module``)."""
+    return TranspiledModule(graph, retrace=retrace)

@@ -1,0 +1,115 @@
+"""The paddle layer a transpiled graph becomes (``BackendImpl.native_module``; what
+``ivy.transpile(module, to="paddle")`` returns).
+
+:class:`TranspiledModule` is a ``paddle.nn.Layer`` whose sublayer tree mirrors the graph's key
+chains: the parameter ``encoder/layer/0/weight`` is the parameter ``weight`` (made with
+``create_parameter``) of the sublayer ``encoder.layer.0``, so ``state_dict()`` keys read as the
+source's names. Buffers (BatchNorm's running statistics) are persistable buffers, replaced after
+each forward pass in training mode. ``forward`` runs the program ``graph.to("paddle")`` emits
+(plain paddle calls, eager), so ``paddle.optimizer`` trains the layer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ivy.transpile import ModulePrograms
+
+from ._framework import paddle
+
+__all__ = ["TranspiledModule", "native_module"]
+
+
+class TranspiledLayer(paddle.nn.Layer):
+    """A node of a :class:`TranspiledModule`'s tree: it holds parameters and sublayers; only the
+    top-level layer runs."""
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("this is part of a transpiled module: call the top-level layer")
+
+
+def _part(name: str) -> str:
+    return name.replace(".", "_") or "_"  # "." joins the names of state_dict keys
+
+
+class TranspiledModule(paddle.nn.Layer):
+    """A ``paddle.nn.Layer`` running a transpiled graph (see the module docstring).
+
+    Args:
+        graph: the graph of a module (``graph.params`` by key chain; initial values from
+            ``graph.param_values``).
+        retrace: reads the source again for inputs of another signature or the other mode
+            (``ivy.transpile`` supplies it).
+
+    Attributes:
+        programs: the graphs and programs behind it (:class:`ivy.transpile.ModulePrograms`).
+    """
+
+    def __init__(self, graph: Any, *, retrace: Any = None) -> None:
+        super().__init__()
+        from ivy import _registry
+
+        self.__dict__["programs"] = ModulePrograms(graph, "paddle", retrace=retrace, compile=False)
+        graph = self.programs.graph  # (in the dtypes the target has)
+        #: key chain -> (the layer holding it, its name there)
+        self.__dict__["_ivy_places"] = {}
+        b = _registry.get_backend("paddle")
+        held = set(self.programs.buffers)
+        for chain in graph.params:
+            owner, leaf = self._place(chain)
+            x = graph.param_values[chain].to_native(b)
+            if chain in held or not (x.is_floating_point() or x.is_complex()):
+                owner.register_buffer(leaf, x.detach().clone(), persistable=True)
+            else:
+                p = owner.create_parameter(
+                    shape=list(x.shape),
+                    dtype=x.dtype,
+                    default_initializer=paddle.nn.initializer.Assign(x.detach()),
+                )
+                p.stop_gradient = False
+                owner.add_parameter(leaf, p)
+            self._ivy_places[chain] = (owner, leaf)
+        training = self.programs.training
+        self.train() if training is None or training else self.eval()
+
+    def _place(self, chain: str) -> tuple[Any, str]:
+        parts = [_part(p) for p in chain.split("/")]
+        owner: Any = self
+        for p in parts[:-1]:
+            child = owner._sub_layers.get(p)
+            if child is None:
+                if p in owner._parameters or p in owner._buffers:
+                    raise ValueError(f"the key chain {chain!r} passes through {p!r}, which is a parameter")
+                child = TranspiledLayer()
+                owner.add_sublayer(p, child)
+            owner = child
+        leaf = parts[-1]
+        if leaf in owner._sub_layers or leaf in owner._parameters or leaf in owner._buffers:
+            raise ValueError(f"the key chain {chain!r} names something the layer holds already")
+        return owner, leaf
+
+    def key_chain(self, name: str) -> str:
+        """The graph's key chain of a parameter or buffer name (``"encoder.layer.0.weight"``)."""
+        for chain in self._ivy_places:
+            if name in (chain, chain.replace("/", ".")):
+                return chain
+        raise KeyError(f"{name!r} is not a parameter or buffer of this layer")
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        values = {}
+        for chain, (owner, leaf) in self._ivy_places.items():
+            x = owner._parameters.get(leaf)
+            values[chain] = x if x is not None else owner._buffers[leaf]
+        out, updates = self.programs.run(values, self.training, args, kwargs)
+        for chain, x in (updates or {}).items():
+            owner, leaf = self._ivy_places[chain]
+            owner._buffers[leaf] = x.detach()
+        return out
+
+    def extra_repr(self) -> str:
+        return f"graph={self.programs.graph.name!r}"
+
+
+def native_module(graph: Any, *, retrace: Any = None) -> TranspiledModule:
+    """The :class:`TranspiledModule` of ``graph`` (``BackendImpl.native_module``)."""
+    return TranspiledModule(graph, retrace=retrace)

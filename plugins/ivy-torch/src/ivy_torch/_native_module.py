@@ -1,0 +1,119 @@
+"""The torch module a transpiled graph becomes (``BackendImpl.native_module``; what
+``ivy.transpile(module, to="torch")`` returns).
+
+:class:`TranspiledModule` is a ``torch.nn.Module`` whose submodule tree mirrors the graph's key
+chains: the parameter ``encoder/layer/0/weight`` is the ``nn.Parameter`` ``weight`` of the
+submodule ``encoder.layer.0``, so ``state_dict()`` keys are the source's own names where the
+source was torch. Buffers (BatchNorm's running statistics) are registered buffers, updated in place
+after each forward pass in training mode, as torch's own layers do. ``forward`` runs the program
+``graph.to("torch")`` emits (plain torch calls, eager: ``torch.compile(module)`` compiles it), so
+``torch.optim`` trains the module and ``torch.func`` transforms it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+from ivy.transpile import ModulePrograms
+
+__all__ = ["TranspiledModule", "native_module"]
+
+
+class TranspiledLayer(torch.nn.Module):
+    """A node of a :class:`TranspiledModule`'s tree (``model.encoder``): it holds parameters and
+    submodules; only the top-level module runs."""
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("this is part of a transpiled module: call the top-level module")
+
+
+def _part(name: str) -> str:
+    # torch forbids "." in names ("." joins them in state_dict keys), and empty names
+    return name.replace(".", "_") or "_"
+
+
+class TranspiledModule(torch.nn.Module):
+    """A ``torch.nn.Module`` running a transpiled graph (see the module docstring).
+
+    Args:
+        graph: the graph of a module (``graph.params`` by key chain; initial values from
+            ``graph.param_values``).
+        retrace: reads the source again for inputs of another signature or the other mode
+            (``ivy.transpile`` supplies it); without it such a call raises ``TranspileError``.
+
+    Attributes:
+        programs: the graphs and programs behind it (:class:`ivy.transpile.ModulePrograms`).
+    """
+
+    def __init__(self, graph: Any, *, retrace: Any = None) -> None:
+        super().__init__()
+        programs = ModulePrograms(graph, "torch", retrace=retrace, compile=False)
+        object.__setattr__(self, "programs", programs)
+        graph = self.programs.graph  # (in the dtypes the target has)
+        #: key chain -> (the module holding it, its name there)
+        self._ivy_places: dict[str, tuple[torch.nn.Module, str]] = {}
+        from ivy import _registry
+
+        b = _registry.get_backend("torch")
+        held = set(programs.buffers)
+        for chain in graph.params:
+            owner, leaf = self._place(chain)
+            # a copy: the graph's constant keeps its own value while this one trains
+            x = graph.param_values[chain].to_native(b).detach().clone()
+            if chain in held:
+                owner.register_buffer(leaf, x)
+            else:
+                trainable = x.is_floating_point() or x.is_complex()
+                owner.register_parameter(leaf, torch.nn.Parameter(x, requires_grad=trainable))
+            self._ivy_places[chain] = (owner, leaf)
+        training = programs.training
+        self.train(True if training is None else bool(training))
+
+    def _place(self, chain: str) -> tuple[torch.nn.Module, str]:
+        parts = [_part(p) for p in chain.split("/")]
+        owner: torch.nn.Module = self
+        for p in parts[:-1]:
+            child = owner._modules.get(p)
+            if child is None:
+                if p in owner._parameters or p in owner._buffers:
+                    raise ValueError(f"the key chain {chain!r} passes through {p!r}, which is a parameter")
+                child = TranspiledLayer()
+                owner.add_module(p, child)
+            owner = child
+        leaf = parts[-1]
+        if leaf in owner._modules or leaf in owner._parameters or leaf in owner._buffers:
+            raise ValueError(f"the key chain {chain!r} names something the module holds already")
+        return owner, leaf
+
+    def key_chain(self, name: str) -> str:
+        """The graph's key chain of a parameter or buffer name (``"encoder.layer.0.weight"``)."""
+        for chain in self._ivy_places:
+            if name in (chain, chain.replace("/", ".")):
+                return chain
+        raise KeyError(f"{name!r} is not a parameter or buffer of this module")
+
+    def _values(self) -> dict[str, torch.Tensor]:
+        out = {}
+        for chain, (owner, leaf) in self._ivy_places.items():
+            x = owner._parameters.get(leaf)
+            out[chain] = x if x is not None else owner._buffers[leaf]
+        return out
+
+    def forward(self, *args: Any, **kwargs: Any) -> Any:
+        out, updates = self.programs.run(self._values(), self.training, args, kwargs)
+        if updates:
+            with torch.no_grad():
+                for chain, x in updates.items():
+                    owner, leaf = self._ivy_places[chain]
+                    owner._buffers[leaf].copy_(x.detach())
+        return out
+
+    def extra_repr(self) -> str:
+        return f"graph={self.programs.graph.name!r}"
+
+
+def native_module(graph: Any, *, retrace: Any = None) -> TranspiledModule:
+    """The :class:`TranspiledModule` of ``graph`` (``BackendImpl.native_module``)."""
+    return TranspiledModule(graph, retrace=retrace)

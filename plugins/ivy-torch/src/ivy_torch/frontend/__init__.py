@@ -1,0 +1,71 @@
+"""The transpiler's torch frontend: torch programs read into :class:`ivy.Graph`.
+
+``torch.export`` captures a ``torch.nn.Module`` or a function on example inputs as an FX
+graph of ATen ops, decomposed to the Core ATen op set (with a few composites kept whole where
+Ivy has the same op: ``linear``, ``scaled_dot_product_attention``, ``silu``...). The frontend
+interprets that graph with Ivy ops, one small rule per ATen op (the table in the ``_*.py``
+category modules), under the graph tracer, so the result is an Ivy graph of spec ops that any
+backend emits. Layout is kept: NCHW stays NCHW, convolution weights stay OIHW parameters and
+are permuted inside the graph.
+
+Loaded by ``ivy.transpile`` through the plugin's ``ivy_register_frontends`` hook
+(``Frontend(name="torch", load="ivy_torch.frontend:load")``); importing it imports torch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from typing import Any
+
+import torch
+
+from ivy.plugin import FrontendImpl
+
+from ._interpret import to_graph, unsupported_ops
+from ._table import TABLE, core_ops, op_set
+
+__all__ = ["load", "to_graph", "op_set", "core_ops", "unsupported_ops", "kind", "fingerprint", "TABLE"]
+
+
+def kind(obj: Any) -> str | None:
+    """``"module"`` for any ``torch.nn.Module`` (of any package: Hugging Face models, torchvision,
+    user classes), ``"function"`` for other Python callables, None otherwise."""
+    if isinstance(obj, torch.nn.Module):
+        return "module"
+    if inspect.isroutine(obj) or callable(obj) and not isinstance(obj, type):
+        return "function"
+    return None
+
+
+def fingerprint(obj: Any) -> str:
+    """A stable identity of the program ``obj`` runs, for the disk cache: the source of the
+    function or of every module class in the module tree, the module's mode, and its
+    parameters' and buffers' names, shapes and dtypes (not their values); the op table's
+    version (its rules' text) too, so a changed frontend does not reuse old graphs."""
+    h = hashlib.sha256()
+    h.update(torch.__version__.encode())
+    h.update(repr(sorted((name, r.doc) for name, r in TABLE.items())).encode())
+    if isinstance(obj, torch.nn.Module):
+        for name, sub in obj.named_modules():
+            h.update(f"{name}:{type(sub).__module__}.{type(sub).__qualname__}:{sub.training}".encode())
+            h.update(_source(type(sub)).encode())
+        for name, t in (*obj.named_parameters(), *obj.named_buffers()):
+            h.update(f"{name}:{tuple(t.shape)}:{t.dtype}".encode())
+        h.update(repr(getattr(getattr(obj, "config", None), "to_dict", lambda: None)()).encode())
+    else:
+        h.update(f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', repr(obj))}".encode())
+        h.update(_source(obj).encode())
+    return h.hexdigest()
+
+
+def _source(obj: Any) -> str:
+    try:
+        return inspect.getsource(obj)
+    except (OSError, TypeError):
+        return ""
+
+
+def load() -> FrontendImpl:
+    """The torch frontend, as ``ivy.transpile`` uses it."""
+    return FrontendImpl(kind=kind, to_graph=to_graph, op_set=op_set, fingerprint=fingerprint)

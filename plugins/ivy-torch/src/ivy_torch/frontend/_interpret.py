@@ -1,0 +1,307 @@
+"""Interpreting a Core ATen program with Ivy ops: the frontend's ``to_graph``.
+
+The exported program is checked first, whole (every op the table lacks, with the source lines
+that use it, raised at once); then its FX graph is walked node by node under
+:func:`ivy.plugin_kit.trace_program`, each ATen call replaced by its rule's Ivy ops, and the
+graph tracer records those calls with real shapes and dtypes, computing on torch's own tensors.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import torch
+from torch.export.graph_signature import InputKind, OutputKind
+
+import ivy
+from ivy.errors import TranspileError, UnsupportedOpsError
+from ivy.plugin_kit import trace_program
+
+from ._export import capture, decomposable, decompose
+from ._outputs import unflatten
+from ._rules import Out, cast
+from ._table import TABLE, op_name
+
+__all__ = ["to_graph", "unsupported_ops", "source_ops", "key_chain"]
+
+_TOKEN = "<token>"  # marks the program's token outputs
+_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
+
+
+def key_chain(name: str) -> str:
+    """torch's dotted state-dict name as an Ivy key chain: ``encoder.layer.0.weight`` ->
+    ``encoder/layer/0/weight``."""
+    return name.replace(".", "/")
+
+
+def where(node: Any) -> str:
+    """``file:line in function`` of the innermost user frame that made this node."""
+    frames = _FRAME.findall(node.meta.get("stack_trace") or "")
+    if not frames:
+        return ""
+    path, line, fn = frames[-1]
+    rel = os.path.relpath(path) if os.path.isabs(path) else path
+    return f"{rel if not rel.startswith('..') else path}:{line} in {fn}"
+
+
+def _op_label(target: Any) -> str:
+    if isinstance(target, torch._ops.HigherOrderOperator):
+        return f"torch.ops.higher_order.{target.name()}"
+    if isinstance(target, torch._ops.OpOverload):
+        return str(target)
+    return f"{getattr(target, '__module__', '') or ''}.{getattr(target, '__name__', repr(target))}".lstrip(".")
+
+
+def unsupported_ops(program: Any) -> dict[str, list[str]]:
+    """Every op of ``program`` the table cannot translate (or this use of it, with the reason),
+    with the source lines using it."""
+    return _scan(program)[0]
+
+
+#: effectful ops torch.export threads a token through (``with_effects``) that are checks the
+#: exported example passed (a singular matrix's error), without a value the program reads
+_EFFECT_CHECKS = frozenset({"_linalg_check_errors"})
+
+
+def _effect(node: Any) -> Any:
+    """The op a ``with_effects`` node runs, or None for other nodes."""
+    if node.target is torch.ops.higher_order.with_effects:
+        return node.args[1]
+    return None
+
+
+def _scan(program: Any) -> tuple[dict[str, list[str]], set[Any]]:
+    """:func:`unsupported_ops`, and the mapped ops among them (rejected by their rule's check)."""
+    missing: dict[str, list[str]] = {}
+    rejected: set[Any] = set()
+    for node in program.graph.nodes:
+        if node.op != "call_function" or node.target is operator.getitem:
+            continue
+        target = _effect(node) or node.target
+        if _effect(node) is not None and op_name(target) in _EFFECT_CHECKS:
+            continue
+        label = _op_label(target)
+        if isinstance(target, torch._ops.OpOverload) and target.namespace == "aten":
+            rule = TABLE.get(op_name(target))
+            if rule is not None:
+                reason = rule.check(node) if rule.check else None
+                if reason is None:
+                    continue
+                label = f"{label} ({reason})"
+                rejected.add(target)
+        missing.setdefault(label, [])
+        line = where(node)
+        if line and line not in missing[label]:
+            missing[label].append(line)
+    return missing, rejected
+
+
+def _used_outputs(node: Any) -> frozenset[int]:
+    return frozenset(u.args[1] for u in node.users if u.target is operator.getitem)
+
+
+def _conform(result: Any, val: Any, node: Any) -> Any:
+    """The rule's result checked against what torch computed: same shape (else the rule is
+    wrong: an error naming it), and cast to torch's dtype where Ivy's promotion differs."""
+    if isinstance(val, torch.Tensor):
+        if result is None or isinstance(result, (bool, int, float)):
+            return result
+        if tuple(result.shape) != tuple(val.shape):
+            raise TranspileError(
+                f"the torch frontend's translation of {node.target} ({where(node) or 'no source line'}) gave shape "
+                f"{tuple(result.shape)} where torch computes {tuple(val.shape)}: a frontend defect, please report it"
+            )
+        return cast(result, val.dtype)
+    if isinstance(val, (tuple, list)) and isinstance(result, (tuple, list)):
+        return type(result)(_conform(r, v, node) for r, v in zip(result, val))
+    return result
+
+
+class Interpreter:
+    """Runs an exported program's graph with Ivy ops: ``run(values, *args, **kwargs)`` as
+    :func:`ivy.plugin_kit.trace_program` calls it."""
+
+    def __init__(self, program: Any, params_v: Mapping[str, Any] | None = None):
+        self.program = program
+        self.graph = program.graph
+        sig = program.graph_signature
+        state, constants = program.state_dict, program.constants
+        self.params: dict[str, Any] = {}
+        self.buffers: dict[str, Any] = {}
+        self.inputs: dict[str, tuple[str, Any]] = {}  # placeholder name -> (kind, key or index)
+        self.constants: dict[str, torch.Tensor] = {}
+        user = 0
+        for spec in sig.input_specs:
+            name = spec.arg.name
+            if spec.kind == InputKind.PARAMETER:
+                self.params[key_chain(spec.target)] = state[spec.target].detach()
+                self.inputs[name] = ("value", key_chain(spec.target))
+            elif spec.kind == InputKind.BUFFER:
+                value = state[spec.target] if spec.target in state else constants[spec.target]
+                self.buffers[key_chain(spec.target)] = value.detach()
+                self.inputs[name] = ("value", key_chain(spec.target))
+            elif spec.kind == InputKind.CONSTANT_TENSOR:
+                self.constants[name] = constants[spec.target].detach()
+                self.inputs[name] = ("constant", name)
+            elif spec.kind == InputKind.USER_INPUT:
+                self.inputs[name] = ("user", user)
+                user += 1
+            elif spec.kind == InputKind.TOKEN:  # orders effectful ops; no value in the graph
+                self.inputs[name] = ("token", None)
+            else:
+                raise TranspileError(f"the torch frontend cannot read a program input of kind {spec.kind.name}")
+        self.outputs: list[str | None] = []  # per flat output: the buffer key chain it updates, or None
+        for out in sig.output_specs:
+            if out.kind == OutputKind.BUFFER_MUTATION:
+                self.outputs.append(key_chain(out.target))
+            elif out.kind == OutputKind.USER_OUTPUT:
+                self.outputs.append(None)
+            elif out.kind == OutputKind.TOKEN:
+                self.outputs.append(_TOKEN)
+            elif out.kind == OutputKind.USER_INPUT_MUTATION:
+                raise TranspileError(
+                    f"the program writes into its input {out.target!r} in place; the transpiled program is "
+                    "functional: return the new value instead"
+                )
+            else:
+                raise TranspileError(f"the torch frontend cannot read a program output of kind {out.kind.name}")
+        if params_v:
+            self._override(params_v)
+
+    def _override(self, params_v: Mapping[str, Any]) -> None:
+        flat = (
+            ivy.Container(dict(params_v)).to_flat_dict()
+            if any(isinstance(v, Mapping) for v in params_v.values())
+            else dict(params_v)
+        )
+        for key, value in flat.items():
+            k = key_chain(key)
+            if k in self.params:
+                self.params[k] = value
+            elif k in self.buffers:
+                self.buffers[k] = value
+            else:
+                raise KeyError(
+                    f"params_v has {key!r}, which the module has no parameter or buffer of "
+                    f"(it has {sorted(self.params) + sorted(self.buffers)})"
+                )
+
+    def _flat_inputs(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+        from torch.fx._pytree import tree_flatten_spec
+
+        return list(tree_flatten_spec((args, kwargs), self.program.call_spec.in_spec))
+
+    def run(self, values: Mapping[str, Any], *args: Any, **kwargs: Any) -> Any:
+        arrays = [v for v in (*values.values(), *self._flat_inputs(args, kwargs)) if ivy.is_native_array(v)]
+        if not arrays:
+            return self._run(values, args, kwargs)
+        # the rules' creation ops (ivy.arange, ivy.full) take no array: they must make arrays of
+        # the inputs' backend (the recording one while tracing), whatever the current one is
+        with ivy.use_backend(ivy.namespace(arrays[0])):
+            return self._run(values, args, kwargs)
+
+    def _run(self, values: Mapping[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        flat = self._flat_inputs(args, kwargs)
+        env: dict[Any, Any] = {}
+        for node in self.graph.nodes:
+            if node.op == "placeholder":
+                kind, ref = self.inputs[node.name]
+                if kind == "value":
+                    env[node] = values[ref]
+                elif kind == "constant":
+                    env[node] = ivy.asarray(self.constants[ref])
+                else:
+                    env[node] = flat[ref] if kind == "user" else None
+            elif node.op == "call_function":
+                env[node] = self._call(node, env)
+            elif node.op == "output":
+                results = [env[a] if isinstance(a, torch.fx.Node) else a for a in node.args[0]]
+                leaves = [r for r, key in zip(results, self.outputs) if key is None]
+                outputs = unflatten(self.program.call_spec.out_spec, leaves)
+                if self.buffers:
+                    return outputs, {key: r for r, key in zip(results, self.outputs) if key not in (None, _TOKEN)}
+                return outputs
+        raise TranspileError("the exported program has no output")
+
+    def _call(self, node: Any, env: dict[Any, Any]) -> Any:
+        if node.target is operator.getitem:
+            source, i = node.args
+            return env[source][i]
+        if _effect(node) is not None:  # a check (see _EFFECT_CHECKS): the token, and no value
+            return (None, None)
+        rule = TABLE[op_name(node.target)]
+        args = torch.fx.node.map_arg(node.args, lambda n: env[n])
+        kwargs = torch.fx.node.map_arg(node.kwargs, lambda n: env[n])
+        val = node.meta.get("val")
+        if rule.out:
+            result = rule.fn(Out(val, _used_outputs(node)), *args, **kwargs)
+        else:
+            result = rule.fn(*args, **kwargs)
+        return _conform(result, val, node)
+
+
+def to_graph(
+    obj: Any,
+    args: tuple[Any, ...] = (),
+    kwargs: Mapping[str, Any] | None = None,
+    params_v: Mapping[str, Any] | None = None,
+) -> Any:
+    """The :class:`ivy.Graph` of a torch ``nn.Module`` or function on example inputs.
+
+    Args:
+        obj: a ``torch.nn.Module`` (exported in its current mode, ``train()`` or ``eval()``)
+            or a function of tensors.
+        args, kwargs: example inputs (torch tensors; other values are fixed in the graph).
+        params_v: optional replacement values for some of the module's parameters and buffers,
+            by key chain (``"encoder/layer/0/weight"``) or torch name.
+
+    Returns:
+        The graph. A module's parameters and buffers are lifted by key chain (``graph.params``,
+        values in ``graph.param_values``; it is called ``graph(params, *args)``); buffers a
+        training-mode pass updates are ``graph.state_updates``. A function's graph is called
+        ``graph(*args)``; tensors it closes over are constants. Outputs keep the program's
+        structure (see :mod:`._outputs`: a Hugging Face ``ModelOutput`` becomes a dict).
+        ``graph.meta["torch_ops"]`` counts the ATen ops of the program it was read from.
+
+    Raises:
+        UnsupportedOpsError: the program uses ops the frontend cannot translate (all listed).
+        TranspileError: torch.export cannot capture the program (data-dependent control flow:
+            the source line is named).
+    """
+    kwargs = dict(kwargs or {})
+    captured, module, what = capture(obj, tuple(args), kwargs)
+    program = decompose(captured, what)
+    missing, rejected = _scan(program)
+    retry = frozenset(op for op in rejected if op in decomposable())
+    if retry:  # uses of mapped ops their rules cannot translate: torch's decomposition may be
+        program = decompose(captured, what, also=retry)
+        missing, _ = _scan(program)
+    if missing:
+        raise UnsupportedOpsError("torch", missing, what=what)
+    interpreter = Interpreter(program, params_v)
+    name = type(obj).__name__ if isinstance(obj, torch.nn.Module) else getattr(obj, "__name__", "function")
+    graph = trace_program(
+        interpreter.run,
+        params=interpreter.params,
+        buffers=interpreter.buffers,
+        args=tuple(args),
+        kwargs=kwargs,
+        name=name,
+        training=module.training if isinstance(obj, torch.nn.Module) else False,
+    )
+    graph.meta["torch_ops"] = source_ops(program)
+    return graph
+
+
+def source_ops(program: Any) -> dict[str, int]:
+    """How many nodes of the exported program call each ATen op (``"aten.convolution.default"``)."""
+    counts: dict[str, int] = {}
+    for node in program.graph.nodes:
+        if node.op == "call_function" and node.target is not operator.getitem:
+            label = _op_label(node.target)
+            counts[label] = counts.get(label, 0) + 1
+    return dict(sorted(counts.items()))

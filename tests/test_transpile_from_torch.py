@@ -1,0 +1,552 @@
+"""``ivy.transpile`` from torch to each TARGET (the ``--backend`` of the run): Hugging Face
+``transformers`` models built from their configs (random weights, nothing downloaded), small
+torch modules and functions, and kornia through a lazily transpiled ``kornia``.
+
+The reference is always torch itself, on the same inputs: outputs (within 1e-4 relative,
+float32), gradients of a scalar loss w.r.t. every parameter (the target's autodiff against
+``torch.autograd``), and a few steps of the target's own optimizer (optax, keras.optimizers,
+paddle.optimizer) lowering that loss.
+
+    python -m pytest tests/test_transpile_from_torch.py --backend jax -q
+
+torchvision cannot be used here (its wheels need a CUDA build of torch), so its two vision
+models are stood in for by Hugging Face's ``ResNetModel`` with the ResNet-18 configuration
+(basic blocks, depths 2-2-2-2, widths 64-128-256-512) and ``MobileNetV2Model``. Models go to the
+targets with autodiff (jax, tensorflow, paddle); numpy runs them for inference only. The torch
+target is skipped (source and target would be the same framework).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ivy
+
+torch = pytest.importorskip("torch")
+
+MODULE_TARGETS = ("jax", "tensorflow", "paddle")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _cache(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("IVY_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _target(backend: str) -> None:
+    if backend == "torch":
+        pytest.skip("torch to torch is not a transpilation")
+
+
+@pytest.fixture
+def module_target(backend: str) -> str:
+    if backend not in MODULE_TARGETS:
+        pytest.skip(f"modules are transpiled to targets with autodiff, not {backend}")
+    return backend
+
+
+def _rand(*shape: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal(shape).astype("float32")
+
+
+def _close(got: Any, want: Any, rtol: float = 1e-4, atol: float = 1e-5) -> None:
+    got, want = np.asarray(ivy.to_numpy(got)), np.asarray(want)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol)
+
+
+def _scaled_close(got: Any, want: Any, rtol: float = 1e-3) -> None:
+    """Gradients through deep float32 models: relative to the largest entry of each array (and
+    an absolute floor for gradients that are zero but for rounding, such as attention's key bias)."""
+    want = np.asarray(want, np.float64)
+    _close(got, want, rtol=rtol, atol=rtol * float(np.abs(want).max()) + 1e-7)
+
+
+# ------------------------------------------------------------------------------ the models
+
+
+@dataclass
+class Case:
+    """A torch model in eval mode, an example input, and regression targets for each output."""
+
+    model: Any
+    x: np.ndarray
+    targets: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        with torch.no_grad():
+            out = self.model(torch.from_numpy(self.x))
+        self.want = {k: v.numpy() for k, v in out.items()}
+        self.targets = {k: _rand(*v.shape, seed=7 + i) for i, (k, v) in enumerate(self.want.items())}
+
+
+def _images(seed: int = 0) -> np.ndarray:
+    return _rand(2, 3, 32, 32, seed=seed)
+
+
+def _resnet18() -> Case:
+    from transformers import ResNetConfig, ResNetModel
+
+    config = ResNetConfig(layer_type="basic", depths=[2, 2, 2, 2], hidden_sizes=[64, 128, 256, 512], embedding_size=64)
+    return Case(_random_stats(ResNetModel(config)), _images())
+
+
+def _mobilenet_v2() -> Case:
+    from transformers import MobileNetV2Config, MobileNetV2Model
+
+    config = MobileNetV2Config(image_size=32, depth_multiplier=0.35)
+    return Case(_random_stats(MobileNetV2Model(config)), _images())
+
+
+def _bert() -> Case:
+    from transformers import BertConfig, BertModel
+
+    config = BertConfig(
+        vocab_size=100,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=64,
+        max_position_embeddings=32,
+    )
+    ids = np.random.default_rng(3).integers(0, 100, (2, 10)).astype("int64")
+    return Case(BertModel(config).eval(), ids)
+
+
+def _vit() -> Case:
+    from transformers import ViTConfig, ViTModel
+
+    config = ViTConfig(
+        image_size=32,
+        patch_size=8,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        intermediate_size=64,
+    )
+    return Case(ViTModel(config).eval(), _images())
+
+
+def _random_stats(model: Any) -> Any:
+    """The model in eval mode with BatchNorm running statistics that are not 0 and 1 (a fresh
+    model's would hide a translation that ignores them)."""
+    g = torch.Generator().manual_seed(0)
+    for m in model.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.copy_(torch.randn(m.running_mean.shape, generator=g) * 0.1)
+            m.running_var.copy_(torch.rand(m.running_var.shape, generator=g) + 0.5)
+    return model.eval()
+
+
+MODELS: dict[str, Callable[[], Case]] = {
+    "resnet18": _resnet18,
+    "mobilenet_v2": _mobilenet_v2,
+    "bert": _bert,
+    "vit": _vit,
+}
+
+
+#: pairs whose first compiled call does not finish in the CI's time
+_TOO_SLOW = {
+    ("mobilenet_v2", "tensorflow"): (
+        "core: the first call of MobileNetV2's graph compiled for tensorflow (graph.to('tensorflow', "
+        "compile=True)) takes minutes, where the eager program runs in about a second"
+    ),
+}
+
+
+class Zoo:
+    """The models, each built once per test module, and each transpiled once per target."""
+
+    def __init__(self) -> None:
+        self.cases: dict[str, Case] = {}
+        self.natives: dict[tuple[str, str], Any] = {}
+
+    def case(self, which: str) -> Case:
+        if which not in self.cases:
+            torch.manual_seed(0)
+            self.cases[which] = MODELS[which]()
+        return self.cases[which]
+
+    def native(self, which: str, target: str) -> Any:
+        if (which, target) in _TOO_SLOW:
+            pytest.skip(_TOO_SLOW[which, target])
+        if (which, target) not in self.natives:
+            case = self.case(which)
+            self.natives[which, target] = ivy.transpile(case.model, to=target, args=(torch.from_numpy(case.x),))
+        return self.natives[which, target]
+
+
+@pytest.fixture(scope="module")
+def zoo() -> Zoo:
+    return Zoo()
+
+
+# ------------------------------------------------------------------------------ the targets' own idioms
+
+
+def _loss(out: Any, targets: dict[str, Any]) -> Any:
+    """The sum over the model's outputs of the mean squared error to fixed targets."""
+    return sum(ivy.mean(ivy.square(ivy.subtract(out[k], t))) for k, t in targets.items())
+
+
+def _torch_loss_and_grads(case: Case) -> tuple[float, dict[str, np.ndarray]]:
+    named = dict(case.model.named_parameters())
+    out = case.model(torch.from_numpy(case.x))
+    loss = sum(((out[k] - torch.from_numpy(t)) ** 2).mean() for k, t in case.targets.items())
+    grads = torch.autograd.grad(loss, list(named.values()), allow_unused=True)
+    return loss.item(), {
+        n.replace(".", "/"): (np.zeros(tuple(p.shape), np.float32) if g is None else g.numpy())
+        for (n, p), g in zip(named.items(), grads)
+    }
+
+
+def _flat(tree: Any, prefix: str = "") -> dict[str, Any]:
+    if isinstance(tree, dict):
+        out: dict[str, Any] = {}
+        for k, v in tree.items():
+            out.update(_flat(v, f"{prefix}/{k}" if prefix else str(k)))
+        return out
+    return {prefix: tree}
+
+
+def _jax_out(native: Any, params: Any, x: Any) -> Any:
+    res = native.apply(params, x)
+    return res[0] if native.state else res
+
+
+_JAX_STEPS: dict[int, Any] = {}
+
+
+def _jax_step(native: Any, x: Any, targets: dict[str, Any]) -> Any:
+    """The jitted loss and gradient of a JAX module's parameters, compiled once per model (the
+    gradient test and the optimizer test share it)."""
+    if id(native) not in _JAX_STEPS:
+        import jax
+
+        _JAX_STEPS[id(native)] = jax.jit(jax.value_and_grad(lambda p: _loss(_jax_out(native, p, x), targets)))
+    return _JAX_STEPS[id(native)]
+
+
+def _value_and_grads(target: str, native: Any, x: Any, targets: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+    """The loss and its gradient w.r.t. every parameter, by the target's own autodiff."""
+    if target == "jax":
+        loss, grads = _jax_step(native, x, targets)(native.params)
+        return float(loss), _flat(grads)
+    if target == "tensorflow":
+        import tensorflow as tf
+
+        with tf.GradientTape() as tape:
+            loss = _loss(native(x), targets)
+        grads = tape.gradient(loss, native.trainable_variables)
+        # (an embedding's gradient comes as IndexedSlices, as for a native Keras Embedding)
+        return float(loss), {
+            native.key_chain(v): None if g is None else tf.convert_to_tensor(g)
+            for v, g in zip(native.trainable_variables, grads)
+        }
+    named = dict(native.named_parameters())
+    loss = _loss(native(x), targets)
+    import paddle
+
+    grads = paddle.grad(loss, list(named.values()), allow_unused=True)
+    return float(loss), {native.key_chain(n): g for n, g in zip(named, grads)}
+
+
+def _adam_steps(target: str, native: Any, x: Any, targets: dict[str, Any], steps: int, lr: float) -> list[float]:
+    """The loss before each of ``steps`` steps of the target's own Adam, and after the last; the
+    native module's parameters are left as they were."""
+    losses: list[float] = []
+    if target == "jax":
+        import optax
+
+        opt, params = optax.adam(lr), native.params
+        state = opt.init(params)
+        step = _jax_step(native, x, targets)
+        for _ in range(steps):
+            loss, grads = step(params)
+            updates, state = opt.update(grads, state, params)
+            params = optax.apply_updates(params, updates)
+            losses.append(float(loss))
+        losses.append(float(step(params)[0]))
+        return losses
+    if target == "tensorflow":
+        import keras
+        import tensorflow as tf
+
+        saved = [v.numpy() for v in native.trainable_variables]
+        opt = keras.optimizers.Adam(lr)
+        try:
+            for _ in range(steps):
+                with tf.GradientTape() as tape:
+                    loss = _loss(native(x), targets)
+                opt.apply_gradients(zip(tape.gradient(loss, native.trainable_variables), native.trainable_variables))
+                losses.append(float(loss))
+            losses.append(float(_loss(native(x), targets)))
+        finally:
+            for v, s in zip(native.trainable_variables, saved):
+                v.assign(s)
+        return losses
+    import paddle
+
+    saved = {n: p.numpy() for n, p in native.named_parameters()}
+    opt = paddle.optimizer.Adam(learning_rate=lr, parameters=native.parameters())
+    try:
+        for _ in range(steps):
+            loss = _loss(native(x), targets)
+            loss.backward()
+            opt.step()
+            opt.clear_grad()
+            losses.append(float(loss))
+        losses.append(float(_loss(native(x), targets)))
+    finally:
+        for n, p in native.named_parameters():
+            p.set_value(saved[n])
+    return losses
+
+
+# ------------------------------------------------------------------------------ Hugging Face models
+
+
+@pytest.mark.parametrize("which", list(MODELS))
+def test_a_transformers_model_has_the_outputs_of_torch(backend: str, which: str, zoo: Zoo, to_native: Any) -> None:
+    case = zoo.case(which)
+    if backend in MODULE_TARGETS:
+        native = zoo.native(which, backend)
+    else:  # no autodiff: the model's graph runs for inference
+        native = ivy.transpile(case.model, to="ivy", args=(torch.from_numpy(case.x),)).graph.module(backend=backend)
+    out = native(to_native(case.x))
+    assert set(out) == set(case.want)
+    for k, want in case.want.items():
+        _close(out[k], want)
+    x2 = _images(seed=5) if case.x.dtype == np.float32 else (case.x + 7) % 100  # other values, same program
+    with torch.no_grad():
+        want2 = case.model(torch.from_numpy(x2))
+    _close(native(to_native(x2))["last_hidden_state"], want2["last_hidden_state"].numpy())
+
+
+@pytest.mark.parametrize("which", list(MODELS))
+def test_gradients_wrt_every_parameter_match_torch_autograd(
+    module_target: str, which: str, zoo: Zoo, to_native: Any
+) -> None:
+    case = zoo.case(which)
+    native = zoo.native(which, module_target)
+    targets = {k: to_native(t) for k, t in case.targets.items()}
+    loss, grads = _value_and_grads(module_target, native, to_native(case.x), targets)
+    want_loss, want = _torch_loss_and_grads(case)
+    assert set(grads) == set(want)
+    np.testing.assert_allclose(loss, want_loss, rtol=1e-4)
+    for chain, g in want.items():
+        if grads[chain] is None:  # (paddle: a parameter the loss does not reach)
+            assert not g.any(), chain
+            continue
+        _scaled_close(grads[chain], g)
+
+
+@pytest.mark.parametrize("which", list(MODELS))
+def test_torch_source_trains_with_the_targets_optimizer(
+    module_target: str, which: str, zoo: Zoo, to_native: Any
+) -> None:
+    case = zoo.case(which)
+    native = zoo.native(which, module_target)
+    targets = {k: to_native(t) for k, t in case.targets.items()}
+    losses = _adam_steps(module_target, native, to_native(case.x), targets, steps=3, lr=1e-3)
+    assert losses[-1] < losses[0], losses
+
+
+def test_parameters_keep_torchs_names_and_layouts(module_target: str, zoo: Zoo) -> None:
+    """State dicts map 1:1: key chains from torch's names, convolution weights still OIHW."""
+    case = zoo.case("resnet18")
+    native = zoo.native("resnet18", module_target)
+    if module_target == "jax":
+        shapes = {k: tuple(v.shape) for k, v in _flat(native.params).items()}
+    elif module_target == "tensorflow":
+        shapes = {native.key_chain(v): tuple(v.shape) for v in native.trainable_variables}
+    else:
+        shapes = {native.key_chain(n): tuple(p.shape) for n, p in native.named_parameters()}
+    assert shapes == {n.replace(".", "/"): tuple(p.shape) for n, p in case.model.named_parameters()}
+    assert shapes["embedder/embedder/convolution/weight"] == (64, 3, 7, 7)
+
+
+# ------------------------------------------------------------------------------ training mode
+
+
+class ConvBN(torch.nn.Module):
+    """A convolution, BatchNorm (whose running statistics a training-mode pass updates) and a head."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3, stride=2, padding=1)
+        self.bn = torch.nn.BatchNorm2d(4, momentum=0.3)
+        self.head = torch.nn.Linear(4, 2)
+
+    def forward(self, x: Any) -> Any:
+        return self.head(torch.relu(self.bn(self.conv(x))).mean((2, 3)))
+
+
+def _buffers(target: str, native: Any) -> dict[str, Any]:
+    if target == "jax":
+        return _flat(native.state)
+    if target == "tensorflow":
+        return {native.key_chain(v): v for v in native.non_trainable_variables}
+    return {native.key_chain(n): b for n, b in native.named_buffers()}
+
+
+def test_training_mode_updates_the_running_statistics_as_torch_does(module_target: str, to_native: Any) -> None:
+    torch.manual_seed(0)
+    model, x = ConvBN().train(), _images()
+    native = ivy.transpile(model, to=module_target, args=(torch.from_numpy(x),))
+    want = model(torch.from_numpy(x)).detach().numpy()  # the batch's statistics; running ones updated
+    # (a Keras layer runs in inference mode unless called with training=True, as Keras' own)
+    extra = {"training": True} if module_target == "tensorflow" else {}
+    _close(native(to_native(x), **extra), want)
+    buffers = _buffers(module_target, native)
+    assert set(buffers) == {"bn/running_mean", "bn/running_var", "bn/num_batches_tracked"}
+    for name, b in model.named_buffers():
+        _close(buffers[name.replace(".", "/")], b.numpy())
+
+
+# ------------------------------------------------------------------------------ functions
+
+
+def _patches(x: Any, w: Any) -> Any:
+    """A grouped convolution (neither plain nor depthwise), pooling and a softmax over channels."""
+    y = torch.nn.functional.conv2d(x, w, padding=1, groups=2)
+    y = torch.nn.functional.max_pool2d(torch.nn.functional.gelu(y), 2, ceil_mode=True)
+    return torch.softmax(y, dim=1), y.amax((2, 3))
+
+
+def _gather_scatter(x: Any, idx: Any) -> Any:
+    rows = x[idx] * 2.0
+    out = x.index_add(0, idx, torch.ones_like(rows))
+    return rows, torch.cumsum(out, dim=1)[:, ::2], torch.where(x > 0, x, 0.1 * x).logsumexp(-1)
+
+
+FUNCTIONS = {
+    "grouped_conv": (_patches, lambda: (_rand(2, 4, 7, 7), _rand(6, 2, 3, 3, seed=1))),
+    "gather_scatter": (_gather_scatter, lambda: (_rand(5, 4), np.array([3, 0, 3], np.int64))),
+}
+
+
+def _input_grads(
+    target: str, fn: Any, inputs: list[Any], floats: list[int], weights: list[np.ndarray], to_native: Any
+) -> list[Any]:
+    """Gradients of sum(outputs * weights) w.r.t. the float inputs, by the target's autodiff."""
+
+    def total(*xs: Any) -> Any:
+        args = list(inputs)
+        for i, x in zip(floats, xs):
+            args[i] = x
+        outs = fn(*args)
+        return sum(ivy.sum(ivy.multiply(o, to_native(w))) for o, w in zip(outs, weights))
+
+    if target == "jax":
+        import jax
+
+        return list(jax.grad(total, argnums=tuple(range(len(floats))))(*[inputs[i] for i in floats]))
+    if target == "tensorflow":
+        import tensorflow as tf
+
+        xs = [inputs[i] for i in floats]
+        with tf.GradientTape() as tape:
+            for x in xs:
+                tape.watch(x)
+            t = total(*xs)
+        return tape.gradient(t, xs)
+    import paddle
+
+    xs = [inputs[i] for i in floats]
+    for x in xs:
+        x.stop_gradient = False
+    return paddle.grad(total(*xs), xs)
+
+
+@pytest.mark.parametrize("which", list(FUNCTIONS))
+def test_a_torch_function_becomes_a_native_function(backend: str, which: str, to_native: Any) -> None:
+    fn, make = FUNCTIONS[which]
+    args = make()
+    native = ivy.transpile(fn, to=backend, args=tuple(torch.from_numpy(a) for a in args))
+    got = native(*[to_native(a) for a in args])
+    want = [w.numpy() for w in fn(*[torch.from_numpy(a) for a in args])]
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        _close(g, w)
+    if backend not in MODULE_TARGETS:
+        return
+    floats = [i for i, a in enumerate(args) if a.dtype.kind == "f"]
+    weights = [_rand(*w.shape, seed=11 + i) for i, w in enumerate(want)]
+    xs = [torch.from_numpy(args[i]).requires_grad_(True) for i in floats]
+    full = [xs[floats.index(i)] if i in floats else torch.from_numpy(a) for i, a in enumerate(args)]
+    total = sum((o * torch.from_numpy(w)).sum() for o, w in zip(fn(*full), weights))
+    want_grads = torch.autograd.grad(total, xs)
+    got_grads = _input_grads(backend, native, [to_native(a) for a in args], floats, weights, to_native)
+    for g, w in zip(got_grads, want_grads):
+        _close(g, w.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_unsupported_ops_are_listed_together_with_their_lines(backend: str) -> None:
+    def special(x: Any) -> Any:
+        return torch.lgamma(x) + torch.special.i0e(x) * 2
+
+    with pytest.raises(ivy.errors.UnsupportedOpsError) as info:
+        ivy.transpile(special, to=backend, args=(torch.ones(3),))
+    ops = info.value.ops
+    assert {"aten.lgamma.default", "aten.special_i0e.default"} <= set(ops), ops
+    assert all(any("test_transpile_from_torch.py" in line for line in ops[op]) for op in ops)
+
+
+def test_data_dependent_control_flow_is_named_with_its_line(backend: str) -> None:
+    def branchy(x: Any) -> Any:
+        if x.sum() > 0:
+            return x * 2
+        return x
+
+    with pytest.raises(ivy.errors.TranspileError, match=r"test_transpile_from_torch.py:\d+.*torch\.where"):
+        ivy.transpile(branchy, to=backend, args=(torch.ones(3),))
+
+
+# ------------------------------------------------------------------------------ kornia, lazily
+
+
+KORNIA: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "filters.gaussian_blur2d": lambda k, x, angles: k.filters.gaussian_blur2d(x, (5, 5), (1.5, 1.5)),
+    "filters.sobel": lambda k, x, angles: k.filters.sobel(x),
+    "color.rgb_to_grayscale": lambda k, x, angles: k.color.rgb_to_grayscale(x),
+    "color.rgb_to_hsv": lambda k, x, angles: k.color.rgb_to_hsv(x),
+    "geometry.rotate": lambda k, x, angles: k.geometry.transform.rotate(x, angles),
+    "geometry.hflip": lambda k, x, angles: k.geometry.transform.hflip(x),
+    "geometry.resize": lambda k, x, angles: k.geometry.transform.resize(x, (8, 12)),
+}
+
+
+#: functions called with tuples of Python numbers (kernel sizes, output sizes)
+_STATIC_TUPLES = {"filters.gaussian_blur2d", "geometry.resize"}
+_JIT_TUPLES = (
+    "core: an emitted graph compiled by ivy.compile for jax traces the Python ints inside a tuple argument "
+    "as arrays, and the program's guard on their static value (`if arg1[0] != 5`) fails under jax.jit"
+)
+
+
+@pytest.fixture(scope="module")
+def lazy_kornia(backend: str) -> Any:
+    kornia = pytest.importorskip("kornia")
+    return kornia, ivy.transpile(kornia, to=backend)
+
+
+@pytest.mark.parametrize("which", list(KORNIA))
+def test_kornia_through_a_lazily_transpiled_kornia(
+    backend: str, which: str, lazy_kornia: Any, to_native: Any, request: pytest.FixtureRequest
+) -> None:
+    if backend == "jax" and which in _STATIC_TUPLES:
+        request.applymarker(pytest.mark.xfail(strict=True, reason=_JIT_TUPLES))
+    kornia, transpiled = lazy_kornia
+    x = np.random.default_rng(0).uniform(size=(2, 3, 16, 16)).astype("float32")
+    angles = np.array([30.0, -45.0], np.float32)
+    want = KORNIA[which](kornia, torch.from_numpy(x), torch.from_numpy(angles)).numpy()
+    _close(KORNIA[which](transpiled, to_native(x), to_native(angles)), want)
