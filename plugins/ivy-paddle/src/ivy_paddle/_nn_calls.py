@@ -1,5 +1,6 @@
-"""Convolutions and pools specialised to a graph's static arguments: the padding, strides and
-layout are worked out once when a graph is emitted, so each call is the bare paddle call."""
+"""Convolutions, pools, linear layers and squares specialised to a graph's static arguments and
+dtypes: the padding, strides, layout and dtype checks are worked out once when a graph is
+emitted, so each call is the bare paddle call."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from ivy.plugin_kit import channels_last as _channel_last
 from ivy.plugin_kit import padding_pairs as _pads
 from ivy.plugin_kit import specializer
 
-from . import nn
+from . import elementwise, nn
+from ._framework import paddle
 from .nn import _AVG, _CONV, _MAX, _PD_FORMAT, _PERM, _full_pads, _tuple
 
 __all__: list[str] = []
@@ -102,3 +104,18 @@ for _n, _op in ((2, nn.max_pool2d), (3, nn.max_pool3d)):
     specializer(_op)(_pool(_n, "max"))
 for _n, _op in ((2, nn.avg_pool2d), (3, nn.avg_pool3d)):
     specializer(_op)(_pool(_n, "avg"))
+
+
+@specializer(nn.linear)
+def _linear_call(x: Any, weight: Any, bias: Any = None) -> Callable[..., Any] | None:
+    if x.dtype != weight.dtype or (bias is not None and bias.dtype != x.dtype):
+        return None  # mixed dtypes: the general function promotes
+    matmul = paddle.matmul
+    if bias is None:
+        return lambda x, w: matmul(x, w, transpose_y=True)
+    return lambda x, w, b: matmul(x, w, transpose_y=True) + b
+
+
+@specializer(elementwise.square)
+def _square_call(x: Any) -> Callable[..., Any] | None:
+    return paddle.square if x.dtype in _FLOATS else None  # small integers widen first
