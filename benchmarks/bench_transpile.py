@@ -30,7 +30,7 @@ empty disk cache. For each program it records
   same way in the torch process (``--no-compile`` skips torch.compile: it needs a C++ compiler
   and takes a while).
 
-Outputs are checked against torch first (max abs difference printed). The goal (issue 14): on
+Outputs are checked against torch first (max abs difference printed). The goal: on
 transformer models the transpiled JAX program is at least as fast as the best torch mode
 (ratio <= 1); a cold transpile under 10 s, a cached one under 1 s.
 """

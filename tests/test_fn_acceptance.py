@@ -38,7 +38,7 @@ def _needs_autodiff(backend):
 def _require_primitives(backend, names):
     missing = [n for n in names if n not in ivy._registry.get_backend(backend).ops]
     if missing:
-        pytest.fail(f"the {backend} backend lacks the issue-3 primitives {missing}: acceptance cannot run")
+        pytest.fail(f"the {backend} backend lacks the primitives {missing}: acceptance cannot run")
 
 
 def _close(actual, expected, *, rtol, atol):

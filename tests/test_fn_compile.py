@@ -19,8 +19,6 @@ import pytest
 import ivy
 from ivy.testing.convert import native_to_numpy, to_native
 
-pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 if "variable" in ivy._spec.SPECS:
     from ivy._functional import compile as compile_mod
 

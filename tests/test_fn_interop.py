@@ -24,11 +24,6 @@ import pytest
 import ivy
 from ivy.testing.convert import native_to_numpy, to_native
 
-pytestmark = pytest.mark.skipif(
-    not hasattr(ivy, "to_native_module") or "variable" not in ivy._spec.SPECS,
-    reason="needs the issue-3 specs and ivy.to_native_module",
-)
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 

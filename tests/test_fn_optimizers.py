@@ -20,8 +20,6 @@ import pytest
 import ivy
 from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
-pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 RNG = np.random.default_rng(99)
 #: A nest of parameters: a dict holding arrays, a nested dict and a list.
 W_INIT = {

@@ -16,8 +16,6 @@ import pytest
 import ivy
 from ivy.testing.convert import native_to_numpy, to_native
 
-pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 RNG = np.random.default_rng(11)
 
 

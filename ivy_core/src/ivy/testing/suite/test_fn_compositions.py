@@ -13,8 +13,6 @@ from ivy.plugin_kit import composed
 from ivy.testing._helpers.nn_reference import _np_attention, _np_layer_norm, _np_lstm
 from ivy.testing.convert import dtype_name, shape_of
 
-pytestmark = pytest.mark.skipif("relu" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 R = np.random.default_rng(50)
 A = np.linspace(-4, 4, 17)
 X = R.normal(size=(2, 3, 4))

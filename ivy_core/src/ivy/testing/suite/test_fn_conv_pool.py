@@ -12,8 +12,6 @@ import ivy
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import native_to_numpy, to_native
 
-pytestmark = pytest.mark.skipif("conv2d" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 RNG = np.random.default_rng(5)
 
 

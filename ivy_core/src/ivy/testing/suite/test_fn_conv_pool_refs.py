@@ -24,9 +24,6 @@ from ivy.testing._helpers.nn_reference import (
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import supported_dtypes
 from ivy.testing.convert import dtype_name, shape_of
-from ivy.testing.suite._known import defect
-
-pytestmark = pytest.mark.skipif("conv2d" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
 
 def _cf(a):
@@ -65,10 +62,7 @@ CONV_CASES = [
     (2, (9, 9), (3, 2), 2, "SAME", (2, 3)),
     (3, (5, 6, 4), (2, 3, 2), (1, 2, 1), "SAME", 1),
     (3, (5, 5, 5), (3, 2, 2), 2, [(1, 1), (0, 2), (1, 0)], (1, 1, 2)),
-    pytest.param(
-        (3, (5, 3, 3), (3, 1, 1), (2, 1, 3), "SAME", (2, 1, 2)),  # a stride above the axis size
-        marks=defect("tensorflow", "conv3d with strides (2, 1, 3) and dilations (2, 1, 2), 'SAME': wrong values"),
-    ),
+    (3, (5, 3, 3), (3, 1, 1), (2, 1, 3), "SAME", (2, 1, 2)),  # a stride above the axis size
 ]
 
 
@@ -270,8 +264,6 @@ def test_fn_max_pool_of_booleans(to_native, to_numpy):
 
 
 @covers("max_pool1d")
-@defect("tensorflow", "max_pool of a window wholly in the padding gives the dtype's lowest finite value, not -inf")
-@defect("paddle", "max_pool of a window wholly in the padding gives float32's lowest (-3.4e38), not -inf")
 def test_fn_max_pool_windows_wholly_in_the_padding(to_native, to_numpy):
     """Padded positions never win a maximum: a window of padding only gives -inf."""
     x = to_native(np.arange(1.0, 8.0).reshape(1, 1, 7))
@@ -281,8 +273,6 @@ def test_fn_max_pool_windows_wholly_in_the_padding(to_native, to_numpy):
 
 
 @covers("avg_pool1d")
-@defect("paddle", "avg_pool of a window wholly in the padding gives -0.0 at the left edge (NaN at the right)")
-@defect("jax", "avg_pool of a window wholly in the padding gives -0.0 at the left edge (NaN at the right)")
 def test_fn_avg_pool_windows_wholly_in_the_padding(to_native, to_numpy):
     """An average over no input position is NaN (zero where the padding counts)."""
     x = to_native(np.arange(1.0, 8.0).reshape(1, 1, 7))

@@ -11,8 +11,6 @@ import ivy
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
-pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 NO_GPU = "no GPU on this machine"
 X = np.arange(12, dtype=np.float32).reshape(3, 4)
 

@@ -9,8 +9,6 @@ import ivy
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import dtype_name, native_to_numpy, to_native
 
-pytestmark = pytest.mark.skipif("gather" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 RNG = np.random.default_rng(11)
 A = RNG.standard_normal((3, 4, 5))
 

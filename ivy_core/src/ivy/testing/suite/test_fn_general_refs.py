@@ -15,9 +15,6 @@ from ivy.testing._helpers.nn_reference import fd_grad
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import supported_dtypes
 from ivy.testing.convert import dtype_name, shape_of
-from ivy.testing.suite._known import defect
-
-pytestmark = pytest.mark.skipif("gather" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
 
 def _default(xp, kind):
@@ -75,7 +72,6 @@ def test_fn_einsum_promotes_dtypes(backend, to_native, to_numpy):
 
 
 @covers("einsum")
-@defect("torch", "einsum of booleans: torch has no boolean matmul (NotImplementedError) and sums them to integers")
 def test_fn_einsum_of_booleans(to_native, to_numpy):
     b = np.random.default_rng(32).random((2, 3)) > 0.5
     for eq, ops in (("ij,jk->ik", (b, b.T)), ("ij->j", (b,))):

@@ -17,8 +17,6 @@ import ivy.testing
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
-pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 #: Frameworks whose variables are a distinct kind (``is_variable(..., exclusive=True)`` can be True).
 DISTINCT_VARIABLES = ("torch", "tensorflow", "paddle")
 

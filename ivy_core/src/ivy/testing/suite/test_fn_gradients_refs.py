@@ -11,8 +11,6 @@ import ivy
 import ivy.testing
 from ivy.testing._helpers.registry import covers
 
-pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 X0 = np.array([0.3, -1.2, 2.0])
 V0 = np.array([1.0, 0.5, -2.0])
 

@@ -13,8 +13,6 @@ import pytest
 
 import ivy
 
-pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 nest = getattr(ivy, "nest", None)  # None under the old core (the module skips)
 
 

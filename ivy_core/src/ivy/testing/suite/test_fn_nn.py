@@ -12,8 +12,6 @@ import ivy
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import native_to_numpy, to_native
 
-pytestmark = pytest.mark.skipif("relu" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 RNG = np.random.default_rng(7)
 X = np.linspace(-6.0, 6.0, 41).reshape(41)
 X2 = RNG.standard_normal((3, 4, 5))

@@ -13,9 +13,6 @@ import ivy
 from ivy.testing._helpers.nn_reference import _np_attention, _np_layer_norm, _np_lstm, fd_grad
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import dtype_name, shape_of
-from ivy.testing.suite._known import defect
-
-pytestmark = pytest.mark.skipif("relu" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
 
 def _close(got, want, tol=1e-10):
@@ -75,7 +72,6 @@ def test_fn_activation_options_and_saturation(to_native, to_numpy):
 
 
 @covers("softmax", "log_softmax")
-@defect("paddle", "log_softmax of float64 logits 1000 apart gives -64 for -1000 and -2000 (clamped)")
 def test_fn_softmax_of_widely_spread_logits(to_native, to_numpy):
     big = to_native(np.array([[1000.0, 0.0, -1000.0]]))  # exp(1000) overflows: no NaN, no clipping
     _close(to_numpy(ivy.softmax(big)), [[1.0, 0.0, 0.0]], 1e-15)
@@ -117,7 +113,6 @@ def test_fn_linear_of_a_vector(to_native, to_numpy):
 
 
 @covers("linear")
-@defect("torch", "linear of float32 x with float64 weights raises (F.linear does not promote)")
 def test_fn_linear_promotes_mixed_dtypes(to_native, to_numpy):
     r = np.random.default_rng(19)
     x, w, b = r.normal(size=(2, 3, 4)), r.normal(size=(5, 4)), r.normal(size=(5,))
@@ -131,10 +126,7 @@ def test_fn_linear_promotes_mixed_dtypes(to_native, to_numpy):
     [
         "int32",
         "int64",
-        pytest.param(
-            "uint8",
-            marks=defect("paddle", "embedding with uint8 indices raises (paddle's gather takes int32/int64 only)"),
-        ),
+        "uint8",
     ],
 )
 def test_fn_embedding_index_dtypes_and_max_norm(to_native, to_numpy, index_dtype):

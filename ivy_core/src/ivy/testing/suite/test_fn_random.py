@@ -15,8 +15,6 @@ import ivy
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
 
-pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
-
 N = 4000  # samples for the distribution tests
 
 

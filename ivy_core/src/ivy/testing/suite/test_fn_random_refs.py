@@ -11,9 +11,6 @@ import ivy
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import supported_dtypes
 from ivy.testing.convert import dtype_name, shape_of
-from ivy.testing.suite._known import defect
-
-pytestmark = pytest.mark.skipif("variable" not in ivy._spec.SPECS, reason="needs the issue-3 specs")
 
 
 def _default(xp, kind):
@@ -31,10 +28,6 @@ def test_fn_random_default_dtypes(backend, xp):
 
 
 @covers("random_uniform")
-@defect("tensorflow", "random_uniform returns high itself where low + (high - low) * u rounds up to it")
-@defect("paddle", "random_uniform returns high itself where low + (high - low) * u rounds up to it")
-@defect("jax", "random_uniform returns high itself where low + (high - low) * u rounds up to it")
-@defect("torch", "random_uniform returns high itself where low + (high - low) * u rounds up to it")
 def test_fn_random_uniform_stays_below_high_at_float32_rounding(backend, to_native, to_numpy):
     one = np.float32(1.0)
     z = ivy.random_uniform(
@@ -44,8 +37,6 @@ def test_fn_random_uniform_stays_below_high_at_float32_rounding(backend, to_nati
 
 
 @covers("random_uniform", "randint")
-@defect("tensorflow", "draws on a GPU that is not there run on the CPU silently")
-@defect("torch", "draws on a GPU that is not there raise torch's AssertionError, not ValueError")
 def test_fn_random_draws_on_an_unavailable_device_raise(backend):
     gone = f"gpu:{ivy.num_gpus(backend=backend)}"  # one past the last GPU
     with pytest.raises(ValueError):
@@ -80,16 +71,6 @@ def test_fn_multinomial_weighted_without_replacement(to_native, to_numpy):
 
 
 @covers("multinomial")
-@defect(
-    "tensorflow",
-    "multinomial without replacement draws zero-weight categories silently; too many draws raise InvalidArgumentError",
-)
-@defect(
-    "jax", "multinomial without replacement draws zero-weight categories and returns fewer draws than asked, silently"
-)
-@defect(
-    "torch", "multinomial without replacement draws zero-weight categories silently; too many draws raise RuntimeError"
-)
 def test_fn_multinomial_impossible_draws_raise(backend, to_native):
     with pytest.raises(ValueError):  # more draws than categories of non-zero weight
         ivy.multinomial(4, 3, probs=to_native(np.array([[0.0, 1.0, 1.0, 0.0]])), replace=False, seed=3)
@@ -118,9 +99,6 @@ def test_fn_bernoulli_integer_dtype_broadcasts_probs(to_native, to_numpy):
 
 
 @covers("dropout")
-@defect(
-    "tensorflow", "dropout of float64 scales by 1 / (1 - rate) rounded to float32 (1.4285714528998554 for rate 0.3)"
-)
 def test_fn_dropout_scale_is_exact_and_the_mask_follows_the_seed(backend, to_native, to_numpy):
     x = to_native(np.ones(20000))
     y = to_numpy(ivy.dropout(x, 0.25, seed=0))
