@@ -544,7 +544,7 @@ def cli(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFi
     ``tmp_path`` as the working directory holding ``clinet.py``."""
     (tmp_path / "clinet.py").write_text(
         "import numpy as np\nimport ivy\n\n\ndef f(x, w):\n    return ivy.tanh(ivy.matmul(x, w))\n\n\n"
-        "def net():\n    ivy.seed(0)\n    with ivy.use_backend('numpy'):\n"
+        "def net():\n    with ivy.use_backend('numpy'):\n        ivy.seed(0)\n"
         "        m = ivy.Sequential(ivy.Linear(3, 4), ivy.ReLU(), ivy.Linear(4, 2))\n"
         "        m(np.ones((2, 3), 'float32'))\n    return m\n"
     )
