@@ -110,8 +110,13 @@ def test_compiled_step_with_objects_as_arguments(autodiff):
     losses = [float(_np(backend, f(model, opt, x, y))) for _ in range(5)]
     np.testing.assert_allclose(losses, eager, rtol=1e-4, atol=1e-6)
     assert opt.step_count == 5
-    with pytest.raises(TypeError, match="same object"):
-        f(model, ivy.Adam(1e-2), x, y)
+
+    def probe(x):
+        return x
+
+    if ivy.compile(probe, backend=backend) is not probe:  # a tracing compiler refuses a new object
+        with pytest.raises(TypeError, match="same object"):
+            f(model, ivy.Adam(1e-2), x, y)
 
 
 def test_compiled_step_of_a_lazily_built_model(autodiff):

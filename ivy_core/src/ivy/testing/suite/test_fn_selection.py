@@ -37,7 +37,8 @@ def test_asarray_converts_into_the_selected_backend(backend, xp):
     # nothing selected: the array's own framework decides
     native = to_native(backend, a)
     assert xp.is_native_array(ivy.asarray(native))
-    assert type(ivy.asarray(src)) is type(src), other
+    if other in ivy.backends():  # a NumPy array with nothing selected needs ivy-numpy installed
+        assert type(ivy.asarray(src)) is type(src), other
 
 
 def test_linspace_with_array_endpoints(backend, xp):
