@@ -558,8 +558,14 @@ def cli(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFi
         out, err = capsys.readouterr()
         return status, out, err
 
-    yield run
-    sys.modules.pop("clinet", None)
+    # `python -m ivy` starts with no backend selected; other tests of this process may have set one
+    prior = ivy.unset_backend()
+    try:
+        yield run
+    finally:
+        sys.modules.pop("clinet", None)
+        if prior is not None:
+            ivy.set_backend(prior)
 
 
 def test_cli_without_example_inputs_says_how_to_give_them(cli: Any) -> None:

@@ -345,7 +345,7 @@ def get_backend(name: str) -> Backend:
             _load_errors[name] = e
             raise
         b = Backend(spec, label, impl)
-        if _seed is not None:
+        if _seed is not None and "seed" in b.ops:
             b.calls["seed"](_seed)
         _loaded[name] = b
         return b
@@ -382,12 +382,14 @@ def remove_runtime_backend(name: str) -> Backend | None:
 
 
 def seed_all(value: int) -> None:
-    """Seed every loaded backend with ``value``, and each backend that loads later as it loads."""
+    """Seed every loaded backend with ``value``, and each backend that loads later as it loads
+    (a backend without random ops has nothing to seed)."""
     global _seed
     with _lock:
         _seed = value
         for b in _loaded.values():
-            b.calls["seed"](value)
+            if "seed" in b.ops:
+                b.calls["seed"](value)
 
 
 def coverage(b: Backend) -> dict[str, Any]:
