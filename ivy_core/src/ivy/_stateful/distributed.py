@@ -119,13 +119,13 @@ class _NativeParallel(Strategy):
         return shard(x, self.rank, self.world_size), (None if y is None else shard(y, self.rank, self.world_size))
 
     def _wrap(self, native: Any) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _wrap")  # a subclass hook
 
     def _grads(self) -> Container:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _grads")  # a subclass hook
 
     def _write(self, chain: str, value: Any) -> None:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _write")  # a subclass hook
 
     def train_step(self, trainer: Any, x: Any, y: Any) -> Any:
         ivy = _ivy()

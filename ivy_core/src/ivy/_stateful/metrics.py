@@ -44,13 +44,13 @@ class Metric:
 
     # -- to override
     def _zeros(self, like: Any, *args: Any) -> dict[str, Any]:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _zeros")  # a subclass hook
 
     #: ``(state, *inputs, sample_weight=None) -> new state``; each subclass names its inputs
     _update: Callable[..., dict[str, Any]]
 
     def _result(self, state: dict[str, Any]) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _result")  # a subclass hook
 
     # -- public
     def update(self, *args: Any, sample_weight: Any = None) -> None:
@@ -321,7 +321,7 @@ class _Confusion(Metric):
         return ivy.where(den > 0, num / safe, ivy.zeros_like(num))  # 0 where undefined (as scikit-learn)
 
     def _per_class(self, tp: Any, fp: Any, fn: Any) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _per_class")  # a subclass hook
 
     def _result(self, state: dict[str, Any]) -> Any:
         ivy = _ivy()

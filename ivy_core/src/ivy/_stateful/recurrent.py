@@ -79,7 +79,7 @@ class _RNN(Module):
 
     def _run(self, x: Any, lv: Any, h0: Any, c0: Any) -> tuple[Any, Any, Any]:
         """One direction of one layer: ``(hs [batch, time, hidden], h_T, c_T or None)``."""
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _run")  # a subclass hook
 
     def _forward(self, x: Any, initial_state: Any = None) -> Any:
         ivy = _ivy()

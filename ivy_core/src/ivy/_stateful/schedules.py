@@ -73,7 +73,7 @@ class Schedule:
     (a number or a float32 array) and ``ops`` the operations to use (floor, cos, exp, where, clip)."""
 
     def _rate(self, t: Any, ops: Any) -> Any:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement _rate")  # a subclass hook
 
     def __call__(self, step: Any) -> Any:
         if isinstance(step, (int, float)) and not isinstance(step, bool):

@@ -62,7 +62,7 @@ class Spelling:
     comments = False
 
     def op(self, node: Node) -> str:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__} must implement op")  # a subclass hook
 
     def extra_args(self, node: Node) -> tuple[Any, ...]:
         """Positional arguments to append to the node's (a framework function's own defaults
