@@ -591,6 +591,49 @@ def external_section(results: dict[str, Any], stage: str, title: str) -> str:
     )
 
 
+def models_section(results: dict[str, Any]) -> str:
+    """The training steps of the examples' models (bench_models.py), a row per backend, model
+    and mode, against the 1.1x target; the script's own printout when it left no JSON."""
+    r = _res(results, "models")
+    data = r.get("json")
+    if not data or not data.get("backends"):
+        return external_section(results, "models", "Stateful API (bench_models.py)")
+    target = data.get("target", 1.1)
+    rows = []
+    for b, models in data["backends"].items():
+        for kind, res in models.items():
+            for mode in ("eager", "compiled"):
+                m = res.get(mode)
+                if m is None:
+                    continue
+                mark = "✓" if m["ratio"] <= target else "✗"
+                rows.append(
+                    [
+                        kind,
+                        b,
+                        mode,
+                        f"{res['params']:,}",
+                        f"{m['native_ms']:.2f}",
+                        f"{m['ivy_ms']:.2f}",
+                        f"{m['ratio']:.3f} {mark}",
+                        f"[{m['q1']:.3f}, {m['q3']:.3f}]",
+                        data.get("native", {}).get(b, {}).get(mode, ""),
+                    ]
+                )
+    head = ["model", "backend", "mode", "params", "native ms", "Ivy ms", "Ivy / native", "[q1, q3]", "native step"]
+    errors = "".join(f"\n* {b}: failed: {e}" for b, e in data.get("errors", {}).items())
+    return (
+        "## Stateful API: the examples' models (bench_models.py)\n\n"
+        f"`{r.get('command', '')}` (exit {r.get('exit')}). A training step (forward, cross-entropy, "
+        f"gradients, Adam) of the MNIST-style CNN and the small transformer LM of `examples/`, built "
+        f"from Ivy's layers, against the same model written natively from the same weights (first "
+        f"losses and parameter counts checked equal); {data['rounds']} interleaved rounds of "
+        f"{data['steps_per_round']} steps, the median of the per-round ratios and its quartiles. "
+        f"Target: Ivy / native <= {target} (✓ met, ✗ missed); `compiled` is what `ivy.Trainer` runs "
+        "by default (`ivy.compile`).\n\n" + _table(head, rows, "lllrrrrll") + errors + "\n"
+    )
+
+
 def problems_section(results: dict[str, Any]) -> str:
     lines = []
     for stage, s in results.get("stages", {}).items():
@@ -640,7 +683,7 @@ def render(results: dict[str, Any], images: dict[str, str]) -> str:
         peers_section(results, images),
         compiled_section(results),
         training_section(results),
-        external_section(results, "models", "Stateful API (bench_models.py)"),
+        models_section(results),
         external_section(results, "graph", "Graph tracer (bench_graph.py)"),
         external_section(results, "transpile", "Transpiler (bench_transpile.py)"),
         problems_section(results),

@@ -9,12 +9,18 @@ linear head on ``[64, 1, 28, 28]`` images) and a small causal transformer langua
 of 32 tokens). A step is forward, loss (cross-entropy from logits), gradients and an Adam update.
 
 * torch: the Ivy model (``ivy.execute_with_gradients`` and ``ivy.Adam.step``, eager) against
-  ``torch.nn`` layers with ``torch.optim.Adam``, started from the same weights (their first
-  losses are checked equal). With ``--torch-compile``, also both steps compiled
+  ``torch.nn`` layers with ``torch.optim.Adam``. With ``--torch-compile``, also both steps compiled
   (``ivy.compile`` / ``torch.compile``; slow to compile).
 * jax: the Ivy step compiled with ``ivy.compile`` (``jax.jit``; the module's variables and the
   optimizer's state threaded through the program) against Flax (linen) modules and an Optax Adam
-  step under ``jax.jit``; the parameter counts are checked equal.
+  step under ``jax.jit``.
+* paddle: the Ivy step, eager, against ``paddle.nn`` layers with ``paddle.optimizer.Adam``.
+* tensorflow: Keras 3 layers with ``tf.GradientTape`` and ``keras.optimizers.Adam``: eager, and
+  under ``tf.function`` against the Ivy step under ``ivy.compile`` (``tf.function``), which is what
+  ``ivy.Trainer`` runs by default.
+
+Every native model starts from the Ivy model's weights: the parameter counts and the first
+losses are checked equal (where the native step runs eagerly once).
 
 Target: a ratio (Ivy / native time per step) of at most 1.1. Method as the other stages
 (``benchmarks/_common.py``): one child process per backend, one thread, interleaved rounds, the
@@ -37,7 +43,17 @@ if ROOT not in sys.path:
 CNN_BATCH, SIDE, CLASSES = 64, 28, 10
 LM_BATCH, LENGTH, VOCAB, D_MODEL, HEADS, FF, LAYERS = 32, 32, 64, 64, 4, 128, 2
 LR, EPS = 1e-3, 1e-7
-SUPPORTED = ("torch", "jax")
+SUPPORTED = ("torch", "jax", "paddle", "tensorflow")  # paddle before tensorflow
+TARGET = 1.1  # Ivy / native time per step
+NATIVE = {  # what each row's native step is
+    "torch": {"eager": "torch.nn, torch.optim.Adam", "compiled": "the same, torch.compile"},
+    "jax": {"compiled": "flax.linen, optax.adam, jax.jit"},
+    "paddle": {"eager": "paddle.nn, paddle.optimizer.Adam"},
+    "tensorflow": {
+        "eager": "Keras 3 layers, tf.GradientTape, keras.optimizers.Adam",
+        "compiled": "the same, tf.function",
+    },
+}
 
 # ------------------------------------------------------------------------------------- Ivy models
 
@@ -259,6 +275,192 @@ def jax_step(net: Any, x: Any, y: Any) -> tuple[Callable[[Any, Any], Any], int]:
     return step, n_params(params)
 
 
+# ------------------------------------------------------------------------------------ tensorflow
+
+
+def keras_model(kind: str, model: Any) -> Any:
+    """The native Keras 3 model (on TensorFlow), built, with the Ivy model's weights."""
+    import keras
+    import numpy as np
+
+    import ivy
+
+    w = {k: np.asarray(ivy.to_numpy(a)) for k, a in model.v.to_flat_dict().items()}
+    L = keras.layers
+    if kind == "cnn":
+        net = keras.Sequential(
+            [
+                keras.Input((SIDE, SIDE, 1)),
+                L.Conv2D(32, 3, padding="same", activation="relu"),
+                L.MaxPooling2D(2),
+                L.Conv2D(64, 3, padding="same", activation="relu"),
+                L.MaxPooling2D(2),
+                L.Flatten(),
+                L.Dense(CLASSES),
+            ]
+        )
+        convs = [layer for layer in net.layers if isinstance(layer, L.Conv2D)]
+        for layer, i in zip(convs, (0, 3)):  # Keras' kernels are [kh, kw, in, out], as Ivy's
+            layer.kernel.assign(w[f"layers/{i}/w"])
+            layer.bias.assign(w[f"layers/{i}/b"])
+        net.layers[-1].kernel.assign(w["layers/7/w"].T)  # Dense: [in, out]
+        net.layers[-1].bias.assign(w["layers/7/b"])
+        return net
+
+    table = np.asarray(ivy.to_numpy(model.position(np.zeros((1, LENGTH, D_MODEL), np.float32))))
+    heads_dim = D_MODEL // HEADS
+
+    class Block(keras.layers.Layer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.norm1, self.norm2 = L.LayerNormalization(epsilon=1e-5), L.LayerNormalization(epsilon=1e-5)
+            self.attn = L.MultiHeadAttention(HEADS, heads_dim)
+            self.linear1, self.linear2 = L.Dense(FF, activation="gelu"), L.Dense(D_MODEL)
+
+        def call(self, x: Any) -> Any:
+            h = self.norm1(x)
+            x = x + self.attn(h, h, use_causal_mask=True)
+            return x + self.linear2(self.linear1(self.norm2(x)))
+
+    class KerasLM(keras.Model):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embed = L.Embedding(VOCAB, D_MODEL)
+            self.blocks = [Block() for _ in range(LAYERS)]
+            self.norm, self.head = L.LayerNormalization(epsilon=1e-5), L.Dense(VOCAB)
+
+        def call(self, tokens: Any) -> Any:
+            x = self.embed(tokens) + table
+            for block in self.blocks:
+                x = block(x)
+            return self.head(self.norm(x))
+
+    net = KerasLM()
+    net(np.zeros((LM_BATCH, LENGTH), np.int32))  # build
+    net.embed.embeddings.assign(w["embed/w"])
+    net.norm.gamma.assign(w["norm/w"])
+    net.norm.beta.assign(w["norm/b"])
+    net.head.kernel.assign(w["head/w"].T)
+    net.head.bias.assign(w["head/b"])
+    for i, block in enumerate(net.blocks):
+        p = f"encoder/layers/{i}/"
+        att = block.attn  # Keras' projections are per head: [d, heads, head_dim] and [heads, head_dim, d]
+        for n, dense in (("q", att.query_dense), ("k", att.key_dense), ("v", att.value_dense)):
+            dense.kernel.assign(w[p + f"self_attn/{n}_w"].reshape(D_MODEL, HEADS, heads_dim))
+            dense.bias.assign(w[p + f"self_attn/{n}_b"].reshape(HEADS, heads_dim))
+        att.output_dense.kernel.assign(w[p + "self_attn/out_w"].reshape(HEADS, heads_dim, D_MODEL))
+        att.output_dense.bias.assign(w[p + "self_attn/out_b"])
+        for name in ("linear1", "linear2"):
+            getattr(block, name).kernel.assign(w[p + f"{name}/w"].T)
+            getattr(block, name).bias.assign(w[p + f"{name}/b"])
+        for name in ("norm1", "norm2"):
+            getattr(block, name).gamma.assign(w[p + f"{name}/w"])
+            getattr(block, name).beta.assign(w[p + f"{name}/b"])
+    return net
+
+
+def tf_step(net: Any) -> Callable[[Any, Any], Any]:
+    """``tf.GradientTape`` and ``keras.optimizers.Adam``, as a Keras user writes a custom step."""
+    import keras
+    import tensorflow as tf
+
+    opt = keras.optimizers.Adam(LR, epsilon=EPS)
+
+    def step(x: Any, y: Any) -> Any:
+        with tf.GradientTape() as tape:
+            logits = net(x, training=True)
+            loss = tf.reduce_mean(tf.nn.sparse_softmax_cross_entropy_with_logits(y, logits))
+        grads = tape.gradient(loss, net.trainable_variables)
+        opt.apply_gradients(zip(grads, net.trainable_variables))
+        return loss
+
+    return step
+
+
+# ---------------------------------------------------------------------------------------- paddle
+
+
+def paddle_model(kind: str, model: Any) -> Any:
+    """The native ``paddle.nn`` model, with the Ivy model's weights."""
+    import numpy as np
+    import paddle
+
+    import ivy
+
+    w = {k: np.asarray(ivy.to_numpy(a)) for k, a in model.v.to_flat_dict().items()}
+    nn = paddle.nn
+    net: Any
+    if kind == "cnn":
+        net = nn.Sequential(
+            nn.Conv2D(1, 32, 3, padding=1),
+            nn.ReLU(),
+            nn.MaxPool2D(2),
+            nn.Conv2D(32, 64, 3, padding=1),
+            nn.ReLU(),
+            nn.MaxPool2D(2),
+            nn.Flatten(),
+            nn.Linear(64 * (SIDE // 4) ** 2, CLASSES),
+        )
+        for i in (0, 3):  # Ivy's kernels are [kh, kw, in, out], paddle's [out, in, kh, kw]
+            net[i].weight.set_value(w[f"layers/{i}/w"].transpose(3, 2, 0, 1).copy())
+            net[i].bias.set_value(w[f"layers/{i}/b"])
+        net[7].weight.set_value(w["layers/7/w"].T.copy())  # paddle's Linear: [in, out]
+        net[7].bias.set_value(w["layers/7/b"])
+        return net
+
+    table = np.asarray(ivy.to_numpy(model.position(np.zeros((1, LENGTH, D_MODEL), np.float32))))
+
+    class PaddleLM(nn.Layer):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embed = nn.Embedding(VOCAB, D_MODEL)
+            self.register_buffer("position", paddle.to_tensor(table))
+            layer = nn.TransformerEncoderLayer(D_MODEL, HEADS, FF, 0.0, activation="gelu", normalize_before=True)
+            self.encoder = nn.TransformerEncoder(layer, LAYERS)
+            self.norm, self.head = nn.LayerNorm(D_MODEL), nn.Linear(D_MODEL, VOCAB)
+            causal = np.triu(np.full((LENGTH, LENGTH), -np.inf, np.float32), 1)
+            self.register_buffer("mask", paddle.to_tensor(causal))
+
+        def forward(self, tokens: Any) -> Any:
+            return self.head(self.norm(self.encoder(self.embed(tokens) + self.position, self.mask)))
+
+    net = PaddleLM()
+    net.embed.weight.set_value(w["embed/w"])
+    for name in ("norm", "head"):
+        wt = w[f"{name}/w"]
+        getattr(net, name).weight.set_value(wt.T.copy() if name == "head" else wt)
+        getattr(net, name).bias.set_value(w[f"{name}/b"])
+    for i, layer in enumerate(net.encoder.layers):
+        p = f"encoder/layers/{i}/"
+        att = layer.self_attn  # paddle's projections are Linear layers, [in, out] as Ivy's
+        for n in "qkv":
+            getattr(att, f"{n}_proj").weight.set_value(w[p + f"self_attn/{n}_w"])
+            getattr(att, f"{n}_proj").bias.set_value(w[p + f"self_attn/{n}_b"])
+        att.out_proj.weight.set_value(w[p + "self_attn/out_w"])
+        att.out_proj.bias.set_value(w[p + "self_attn/out_b"])
+        for name in ("linear1", "linear2", "norm1", "norm2"):
+            wt = w[p + f"{name}/w"]
+            getattr(layer, name).weight.set_value(wt.T.copy() if name.startswith("linear") else wt)
+            getattr(layer, name).bias.set_value(w[p + f"{name}/b"])
+    return net
+
+
+def paddle_step(net: Any) -> Callable[[Any, Any], Any]:
+    import paddle
+
+    opt = paddle.optimizer.Adam(LR, parameters=net.parameters(), epsilon=EPS)
+
+    def step(x: Any, y: Any) -> Any:
+        logits = net(x)
+        loss = paddle.nn.functional.cross_entropy(logits.reshape([-1, logits.shape[-1]]), y.reshape([-1]))
+        loss.backward()
+        opt.step()
+        opt.clear_grad()
+        return loss
+
+    return step
+
+
 # ------------------------------------------------------------------------------------------ child
 
 
@@ -275,34 +477,46 @@ def bench_backend(backend: str, rounds: int, number: int, torch_compile: bool) -
     kinds = ("cnn", "transformer")
     for k, kind in enumerate(kinds):
         progress(k, len(kinds))
-        channels_first = backend == "torch"  # each framework's own layout
-        xn, yn = data(kind, channels_first, "int64" if backend == "torch" else "int32")
+        channels_first = backend in ("torch", "paddle")  # each framework's own layout
+        xn, yn = data(kind, channels_first, "int32" if backend == "jax" else "int64")
         x, y = ivy.asarray(xn, backend=backend), ivy.asarray(yn, backend=backend)
         model = ivy_cnn(backend, "NCHW" if channels_first else "NHWC") if kind == "cnn" else ivy_lm(backend)
         model(x)  # build
         res: dict[str, Any] = {"params": n_params(model.v)}
         modes: list[tuple[str, Callable[..., Any], Callable[..., Any]]] = []
-        if backend == "torch":
-            net = torch_models(kind, model)
-            native = torch_step(net)
-            if n_params(list(net.parameters())) != res["params"]:
-                raise SystemExit(f"{kind}: the torch model has another parameter count")
-            ivy_eager = ivy_step(model, compiled=False)
-            first = float(ivy.to_numpy(ivy_eager(x, y))), float(native(x, y).detach())
-            if not np.isclose(*first, rtol=1e-4):
-                raise SystemExit(f"{kind}: first losses differ (ivy, torch) = {first}: not the same model")
-            res["first_losses"] = first
-            modes.append(("eager", ivy_eager, native))
-            if torch_compile:
-                import torch
-
-                modes.append(("compiled", ivy_step(model, compiled=True), torch.compile(native)))
-        elif backend == "jax":
+        if backend == "jax":
             table = ivy.to_numpy(model.position(np.zeros((1, LENGTH, D_MODEL), np.float32))) if kind != "cnn" else None
             native, count = jax_step(flax_model(kind, table), x, y)
             if count != res["params"]:
                 raise SystemExit(f"{kind}: the flax model has {count} parameters, the Ivy one {res['params']}")
             modes.append(("compiled", ivy_step(model, compiled=True), native))
+        else:
+            net, make_step = {
+                "torch": (torch_models, torch_step),
+                "tensorflow": (keras_model, tf_step),
+                "paddle": (paddle_model, paddle_step),
+            }[backend]
+            net = net(kind, model)
+            params = net.trainable_variables if backend == "tensorflow" else list(net.parameters())
+            if n_params(params) != res["params"]:
+                raise SystemExit(
+                    f"{kind}: the {backend} model has {n_params(params)} parameters, Ivy's {res['params']}"
+                )
+            native = make_step(net)
+            ivy_eager = ivy_step(model, compiled=False)
+            first = float(ivy.to_numpy(ivy_eager(x, y))), float(ivy.to_numpy(native(x, y)))
+            if not np.isclose(*first, rtol=1e-4):
+                raise SystemExit(f"{kind}: first losses differ (ivy, {backend}) = {first}: not the same model")
+            res["first_losses"] = first
+            modes.append(("eager", ivy_eager, native))
+            if backend == "tensorflow":  # what ivy.Trainer runs: the step under ivy.compile (tf.function)
+                import tensorflow as tf
+
+                modes.append(("compiled", ivy_step(model, compiled=True), tf.function(native)))
+            elif backend == "torch" and torch_compile:
+                import torch
+
+                modes.append(("compiled", ivy_step(model, compiled=True), torch.compile(native)))
         for mode, ivy_fn, native_fn in modes:
             for _ in range(3):  # compile, warm caches
                 sync(ivy_fn(x, y)), sync(native_fn(x, y))
@@ -328,8 +542,8 @@ def _bound(step: Callable[[Any, Any], Any], x: Any, y: Any, sync: Callable[[Any]
 
 def table(results: dict[str, Any]) -> str:
     head = (
-        f"{'model':<12} {'backend':<8} {'mode':<9} {'params':>8} {'native ms':>10} {'ivy ms':>9} "
-        f"{'ivy/native':>10}  {'[q1, q3]':<14}"
+        f"{'model':<12} {'backend':<10} {'mode':<9} {'params':>8} {'native ms':>10} {'ivy ms':>9} "
+        f"{'ivy/native':>10}  {'[q1, q3]':<14}  {'<= ' + str(TARGET)}"
     )
     lines = [head, "-" * len(head)]
     for backend, models in results["backends"].items():
@@ -337,9 +551,11 @@ def table(results: dict[str, Any]) -> str:
             for mode in ("eager", "compiled"):
                 if mode in res:
                     r = res[mode]
+                    quartiles = f"[{r['q1']:.3f}, {r['q3']:.3f}]"
                     lines.append(
-                        f"{kind:<12} {backend:<8} {mode:<9} {res['params']:>8,} {r['native_ms']:>10.2f} "
-                        f"{r['ivy_ms']:>9.2f} {r['ratio']:>10.3f}  [{r['q1']:.3f}, {r['q3']:.3f}]"
+                        f"{kind:<12} {backend:<10} {mode:<9} {res['params']:>8,} {r['native_ms']:>10.2f} "
+                        f"{r['ivy_ms']:>9.2f} {r['ratio']:>10.3f}  {quartiles:<14}  "
+                        + ("yes" if r["ratio"] <= TARGET else "no")
                     )
     for backend, err in results["errors"].items():
         lines.append(f"{backend}: failed: {err}")
@@ -350,16 +566,18 @@ def main(argv: list[str] | None = None) -> int:
     from benchmarks._common import ChildError, child_env, run_child
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--backends", default=",".join(SUPPORTED), help="comma-separated (torch, jax)")
+    ap.add_argument("--backends", default=",".join(SUPPORTED), help="comma-separated (torch, jax, paddle, tensorflow)")
     ap.add_argument("--quick", action="store_true", help="fewer rounds")
     ap.add_argument("--json", help="write the results here")
     ap.add_argument("--torch-compile", action="store_true", help="also torch.compile'd steps (minutes to compile)")
     args = ap.parse_args(argv)
-    rounds, number = (7, 2) if args.quick else (31, 3)
+    rounds, number = (7, 2) if args.quick else (25, 2)
     names = [b for b in args.backends.split(",") if b in SUPPORTED]
     results: dict[str, Any] = {
         "rounds": rounds,
         "steps_per_round": number,
+        "target": TARGET,
+        "native": NATIVE,
         "backends": {},
         "errors": {},
         "skipped": [b for b in args.backends.split(",") if b and b not in SUPPORTED],
@@ -376,7 +594,7 @@ def main(argv: list[str] | None = None) -> int:
             results["errors"][name] = str(e)
     print(
         f"Training step per model, Ivy vs native ({rounds} interleaved rounds of {number} steps, "
-        "median of per-round ratios; target <= 1.1)"
+        f"median of per-round ratios; target <= {TARGET})"
     )
     print(table(results))
     if results["skipped"]:

@@ -2,7 +2,8 @@
 itself (eager, and ``torch.compile``), and how long transpiling takes, cold and from the disk cache.
 
     python benchmarks/bench_transpile.py [--targets jax,tensorflow,paddle,torch] [--models mlp,cnn,...]
-                                         [--quick] [--no-compile] [--json PATH]
+                                         [--quick] [--no-compile] [--compile-models bert,vit]
+                                         [--json PATH]
 
 The programs (torch, inference mode, small enough for a CPU):
 
@@ -12,6 +13,11 @@ The programs (torch, inference mode, small enough for a CPU):
 * ``encoder``  ``torch.nn.TransformerEncoderLayer`` (d_model 64, 4 heads), 4x32 tokens;
 * ``bert``     a Hugging Face ``BertModel`` from a small config (2 layers, hidden 64, random
                weights, no download), 2x32 token ids (skipped without transformers);
+* ``vit``      a Hugging Face ``ViTModel`` (32x32 images, 8x8 patches, 2 layers, hidden 64), on
+               2x3x32x32 images;
+* ``resnet18`` Hugging Face ``ResNetModel`` with ResNet-18's configuration (basic blocks, depths
+               2-2-2-2, widths 64-512; torchvision's needs a CUDA build of torch here), on
+               2x3x32x32 images;
 * ``blur``     the function ``kornia.filters.gaussian_blur2d`` (5x5, sigma 1.5) on 8x3x32x32
                images (skipped without kornia).
 
@@ -27,8 +33,14 @@ empty disk cache. For each program it records
   JAX ``jax.jit(module.apply)``, TensorFlow the Keras layer under ``tf.function``, paddle and
   torch the native module eagerly;
 * ``transpiled / torch.compile``: the ratio above times ``eager / torch.compile``, measured the
-  same way in the torch process (``--no-compile`` skips torch.compile: it needs a C++ compiler
-  and takes a while).
+  same way in the jax process (else the torch one), for the programs of ``--compile-models``
+  (default: the transformer ones; ``--no-compile`` skips torch.compile: it needs a C++ compiler
+  and takes tens of seconds per program).
+
+Cold and cached times count ``ivy.transpile`` alone: the frameworks (torch, the target's,
+transformers) are imported, and their garbage collected, before the clock starts. The cold run
+is warmed up first (see above); the cached run is not, so its first program includes loading
+Ivy's backends and the frontend.
 
 Outputs are checked against torch first (max abs difference printed). The goal: on
 transformer models the transpiled JAX program is at least as fast as the best torch mode
@@ -38,7 +50,9 @@ transformer models the transpiled JAX program is at least as fast as the best to
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import logging
 import os
 import statistics
 import subprocess
@@ -49,7 +63,9 @@ from collections.abc import Callable
 from typing import Any
 
 TARGETS = ("jax", "tensorflow", "paddle", "torch")
-MODELS = ("mlp", "cnn", "encoder", "bert", "blur")
+MODELS = ("mlp", "cnn", "encoder", "bert", "vit", "resnet18", "blur")
+#: the programs torch.compile runs on by default (it takes tens of seconds per program)
+COMPILED = ("encoder", "bert", "vit")
 _MARK = "@@bench_transpile@@"
 
 
@@ -97,6 +113,29 @@ def build(name: str) -> tuple[Any, tuple[Any, ...], str] | None:
             max_position_embeddings=64,
         )
         return BertModel(cfg).eval(), (torch.randint(0, 100, (2, 32), generator=gen),), "module"
+    if name == "vit":
+        try:
+            from transformers import ViTConfig, ViTModel
+        except ImportError:
+            return None
+        vcfg = ViTConfig(
+            image_size=32,
+            patch_size=8,
+            hidden_size=64,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            intermediate_size=128,
+        )
+        return ViTModel(vcfg).eval(), (torch.rand(2, 3, 32, 32, generator=gen),), "module"
+    if name == "resnet18":
+        try:
+            from transformers import ResNetConfig, ResNetModel
+        except ImportError:
+            return None
+        rcfg = ResNetConfig(
+            layer_type="basic", depths=[2, 2, 2, 2], hidden_sizes=[64, 128, 256, 512], embedding_size=64
+        )
+        return ResNetModel(rcfg).eval(), (torch.rand(2, 3, 32, 32, generator=gen),), "module"
     if name == "blur":
         try:
             import kornia
@@ -215,7 +254,18 @@ def runner(native: Any, kind: str, target: str) -> Callable[..., Any]:
     return run_torch
 
 
-def worker(target: str, models: list[str], rounds: int, calls: int, compile_torch: bool, cached: bool) -> list[Any]:
+class _Messages(logging.Handler):
+    """The messages logged, kept (the cached run notes whether each transpile hit the cache)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+def worker(target: str, models: list[str], rounds: int, calls: int, compiled: list[str], cached: bool) -> list[Any]:
     """One target's measurements (run in a process of its own)."""
     pin_one_thread(target)
     import numpy as np
@@ -223,10 +273,18 @@ def worker(target: str, models: list[str], rounds: int, calls: int, compile_torc
 
     import ivy
 
-    # once-per-process costs before the clock starts: importing the target framework, loading the
-    # torch frontend, torch.export's first use, the native module's classes
-    warm = torch.nn.Linear(2, 2).eval()
-    ivy.transpile(warm, to=target, args=(torch.ones(1, 2),), cache=False)(to_target(torch.ones(1, 2), target))
+    if target == "jax":
+        import jax  # noqa: F401 - imported before the clock starts, as the other frameworks are
+    if not cached:
+        # once-per-process costs before the clock starts: loading the torch frontend and Ivy's
+        # backends, torch.export's first use, the native module's classes. The cached run has no
+        # warm-up: its first program's time includes loading Ivy's backends and frontend.
+        warm = torch.nn.Linear(2, 2).eval()
+        ivy.transpile(warm, to=target, args=(torch.ones(1, 2),), cache=False)(to_target(torch.ones(1, 2), target))
+    hits = _Messages()
+    if cached:  # (a miss: the cache key changed, e.g. Ivy's code was edited between the runs)
+        logging.getLogger("ivy.transpile").addHandler(hits)
+        logging.getLogger("ivy.transpile").setLevel(logging.DEBUG)
     rows = []
     for name in models:
         built = build(name)
@@ -234,11 +292,16 @@ def worker(target: str, models: list[str], rounds: int, calls: int, compile_torc
             rows.append({"model": name, "target": target, "skipped": "a library it needs is not installed"})
             continue
         program, args, kind = built
+        # the imports' garbage collected first: a full collection over the frameworks' objects
+        # (half a second on this machine) would otherwise fall into whichever program runs next
+        gc.collect()
         t0 = time.perf_counter()
         native = ivy.transpile(program, to=target, args=args)
         seconds = time.perf_counter() - t0
         if cached:
-            rows.append({"model": name, "target": target, "cached_s": seconds})
+            hit = any("cache hit" in m for m in hits.messages)
+            hits.messages.clear()
+            rows.append({"model": name, "target": target, "cached_s": seconds, "cache_hit": hit})
             continue
         run = runner(native, kind, target)
         targs = tuple(to_target(a, target) for a in args)
@@ -256,12 +319,12 @@ def worker(target: str, models: list[str], rounds: int, calls: int, compile_torc
 
         row = {"model": name, "target": target, "cold_s": seconds, "first_call_s": first, "max_abs_diff": diff}
         row["vs_eager"] = ratio(lambda run=run, targs=targs: run(*targs), eager, rounds, calls)
-        if target == "torch" and compile_torch:
-            compiled = torch.compile(program)
+        if name in compiled:
+            fast = torch.compile(program)
 
-            def compiled_call(compiled: Any = compiled, args: tuple[Any, ...] = args) -> Any:
+            def compiled_call(fast: Any = fast, args: tuple[Any, ...] = args) -> Any:
                 with torch.no_grad():
-                    return compiled(*args)
+                    return fast(*args)
 
             row["eager_vs_compile"] = ratio(eager, compiled_call, rounds, calls)
         rows.append(row)
@@ -271,6 +334,11 @@ def worker(target: str, models: list[str], rounds: int, calls: int, compile_torc
 
 def _spawn(target: str, models: list[str], argv: list[str], cache: str) -> list[Any]:
     env = {**os.environ, "IVY_CACHE_DIR": cache, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    # Python's byte code cached as an installed package has it (the project's environment may set
+    # PYTHONDONTWRITEBYTECODE, which would make each process compile Ivy's sources again, about a
+    # second); the cold run writes it, the cached run reads it
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "pycache")
     env["XLA_FLAGS"] = env.get("XLA_FLAGS", "") + " --xla_cpu_multi_thread_eigen=false"
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     cmd = [sys.executable, os.path.abspath(__file__), "--worker", target, "--models", ",".join(models), *argv]
@@ -285,7 +353,7 @@ def _spawn(target: str, models: list[str], argv: list[str], cache: str) -> list[
 # --------------------------------------------------------------------------- the report
 
 
-def report(rows: list[dict[str, Any]], cached: dict[tuple[str, str], float]) -> str:
+def report(rows: list[dict[str, Any]], cached: dict[tuple[str, str], float], missed: set[tuple[str, str]]) -> str:
     compile_ratio = {r["model"]: r["eager_vs_compile"]["ratio"] for r in rows if "eager_vs_compile" in r}
     lines = [
         "| program | target | transpiled / torch eager | transpiled / torch.compile | transpiled ms | "
@@ -303,10 +371,16 @@ def report(rows: list[dict[str, Any]], cached: dict[tuple[str, str], float]) -> 
         cs = cached.get((r["model"], r["target"]))
         lines.append(
             f"| {r['model']} | {r['target']} | {v['ratio']:.2f} | {vs_compile} | {v['a_ms']:.3f} | {v['b_ms']:.3f} | "
-            f"{r['cold_s']:.2f} | {r['first_call_s']:.2f} | {'-' if cs is None else f'{cs:.2f}'} | "
+            f"{r['cold_s']:.2f} | {r['first_call_s']:.2f} | {_cached(cs, (r['model'], r['target']) in missed)} | "
             f"{r['max_abs_diff']:.1e} |"
         )
     return "\n".join(lines)
+
+
+def _cached(seconds: float | None, missed: bool) -> str:
+    if seconds is None:
+        return "-"
+    return f"{seconds:.2f}" + (" (missed the cache)" if missed else "")
 
 
 def main() -> int:
@@ -315,6 +389,11 @@ def main() -> int:
     p.add_argument("--models", default=",".join(MODELS))
     p.add_argument("--quick", action="store_true", help="fewer rounds and calls")
     p.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    p.add_argument(
+        "--compile-models",
+        default=",".join(COMPILED),
+        help="the programs torch.compile runs on (in the jax process, else the torch one)",
+    )
     p.add_argument("--json", metavar="PATH", help="also write the measurements as JSON")
     p.add_argument("--worker", help=argparse.SUPPRESS)
     p.add_argument("--cached", action="store_true", help=argparse.SUPPRESS)
@@ -322,27 +401,36 @@ def main() -> int:
     models = [m for m in args.models.split(",") if m]
     rounds, calls = (3, 10) if args.quick else (7, 30)
     if args.worker:
-        rows = worker(args.worker, models, rounds, calls, not args.no_compile, args.cached)
+        compiled = [m for m in args.compile_models.split(",") if m and m in models]
+        rows = worker(args.worker, models, rounds, calls, [] if args.no_compile else compiled, args.cached)
         print(_MARK + json.dumps(rows), flush=True)
         return 0
-    passed = (["--quick"] if args.quick else []) + (["--no-compile"] if args.no_compile else [])
+    passed = ["--quick"] if args.quick else []
     targets = [t for t in args.targets.split(",") if t]
+    # torch.compile in one process only: the one the comparison is about (jax), else torch's
+    compiling = next((t for t in ("jax", "torch") if t in targets), None)
     if "paddle" in targets and "tensorflow" in targets:  # (each has its own process anyway)
         targets.sort(key=lambda t: t == "tensorflow")
     rows: list[dict[str, Any]] = []
     cached: dict[tuple[str, str], float] = {}
+    missed: set[tuple[str, str]] = set()
     for target in targets:
         with tempfile.TemporaryDirectory(prefix="ivy-bench-transpile-") as cache:
             print(f"{target}: cold run", file=sys.stderr, flush=True)
-            rows += _spawn(target, models, passed, cache)
+            own = ["--compile-models", "" if args.no_compile or target != compiling else args.compile_models]
+            rows += _spawn(target, models, [*passed, *own], cache)
             print(f"{target}: cached run", file=sys.stderr, flush=True)
             for r in _spawn(target, models, [*passed, "--cached"], cache):
                 if "cached_s" in r:
                     cached[(r["model"], r["target"])] = r["cached_s"]
-    print(report(rows, cached))
+                    if not r.get("cache_hit", True):
+                        missed.add((r["model"], r["target"]))
+    print(report(rows, cached, missed))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"rows": rows, "cached": [[m, t, s] for (m, t), s in cached.items()]}, f, indent=1)
+            json.dump(
+                {"rows": rows, "cached": [[m, t, s, (m, t) not in missed] for (m, t), s in cached.items()]}, f, indent=1
+            )
     return 0
 
 

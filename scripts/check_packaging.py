@@ -11,16 +11,23 @@
    sdist is also built by ``pip wheel`` (build isolation) with ``CC=false``: the build must print
    its one-line notice and give a wheel without the C extension.
 2. Fills a persistent wheelhouse of third-party wheels (``pip download -c constraints.txt``, once
-   per set of requirements; ``$IVY_WHEELHOUSE``, default ``$XDG_CACHE_HOME/ivy-packaging``), so
-   that every install below runs offline (``--no-index``).
+   per set of requirements, constraints and Python; ``$IVY_WHEELHOUSE``, default
+   ``$XDG_CACHE_HOME/ivy-packaging``), so that every install below runs offline (``--no-index``).
+   A plugin with a ``constraints.txt`` of its own (ivy-mxnet: MXNet 1.9 needs numpy<1.24) has its
+   wheels downloaded, and its venv installed, under those pins instead, with a Python they have
+   wheels for (``OWN_PYTHONS``: this one if it fits, else ``$IVY_<BACKEND>_PYTHON`` or
+   ``python3.X`` on PATH, with an ivy-core wheel built for it; if none is found, the target is
+   SKIPped, saying why).
 3. For each target, a fresh venv holding only what the target declares, installed from those
    wheels, and a smoke run in it:
    * ``core``: ivy-core alone: no backend, clear ``BackendNotInstalledError``s, C dispatch,
      ``ivy doctor``;
    * ``core-no-cc``: the compiler-less ivy-core wheel with ivy-numpy: pure-Python dispatch works;
-   * each plugin (``numpy``, ``torch``...; tensorflow and paddle with their ``[cpu]`` extra): a few
-     ops, ``ivy.to_numpy``, a gradient (autodiff backends), ``ivy.compile``, an ``ivy.Module`` with
-     an optimizer step and native-module interop; ``jax-flax``: ivy-jax[flax] wrapping a flax module;
+   * each plugin (``numpy``, ``torch``, ``mxnet``...; tensorflow and paddle with their ``[cpu]``
+     extra): a few ops, ``ivy.to_numpy``, a gradient, ``ivy.compile``, an ``ivy.Module`` with an
+     optimizer step, native-module interop; what a backend does not offer (NumPy: gradients,
+     compiler, native modules; MXNet: compiler, native modules), as Ivy answers it, is skipped and
+     named in the result; ``jax-flax``: ivy-jax[flax] wrapping a flax module;
      ``tensorflow-bare``, ``paddle-bare``: the plugin without its framework extra fails to load
      with an error naming the extra;
    * each library: the library (its Ivy dependencies come from the built wheels) with ivy-numpy:
@@ -54,6 +61,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CONSTRAINTS = ROOT / "constraints.txt"
+#: plugins whose pins cannot share constraints.txt keep their own (``<plugin>/constraints.txt``),
+#: and some of those pins have wheels for older Pythons only: MXNet 1.9 needs numpy<1.24, which
+#: has none past 3.11. Their venv takes the first of this interpreter, ``$IVY_<BACKEND>_PYTHON``,
+#: ``python3.X`` on PATH whose version is listed here (newest first).
+OWN_PYTHONS = {"ivy-mxnet": ("3.11", "3.10")}
 #: the oldest setuptools series the projects' build requirements allow (``license = "..."``
 #: strings need 77): the builds run with it, so that lower bound is known to be true
 SETUPTOOLS_FLOOR = 77
@@ -221,11 +233,20 @@ class Wheelhouse:
         self._stamps = self.path / ".ivy-stamps.json"
         self._lock = threading.Lock()
 
-    def ensure(self, requirements: list[str], log: Path, label: str) -> None:
-        """Download ``requirements`` (one resolution, under constraints.txt) unless every one of
-        them was downloaded before with the same constraints and Python."""
+    def ensure(
+        self,
+        requirements: list[str],
+        log: Path,
+        label: str,
+        constraints: Path = CONSTRAINTS,
+        python: Interpreter | None = None,
+    ) -> None:
+        """Download ``requirements`` (one resolution, under ``constraints``, for ``python``:
+        default this interpreter) unless every one of them was downloaded before with the same
+        constraints and Python."""
         reqs = sorted(set(requirements))
-        key = hashlib.sha256((CONSTRAINTS.read_text() + sys.version).encode()).hexdigest()[:16]
+        version = python.version if python else sys.version
+        key = hashlib.sha256((constraints.read_text() + version).encode()).hexdigest()[:16]
         with self._lock:
             stamps = json.loads(self._stamps.read_text()) if self._stamps.exists() else {}
             if not isinstance(stamps, dict):
@@ -244,13 +265,15 @@ class Wheelhouse:
                     sys.executable,
                     "-m",
                     "pip",
+                    # pip runs under that interpreter: its tags and markers choose the wheels
+                    *(["--python", str(python.path)] if python else []),
                     "download",
                     "-q",
                     "--prefer-binary",
                     "-d",
                     str(self.path),
                     "-c",
-                    str(CONSTRAINTS),
+                    str(constraints),
                     *reqs,
                 ],
                 log,
@@ -274,12 +297,47 @@ _COPY_IGNORE = shutil.ignore_patterns(
 )
 
 
-def make_venv(path: Path) -> Path:
-    venv.EnvBuilder(with_pip=False, symlinks=True, clear=True).create(path)
+@dataclass(frozen=True)
+class Interpreter:
+    """A Python other than this one, for venvs whose pins need it."""
+
+    path: Path
+    version: str  # its sys.version
+
+    @property
+    def short(self) -> str:
+        return ".".join(self.version.split(".")[:2])
+
+
+def find_python(backend: str, versions: tuple[str, ...]) -> Interpreter | None | str:
+    """``None`` if this interpreter is one of ``versions``, else the first other Python that is
+    (``$IVY_<BACKEND>_PYTHON``, then ``python3.X`` on PATH), else why there is none."""
+    if f"{sys.version_info[0]}.{sys.version_info[1]}" in versions:
+        return None
+    var = f"IVY_{backend.upper()}_PYTHON"
+    candidates = ([os.environ[var]] if os.environ.get(var) else []) + [f"python{v}" for v in versions]
+    for c in candidates:
+        exe = shutil.which(c)
+        if exe is None:
+            continue
+        out = subprocess.run([exe, "-c", "import sys; print(sys.version)"], capture_output=True, text=True)
+        version = out.stdout.strip()
+        if out.returncode == 0 and ".".join(version.split(".")[:2]) in versions:
+            return Interpreter(Path(exe), version)
+    return f"needs Python {' or '.join(versions)} (none found: this is {sys.version.split()[0]}; set {var})"
+
+
+def make_venv(path: Path, python: Interpreter | None = None, log: Path = Path(os.devnull)) -> Path:
+    if python is None:
+        venv.EnvBuilder(with_pip=False, symlinks=True, clear=True).create(path)
+    else:
+        run([str(python.path), "-m", "venv", "--without-pip", "--clear", str(path)], log, what="creating the venv")
     return path / "bin" / "python"
 
 
-def pip_install(python: Path, args: list[str], log: Path, find_links: list[Path], what: str) -> None:
+def pip_install(
+    python: Path, args: list[str], log: Path, find_links: list[Path], what: str, constraints: Path = CONSTRAINTS
+) -> None:
     """Offline install into another venv, with this interpreter's pip (``pip --python``)."""
     links = [a for d in find_links for a in ("--find-links", str(d))]
     run(
@@ -294,7 +352,7 @@ def pip_install(python: Path, args: list[str], log: Path, find_links: list[Path]
             "--no-index",
             *links,
             "-c",
-            str(CONSTRAINTS),
+            str(constraints),
             "--no-compile",
             *args,
         ],
@@ -553,19 +611,35 @@ print("ok", "pure-Python dispatch runs ops; ivy doctor says why")
 """
 
 SMOKE_PLUGIN = r"""
+# What a backend does not offer (autodiff, a compiler, native modules) is learnt from Ivy's own
+# answer, not from the backend's name: the part is skipped, and the skip printed and reported.
 name, dist_name = sys.argv[1], sys.argv[2]
 ivy = ivy_from_venv()
+from ivy.errors import NoAutodiffError
 check(ivy.backends() == [name], f"ivy.backends() == {ivy.backends()}, expected [{name!r}]")
+lacks = []
+
+def skip(part, why):
+    print(f"{part}: skipped: {why}")
+    lacks.append(part)
+
 xp = ivy.backend_namespace(name)
 x = xp.asarray([[1.0, 2.0], [3.0, 4.0]], dtype=xp.float32)
 a = ivy.to_numpy(ivy.matmul(x, x))
 check(type(a).__module__ == "numpy" and a.tolist() == [[7.0, 10.0], [15.0, 22.0]], f"matmul/to_numpy: {a!r}")
 check(abs(ivy.to_scalar(ivy.sum(ivy.sin(x))) - 1.13508) < 1e-4, "sum(sin(x))")
-autodiff = name != "numpy"
-if autodiff:
+try:
     _, grads = ivy.execute_with_gradients(lambda v: ivy.sum(ivy.multiply(v["w"], v["w"])), {"w": ivy.variable(x)})
+except NoAutodiffError as e:
+    autodiff = False
+    skip("gradients", e)
+else:
+    autodiff = True
     check(ivy.to_numpy(grads["w"]).tolist() == [[2.0, 4.0], [6.0, 8.0]], "gradient of sum(w*w)")
-f = ivy.compile(lambda t: ivy.add(ivy.multiply(t, 2.0), 1.0))
+affine = lambda t: ivy.add(ivy.multiply(t, 2.0), 1.0)
+if ivy.compile(affine, backend=name) is affine:  # what ivy.compile gives where there is no compiler
+    skip("compiler", "ivy.compile returns the function itself: it runs eagerly")
+f = ivy.compile(affine)
 check(ivy.to_numpy(f(x)).tolist() == [[3.0, 5.0], [7.0, 9.0]], "ivy.compile")
 ivy.set_backend(name)
 ivy.seed(0)
@@ -578,9 +652,21 @@ if autodiff:
     model.v = ivy.SGD(0.01).step(model.v, grads)
     after = ivy.to_scalar(loss_fn(model.v))
     check(after < before, f"an SGD step did not lower the loss: {before} -> {after}")
+else:
+    print("Module optimizer step: skipped: no gradients")
+try:
     native = ivy.to_native_module(model)
+except ivy.InteropNotSupportedError as e:
+    skip("native modules", e)
+else:
     print("native module:", type(native).__name__)
 audit(dist_name)
+# ...but what the in-tree backends are known to offer must be there: losing it is a failure
+promised = {"torch": {"gradients", "compiler", "native modules"}, "jax": {"gradients", "compiler", "native modules"},
+            "tensorflow": {"gradients", "compiler", "native modules"},
+            "paddle": {"gradients", "compiler", "native modules"}, "mxnet": {"gradients"}}
+lost = sorted(promised.get(name, set()) & set(lacks))
+check(not lost, f"the {name} backend no longer offers {', '.join(lost)}")
 import importlib.metadata as md
 
 def version(d):
@@ -589,7 +675,8 @@ def version(d):
     except md.PackageNotFoundError:  # a requirement whose marker leaves it out here
         return "(not installed)"
 
-print("ok", name, "with", ", ".join(f"{d} {version(d)}" for d in sys.argv[3:]))
+print("ok", name, "with", ", ".join(f"{d} {version(d)}" for d in sys.argv[3:])
+      + (f"; skipped, not offered: {', '.join(lacks)}" if lacks else ""))
 """
 
 SMOKE_BARE = r"""
@@ -668,6 +755,9 @@ class Target:
     note: str = ""
     log: Path | None = None
     installed: str = ""  # what the venv holds in the end
+    constraints: Path = CONSTRAINTS  # the pins of its installs (and of its wheelhouse downloads)
+    python: Interpreter | None = None  # None: this interpreter
+    core_sdist: Path | None = None  # with another Python: ivy-core's wheel is built for it from this
 
 
 def make_targets(projects: list[Project], no_cc: Wheel) -> list[Target]:
@@ -683,25 +773,19 @@ def make_targets(projects: list[Project], no_cc: Wheel) -> list[Target]:
     for p in by_kind.get("plugin", []):
         w = p.wheel
         (backend,) = w.entry_points["ivy.backends"]
-        if (p.src / "constraints.txt").is_file():
-            # pins that cannot share the monorepo's constraints (MXNet 1.9 needs numpy<1.24): its
-            # wheel is built above; its clean install and tests run in its own venv (scripts/test)
-            targets.append(
-                Target(
-                    backend,
-                    [w.name],
-                    "",
-                    status="OWN",
-                    note=f"wheel built; installed and tested against {p.src.name}/constraints.txt in a venv of its own",
-                )
-            )
-            continue
         extras = (FRAMEWORK_EXTRA,) if FRAMEWORK_EXTRA in w.extras else ()
         req = w.name + (f"[{','.join(extras)}]" if extras else "")
         frameworks = [n for n, _ in w.requirements(extras) if not n.startswith("ivy-")]
-        targets.append(
-            Target(backend, ["ivy-core", req], SMOKE_PLUGIN, [backend, w.name, *frameworks], heavy.get(backend, 1))
-        )
+        t = Target(backend, ["ivy-core", req], SMOKE_PLUGIN, [backend, w.name, *frameworks], heavy.get(backend, 1))
+        if (p.src / "constraints.txt").is_file():
+            # pins that cannot share the monorepo's constraints (MXNet 1.9 needs numpy<1.24)
+            t.constraints = p.src / "constraints.txt"
+            python = find_python(backend, OWN_PYTHONS[p.label]) if p.label in OWN_PYTHONS else None
+            if isinstance(python, str):
+                t.status, t.note = "SKIP", python
+            elif python is not None:
+                t.python, t.core_sdist = python, by_kind["core"][0].sdist
+        targets.append(t)
         if extras:  # what `pip install ivy-tensorflow` without an extra gives: a clear error
             targets.append(
                 Target(f"{backend}-bare", ["ivy-core", w.name], SMOKE_BARE, [backend, f"{w.name}[{FRAMEWORK_EXTRA}]"])
@@ -755,8 +839,20 @@ def run_target(t: Target, work: Path, find_links: list[Path], keep: bool) -> Non
     t.log = work / "logs" / f"venv-{t.name}.log"
     env_dir = work / f"venv-{t.name}"
     try:
-        python = make_venv(env_dir)
-        pip_install(python, t.install, t.log, find_links, f"installing {' '.join(Path(i).name for i in t.install)}")
+        python = make_venv(env_dir, t.python, t.log)
+        if t.core_sdist is not None:  # the wheel built above is for this interpreter's Python only
+            core_dist = work / f"dist-{t.name}"
+            links = [a for d in find_links for a in ("--find-links", str(d))]
+            run(
+                [sys.executable, "-m", "pip", "--python", str(python), "wheel", "-q", "--no-deps", "--no-index"]
+                + [*links, "-w", str(core_dist), str(t.core_sdist)],
+                t.log,
+                env=clean_env(PIP_CONFIG_FILE=os.devnull),
+                what=f"building ivy-core's wheel for Python {t.python.short}",
+            )
+            find_links = [core_dist, *find_links]
+        what = f"installing {' '.join(Path(i).name for i in t.install)}"
+        pip_install(python, t.install, t.log, find_links, what, t.constraints)
         say("install", t.name, "ok", time.perf_counter() - start, " ".join(Path(i).name for i in t.install))
         t2 = time.perf_counter()
         script = work / f"smoke-{t.name}.py"
@@ -849,13 +945,26 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         chosen = [t for t in targets if not args.targets or t.name in args.targets]
         wheels = {canonical(p.wheel.name): p.wheel for p in projects if p.wheel is not None}
-        runnable = [t for t in chosen if t.status not in ("FAIL", "OWN")]  # not the libraries that did not build
-        try:
-            wheelhouse.ensure(third_party(runnable, wheels), work / "logs" / "wheelhouse.log", "runtime deps")
-        except StageError as e:
-            say("wheels", "runtime deps", "FAIL", None, str(e))
-            print(error_excerpt(e.log, 40))
-            return 1
+        # not the libraries that did not build, nor a target without the Python its pins need
+        runnable = [t for t in chosen if t.status not in ("FAIL", "SKIP")]
+        for t in chosen:
+            if t.status == "SKIP":
+                say("venv", t.name, "SKIP", None, t.note)
+        groups: dict[tuple[Path, Interpreter | None], list[Target]] = {}
+        for t in runnable:  # one download per set of pins and Python
+            groups.setdefault((t.constraints, t.python), []).append(t)
+        for (constraints, python), group in groups.items():
+            label = "runtime deps"
+            if constraints != CONSTRAINTS or python is not None:
+                label = f"{'+'.join(t.name for t in group)} deps"
+            try:
+                wheelhouse.ensure(
+                    third_party(group, wheels), work / "logs" / "wheelhouse.log", label, constraints, python
+                )
+            except StageError as e:
+                say("wheels", label, "FAIL", None, str(e))
+                print(error_excerpt(e.log, 40))
+                return 1
         with ThreadPoolExecutor(args.jobs) as pool:
             for f in [
                 pool.submit(run_target, t, work, [work / "dist", wheelhouse.path], args.keep)
@@ -867,7 +976,7 @@ def main(argv: list[str] | None = None) -> int:
         for t in chosen:
             installed = t.installed or " ".join(Path(i).name for i in t.install)
             print(f"{t.name:<16} {t.status:<6} {t.seconds:6.1f}s  {installed}" + (f"  ({t.note})" if t.note else ""))
-        bad = [t for t in chosen if t.status not in ("PASS", "OWN")]
+        bad = [t for t in chosen if t.status not in ("PASS", "SKIP")]
         total = time.perf_counter() - _START
         if bad:
             print(f"\nFAILED: {', '.join(t.name for t in bad)} ({total:.0f} s in all)")
@@ -875,7 +984,11 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"\n--- {t.name}: {t.note}" + (f"; log {t.log}\n{error_excerpt(t.log)}" if t.log else ""))
             return 1
         failed = False
-        print(f"\nall {len(chosen)} targets passed in {total:.0f} s")
+        skipped = [t.name for t in chosen if t.status == "SKIP"]
+        print(
+            f"\nall {len(chosen) - len(skipped)} targets passed in {total:.0f} s"
+            + (f"; skipped: {', '.join(skipped)}" if skipped else "")
+        )
         return 0
     finally:
         if args.keep or failed:

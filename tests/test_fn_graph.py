@@ -402,6 +402,23 @@ def test_guards_hold_under_the_compiler(backend: str, to_native: Any, to_numpy: 
         prog(-x)
 
 
+def test_static_arguments_stay_python_values_under_the_compiler(backend: str, to_native: Any, to_numpy: Any) -> None:
+    # a kernel size or a target shape is a Python value the graph holds: the compiled program
+    # must not trace it (jax.jit would make its ints arrays), and another value is refused
+    def f(x, shape, scale=1.0):  # noqa: ANN001, ANN202
+        return ivy.sum(ivy.reshape(x, shape), axis=0) * scale
+
+    x = _arr(to_native, 6)
+    prog = ivy.trace_graph(f, args=(x, (2, 3)), kwargs={"scale": 3.0}).to(backend)
+    want = to_numpy(x).reshape(2, 3).sum(axis=0) * 3.0
+    for shape in ((2, 3), [2, 3]):  # (the traced tuple's items are what is checked)
+        np.testing.assert_allclose(to_numpy(prog(x, shape, scale=3.0)), want, rtol=1e-6)
+    with pytest.raises(ShapeMismatchError, match=r"argument shape(\[0\] was 2| was \(2, 3\))"):
+        prog(x, (3, 2), scale=3.0)
+    with pytest.raises(ShapeMismatchError, match="argument scale was 3.0"):
+        prog(x, (2, 3), scale=2.0)
+
+
 @settings(max_examples=10)  # (each new shape costs JAX a compilation per op)
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=3), st.integers(0, 2), st.booleans())
 def test_broadcasting_functions_replay(

@@ -236,6 +236,21 @@ def test_fastpath_dtype_guards() -> None:
 
 
 @needs_c
+def test_fastpath_guards_take_objects_without_a_plain_dtype() -> None:
+    class Raising:
+        @property
+        def dtype(self) -> Any:
+            raise RuntimeError("no dtype here")
+
+    log, native, full = _recorder()
+    f = fastpath(native, full, nargs=2, dtypes={"f4"}, same=(0, 1))
+    for other in (True, None, 2**70, Raising(), [1.0], "f4"):
+        assert f(Arr("f4"), other) == "full"  # (no error leaks out of the guard)
+    assert f(Raising(), Arr("f4")) == "full"
+    assert all(e[0] == "full" for e in log)
+
+
+@needs_c
 def test_fastpath_retry_and_errors() -> None:
     def native(x: Any) -> Any:
         if x == "unsupported":

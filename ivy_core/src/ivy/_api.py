@@ -53,7 +53,19 @@ def namespace(*arrays: Any) -> Any:
     Python scalars are ignored; arrays of two frameworks raise :class:`MixedBackendsError`; with no
     array at all, the current backend's namespace.
     """
-    return _dispatch._infer("namespace", {}, arrays, ()).namespace
+    if len(arrays) == 1:
+        ns = _NAMESPACES.get(type(arrays[0]))
+        if ns is not None:
+            return ns
+    b = _dispatch._infer("namespace", {}, arrays, ())
+    if len(arrays) == 1 and not b.tracing() and isinstance(arrays[0], b.array_types):
+        _NAMESPACES[type(arrays[0])] = b.namespace
+    return b.namespace
+
+
+#: type of an array -> its backend's namespace: a table like an op's (``_dispatch.TABLES``), so
+#: that it forgets a backend's types with the op tables (libraries call this once per function)
+_NAMESPACES: dict[type, Any] = _dispatch.TABLES.setdefault("<namespace>", {})
 
 
 def is_native_array(x: Any, /) -> bool:

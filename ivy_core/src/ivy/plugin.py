@@ -137,7 +137,12 @@ class BackendImpl:
             builds) with the graph's parameters as the framework's trainable variables,
             initialised from ``graph.param_values`` (``torch.nn.Module`` with ``nn.Parameter``s,
             a Keras layer, a ``paddle.nn.Layer``...). ``ivy.transpile(module, to=name)`` returns
-            it; without it, transpiling a module to this backend returns an ``ivy.Module``.
+            it; without it, transpiling a module to this backend returns an ``ivy.Module``. It
+            may also take a keyword ``retrace=``: ``(training, args, kwargs) -> graph`` (or
+            None), which reads the source module again for a call whose mode or input shapes the
+            graph was not traced with; ``ivy.transpile`` passes it only to a function that
+            accepts it (:class:`ivy.transpile.ModulePrograms` keeps the graphs and programs such a
+            module calls, and retraces through it).
     """
 
     ops: Mapping[str, Callable[..., Any]]
@@ -217,16 +222,18 @@ class FrontendImpl:
         op_set: ``() -> {native op name: how it maps to Ivy, or None}``: the framework's op set
             (Core ATen, jaxpr primitives, TF raw ops...) as far as the frontend knows it; the
             transpiler guide's coverage table is generated from it.
-        fingerprint: ``(obj) -> str``, optional: a stable identity of the program ``obj`` runs
-            (not of its weights), for the disk cache of transpiled graphs; core's default hashes
-            the source code of the function or of the module's classes and the parameters' names,
-            shapes and dtypes.
+        fingerprint: ``(obj) -> str | None``, optional: a stable identity of the program ``obj``
+            runs (not of its weights' values), for the disk cache of transpiled graphs, or None
+            (or "") where the frontend cannot describe ``obj`` well enough: then nothing is cached
+            for it. It must change whenever the program could; core's default hashes the source
+            code of the function or of the module's classes and the parameters' names, shapes
+            and dtypes.
     """
 
     kind: Callable[[Any], str | None]
     to_graph: Callable[[Any, tuple[Any, ...], dict[str, Any], Any], Any]
     op_set: Callable[[], Mapping[str, str | None]]
-    fingerprint: Callable[[Any], str] | None = None
+    fingerprint: Callable[[Any], str | None] | None = None
 
 
 class IvyHookSpecs:

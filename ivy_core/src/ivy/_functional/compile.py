@@ -47,6 +47,9 @@ def _guarded(fn: Callable[..., Any], backend: _registry.Backend) -> Callable[...
     guarded.__name__ = getattr(fn, "__name__", "guarded")
     guarded.__qualname__ = getattr(fn, "__qualname__", guarded.__name__)
     guarded.__doc__ = fn.__doc__
+    source = getattr(fn, "__ivy_source__", None)
+    if source is not None:  # a program emitted from an ivy.Graph: compilers may treat it so
+        guarded.__ivy_source__ = source  # type: ignore[attr-defined]
     return guarded
 
 

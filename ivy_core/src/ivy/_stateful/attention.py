@@ -117,8 +117,12 @@ class MultiHeadAttention(Module):
 
     def _proj(self, x: Any, name: str) -> Any:
         v = self.v
-        y = _ivy().matmul(x, v[f"{name}_w"])
-        return y + v[f"{name}_b"] if self.with_bias else y
+        # ivy.linear (x @ w.T + b) of the transposed weight: one fused product-and-bias where the
+        # framework has it (torch's addmm), and the leading axes folded where a broadcast matmul
+        # would be a batched product (TensorFlow's BatchMatMulV2, whose weight gradient sums over
+        # the batch)
+        ivy = _ivy()
+        return ivy.linear(x, ivy.matrix_transpose(v[f"{name}_w"]), v[f"{name}_b"] if self.with_bias else None)
 
     def _forward(
         self,

@@ -60,6 +60,9 @@ class Spelling:
     guards = "assert"
     #: whether a line ends with a comment giving its value's type and source line
     comments = False
+    #: whether the arguments that hold no array are left out of the signature (a compiled
+    #: program's caller checks them: a compiler must not trace a Python value)
+    drop_statics = False
 
     def op(self, node: Node) -> str:
         raise NotImplementedError(f"{type(self).__name__} must implement op")  # a subclass hook
@@ -240,13 +243,18 @@ class _Gen:
                 self.namer.alias(v, self.namer.fresh(key))
                 self.lines.append(f"{indent}{self.namer.name(v)} = {params[0]}[{key!r}]{self._type_note(v)}")
         names = list(g.arg_names) + [f"arg{i}" for i in range(len(g.arg_names), len(args_tree))]
+        drop = top and self.sp.drop_statics
         for i, sub in enumerate(args_tree):
+            if drop and _holds_no_input(sub):
+                continue  # (the caller checks it and leaves it out)
             nm = self.namer.fresh(names[i])
             params.append(nm)
             self._unpack(g, sub, nm, indent, nm)
         if kwargs_tree:
             odd = []
             for k, sub in kwargs_tree.items():
+                if drop and _holds_no_input(sub):
+                    continue
                 if k.isidentifier() and not keyword.iskeyword(k) and k not in self.namer.taken:
                     self.namer.taken.add(k)  # (a keyword argument keeps its name: callers pass it)
                     if "*" not in params:
@@ -338,6 +346,10 @@ class _Gen:
         self.body(g, indent + "    ", top=False)
         self.lines.append(f"{indent}    return {self.expr(g.outputs)}")
         self.sub_names[id(s)] = name
+
+
+def _holds_no_input(tree: Any) -> bool:
+    return not any(isinstance(x, InputRef) for x in tree_leaves(tree))
 
 
 def _loc(source: str) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 from .. import _context
 from ._code import Spelling, generate, literal
 from ._errors import GraphEmitError, GuardError, ShapeMismatchError
-from ._ir import CALL, ConstArray, Dim, GraphIR, Node, Subgraph, Value, tree_leaves
+from ._ir import CALL, ConstArray, Dim, GraphIR, InputRef, Node, Subgraph, Value, tree_leaves
 
 __all__ = ["EmitSpelling", "emit", "missing_ops"]
 
@@ -79,11 +79,16 @@ class EmitSpelling(Spelling):
         self._ops: dict[tuple[str, bool], str] = {}
         self._consts: dict[int, str] = {}
         self._dtypes: dict[str, str] = {}
+        self._same_dtype: dict[str, bool] = {}
+        # the cheapest test of a shape that is exact for this backend's arrays (TensorFlow's
+        # TensorShape compares with a tuple by converting it, ten times slower than as_list())
         probe = backend.calls["zeros"]((2, 3))
-        if probe.shape == (2, 3) and type(probe.shape) is not list:
-            self._shape = "tuple"
-        elif probe.shape == [2, 3]:
+        if type(probe.shape) is tuple or (probe.shape == (2, 3) and not hasattr(probe.shape, "as_list")):
+            self._shape = "tuple" if type(probe.shape) is not list else "list"
+        elif probe.shape == [2, 3] and type(probe.shape) is list:
             self._shape = "list"
+        elif hasattr(probe.shape, "as_list") and probe.shape.as_list() == [2, 3]:
+            self._shape = "as_list"
         else:
             self._shape = "convert"
 
@@ -164,15 +169,21 @@ class EmitSpelling(Spelling):
     def shape_check(self, name: str, v: Value, index: int) -> str | None:
         if v.kind == "function" or v.shape is None:
             return None
-        bad = self._global("bad_input", _bad_input(v))
         dt = self.dtype(v.dtype) if v.dtype else None
-        dtype_test = f" or {name}.dtype != {dt}" if dt else ""
+        # an identity test where the backend's arrays carry the very dtype object (a fraction of
+        # an equality test's cost on paddle and TensorFlow); another object equal to it (a NumPy
+        # dtype spelt differently) fails it, and _bad_input lets it through after comparing
+        same = dt is not None and v.dtype is not None and self.identical_dtype(v.dtype)
+        bad = self._global("bad_input", _bad_input(v, self.glb[dt] if same and dt else None))
+        dtype_test = f" or {name}.dtype {'is not' if same else '!='} {dt}" if dt else ""
         if all(d is not None for d in v.shape):
             dims = tuple(int(d) for d in v.shape)  # type: ignore[arg-type]
             if self._shape == "tuple":
                 test = f"{name}.shape != {literal(dims)}"
             elif self._shape == "list":
                 test = f"{name}.shape != {literal(list(dims))}"
+            elif self._shape == "as_list":
+                test = f"{name}.shape.as_list() != {literal(list(dims))}"
             else:
                 test = f"tuple({name}.shape) != {literal(dims)}"
         else:
@@ -180,6 +191,18 @@ class EmitSpelling(Spelling):
                 f" or {name}.shape[{i}] != {d}" for i, d in enumerate(v.shape) if d is not None
             )
         return f"if {test}{dtype_test}: {bad}({name})"
+
+    def identical_dtype(self, name: str) -> bool:
+        """Whether this backend's arrays of dtype ``name`` carry the native dtype object itself."""
+        got = self._same_dtype.get(name)
+        if got is None:
+            native = self.b.impl.dtypes[name]
+            try:
+                got = self.b.calls["zeros"]((1,), dtype=native).dtype is native
+            except Exception:  # noqa: BLE001 - a dtype the backend cannot make arrays of: compare
+                got = False
+            self._same_dtype[name] = got
+        return got
 
     def static_check(self, name: str, value: Any, path: str) -> str | None:
         if type(value) not in (bool, int, float, str, type(None)):  # (functions, opaque objects...)
@@ -208,8 +231,19 @@ def _is_nan(x: Any) -> bool:
     return isinstance(x, (float, complex)) and x != x
 
 
-def _bad_input(v: Value) -> Callable[[Any], None]:
+def _bad_input(v: Value, native_dtype: Any = None) -> Callable[[Any], None]:
+    dims = None if v.shape is None else list(v.shape)
+
     def bad(x: Any) -> None:
+        if native_dtype is not None and dims is not None:
+            # the emitted test was for the dtype object itself: an equal dtype object passes
+            try:
+                got = [int(d) for d in x.shape]
+                fits = len(got) == len(dims) and all(d is None or d == g for d, g in zip(dims, got))
+                if fits and x.dtype == native_dtype:
+                    return
+            except Exception:  # noqa: BLE001 - not an array: the error below says what it is
+                pass
         raise ShapeMismatchError(
             f"input {v.hint!r} of the graph must be {v.type_str} (as traced; '?' marks a dynamic "
             f"dimension), got {_describe(x)}. Trace again with an example of this shape, or mark the "
@@ -264,10 +298,18 @@ def _check_guards(g: GraphIR, values: Any, backend: Any) -> None:
 
 
 def function(
-    g: GraphIR, backend: Any, *, guards: str = "inline", checks: bool = True, name: str = "forward"
+    g: GraphIR,
+    backend: Any,
+    *,
+    guards: str = "inline",
+    checks: bool = True,
+    name: str = "forward",
+    drop_statics: bool = False,
 ) -> Callable[..., Any]:
-    """The graph as a Python function calling ``backend``'s functions (no compiler)."""
+    """The graph as a Python function calling ``backend``'s functions (no compiler); with
+    ``drop_statics``, without the parameters that hold no array (the graph holds their values)."""
     sp = EmitSpelling(backend, g, guards=guards, checks=checks)
+    sp.drop_statics = drop_statics
     lines, _, _ = generate(g, sp, name=name)
     src = "\n".join(lines) + "\n"
     _counter[0] += 1
@@ -299,19 +341,70 @@ def emit(
         return eager
     from .._functional.compile import compile as ivy_compile
 
-    if not g.guards:
-        return ivy_compile(eager, backend=b, options=options or {})
-    returning = function(g, b, guards="return", checks=checks)
-    compiled = ivy_compile(returning, backend=b, options=options or {})
-    if compiled is returning:  # a backend without a compiler: the checks stay inline
+    statics = _static_arguments(g)
+    program = function(g, b, guards="return" if g.guards else "inline", checks=checks, drop_statics=bool(statics))
+    compiled = ivy_compile(program, backend=b, options=options or {})
+    if compiled is program:  # a backend without a compiler: the checks stay inline
         return eager
+    if not statics and not g.guards:
+        return compiled  # (the compiler's own callable: no Python of Ivy's around its calls)
+    n_args = len(g.in_tree[0])
 
     def run(*args: Any, **kwargs: Any) -> Any:
+        if statics:
+            # the graph holds its static arguments: they are checked here, in Python, and the
+            # compiled program takes only the arrays (a compiler must not trace a Python int)
+            if len(args) != n_args:
+                raise TypeError(f"the graph {g.name!r} takes {n_args} positional arguments, got {len(args)}")
+            for key, want in statics.items():
+                got = args[key] if isinstance(key, int) else kwargs.pop(key, _MISSING)
+                if not _same_static(got, want):
+                    _bad_static(_arg_path(g, key), want)(got)
+            args = tuple(a for i, a in enumerate(args) if i not in statics)
+        if not g.guards:
+            return compiled(*args, **kwargs)
         out, values = compiled(*args, **kwargs)
         _check_guards(g, values, b)
         return out
 
     run.__name__ = eager.__name__
     run.__doc__ = eager.__doc__
-    run.__ivy_source__ = returning.__ivy_source__  # type: ignore[attr-defined]
+    run.__ivy_source__ = program.__ivy_source__  # type: ignore[attr-defined]
     return run
+
+
+_MISSING = object()
+
+
+def _static_arguments(g: GraphIR) -> dict[int | str, Any]:
+    """The graph's arguments (positional index or keyword) that hold no array: Python values the
+    graph was traced with, such as a kernel size ``(5, 5)``."""
+    args_tree, kwargs_tree = g.in_tree
+    out: dict[int | str, Any] = {}
+    for key, sub in [*enumerate(args_tree), *kwargs_tree.items()]:
+        if not any(isinstance(x, InputRef) for x in tree_leaves(sub)):
+            out[key] = sub
+    return out
+
+
+def _arg_path(g: GraphIR, key: int | str) -> str:
+    if isinstance(key, str):
+        return key
+    return g.arg_names[key] if key < len(g.arg_names) else f"arg{key}"
+
+
+def _same_static(got: Any, want: Any) -> bool:
+    """Whether a static argument is the traced one (a list for a tuple is, as the inline checks
+    of each leaf allow)."""
+    if type(want) in (tuple, list):
+        return (
+            type(got) in (tuple, list) and len(got) == len(want) and all(_same_static(a, b) for a, b in zip(got, want))
+        )
+    if isinstance(want, dict):
+        return isinstance(got, dict) and got.keys() == want.keys() and all(_same_static(got[k], want[k]) for k in want)
+    if _is_nan(want):
+        return _is_nan(got)
+    try:
+        return bool(got == want)
+    except Exception:  # noqa: BLE001 - an array where a number was traced
+        return False

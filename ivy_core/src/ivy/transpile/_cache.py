@@ -142,7 +142,8 @@ def _host(x: Any) -> Any:
     from .. import _api
     from ._inputs import is_array
 
-    return np.ascontiguousarray(_api.to_numpy(x) if is_array(x) else np.asarray(x))
+    # (not np.ascontiguousarray: it makes a 0-d array 1-d, and BatchNorm's counter is 0-d)
+    return np.asarray(_api.to_numpy(x) if is_array(x) else x, order="C")
 
 
 def _value_key(dtype: str, shape: Any, data: bytes) -> tuple[str, tuple[int, ...], str]:

@@ -120,8 +120,9 @@ class Source:
         if self._fingerprint is None:
             try:
                 if self.impl.fingerprint is not None:
-                    fp = str(self.impl.fingerprint(self.obj))
-                    if self.params_v is not None:
+                    got = self.impl.fingerprint(self.obj)
+                    fp = "" if got is None else str(got)  # (None or "": the frontend cannot tell)
+                    if fp and self.params_v is not None:
                         fp += ":" + fingerprint(None, self.params_v)
                 else:
                     fp = fingerprint(self.obj, self.params_v)

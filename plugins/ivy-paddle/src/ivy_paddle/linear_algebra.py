@@ -37,12 +37,15 @@ def matmul(x1: Any, x2: Any, /) -> Any:
     return _pmatmul(x1, x2)
 
 
+_transpose = paddle._C_ops.transpose
+
+
 def matrix_transpose(x: Any, /) -> Any:
     if len(x.shape) < 2:
         raise ValueError("ivy.matrix_transpose: input must have at least two dimensions")
-    perm = list(range(len(x.shape)))
-    perm[-1], perm[-2] = perm[-2], perm[-1]
-    return paddle.transpose(x, perm)
+    n = len(x.shape)
+    perm = [*range(n - 2), n - 1, n - 2]
+    return _transpose(x, perm)  # what paddle.transpose calls in dynamic and PIR mode
 
 
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:

@@ -67,11 +67,15 @@ def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
     return paddle.concat(xs, axis)
 
 
+_unsqueeze = paddle._C_ops.unsqueeze
+_unbind = paddle._C_ops.unbind
+
+
 def expand_dims(x: Any, /, axis: int = 0) -> Any:
     n = len(x.shape)
     if not -n - 1 <= axis <= n:
         raise IndexError(f"ivy.expand_dims: axis {axis} is out of range for rank {n}")
-    return paddle.unsqueeze(x, axis)
+    return _unsqueeze(x, [axis])  # paddle.unsqueeze's own call in dynamic mode, for an int axis
 
 
 def flip(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
@@ -157,4 +161,5 @@ def tile(x: Any, repetitions: Any, /) -> Any:
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
-    return tuple(paddle.unbind(x, norm_axis(axis, len(x.shape))))  # unbind has every dtype, unstack not
+    # unbind has every dtype, unstack not; _C_ops.unbind is paddle.unbind in dynamic and PIR mode
+    return tuple(_unbind(x, norm_axis(axis, len(x.shape))))

@@ -499,20 +499,29 @@ def scaled_dot_product_attention(
 ) -> Tensor:
     # softmax(q k^T * scale) v on paddle's kernels: the composition's separate transpose of k and
     # its five-op softmax made the program ~25% slower, eagerly and under paddle.jit.to_static.
-    # Masks, causality and dropout (and mixed dtypes) stay with the composition.
+    # Dropout (and mixed dtypes) stay with the composition.
     if (
-        mask is not None
-        or is_causal
-        or dropout_p > 0.0
+        dropout_p > 0.0
         or id(q.dtype) not in FLOATS
         or not (q.dtype == k.dtype == v.dtype)
         or q.ndim < 2
+        or (mask is not None and mask.dtype != paddle.bool and mask.dtype != q.dtype)  # (promotes)
     ):
         return _compose("scaled_dot_product_attention")(
             q, k, v, mask=mask, scale=scale, dropout_p=dropout_p, is_causal=is_causal
         )
     s = (1.0 / math.sqrt(q.shape[-1])) if scale is None else scale
-    return paddle.matmul(F.softmax(paddle.matmul(q, k, transpose_y=True) * s, -1), v)
+    scores = paddle.matmul(q, k, transpose_y=True) * s
+    if is_causal or (mask is not None and mask.dtype == paddle.bool):
+        neg = paddle.full([], -math.inf, scores.dtype)  # a query with no key to attend to: NaN
+        if is_causal:  # query i attends to keys j <= i (top-left aligned)
+            keep = paddle.tril(paddle.ones([q.shape[-2], k.shape[-2]], dtype=paddle.bool))
+            scores = paddle.where(keep, scores, neg)
+        if mask is not None and mask.dtype == paddle.bool:  # True marks the positions to attend to
+            scores = paddle.where(mask, scores, neg)
+    if mask is not None and mask.dtype != paddle.bool:  # an additive mask
+        scores = scores + mask
+    return paddle.matmul(F.softmax(scores, -1), v)
 
 
 def layer_norm(

@@ -44,4 +44,10 @@ def ivy_compile(backend: str, fn: Callable[..., Any], options: Mapping[str, Any]
     import tensorflow as tf
 
     _autograph_leaves_ivy_alone()
-    return tf.function(fn, **dict(options))
+    opts = dict(options)
+    if getattr(fn, "__ivy_source__", None) is not None:
+        # a program emitted from an ivy.Graph: straight-line calls (control flow is already the
+        # backend's cond/while ops), nothing for AutoGraph to convert; its analysis of one long
+        # function grows quadratically (minutes for a MobileNetV2, 100 s for a ResNet-18)
+        opts.setdefault("autograph", False)
+    return tf.function(fn, **opts)

@@ -11,13 +11,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import tensorflow as tf
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_bitwise_ops as gb
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
-from ._helpers import SCALARS, cast, f32_to_f64, pair, scalar, tensor, truth
+from ._helpers import SCALARS, _eager, cast, f32_to_f64, ints, pair, scalar, tensor, truth
 
 __all__ = [
     "abs",
@@ -314,7 +315,7 @@ def signbit(x: Any, /) -> Any:
     d = x.dtype
     if d in D.REALF:
         i = D.SAME_WIDTH_INT[d]
-        return gm.less(ga.bitcast(x, i), tf.zeros((), i))  # the sign bit, also of -0.0 and -NaN
+        return gm.less(ga.bitcast(x, i), scalar(0, i))  # the sign bit, also of -0.0 and -NaN
     if d in D.SIGNED:
         return gm.less(x, _zeros_like(x))
     if d in D.UNSIGNED:
@@ -503,19 +504,41 @@ def _nextafter(x1: Any, x2: Any) -> Any:
 _F32_TINY = 1.1754944e-38  # the smallest normal float32
 
 
-def _below_normal(x: Any) -> Any:
-    """Whether ``x`` holds a zero or a subnormal (TF compares a subnormal as zero: the two cannot
-    be told apart cheaply, and the exact path is right for both)."""
-    return gm.less(tf.reduce_min(gm._abs(x)), tf.constant(_F32_TINY, D.F32))
+def _tiny(x1: Any, x2: Any) -> Any:
+    """Where x1 or x2 is a zero or a subnormal (a NaN hides the other operand of its pair only,
+    whose result is NaN anyway)."""
+    return gm.less(gm.minimum(gm._abs(x1), gm._abs(x2)), scalar(_F32_TINY, D.F32))
+
+
+def _np_tiny(a: Any) -> bool:
+    if not a.size:
+        return False
+    m = np.abs(a).min()
+    if m != m:  # a NaN: look at every element
+        return bool(np.less(np.abs(a), _F32_TINY).any())
+    return bool(m < _F32_TINY)
+
+
+def _host_cpu(x: Any) -> bool:
+    return "device:CPU" in x.device
 
 
 def _atan2(x1: Any, x2: Any) -> Any:
     x1, x2 = _floats(x1, x2)
     if x1.dtype is D.F32:
-        # TF's float32 kernel flushes subnormals: only inputs that may hold one take float64
-        # from the exact bits (a hundred times slower than the kernel)
+        # TF's float32 kernel flushes subnormals: only inputs that may hold one take float64 from
+        # the exact bits (a hundred times slower than the kernel). TF also compares a subnormal
+        # as zero, so "a zero or a subnormal" is what the test finds: the exact path is right for both.
+        if _eager():  # one Python test instead of tf.cond's machinery
+            if _host_cpu(x1) and _host_cpu(x2):  # read in place by NumPy, which sees subnormals
+                tiny = _np_tiny(x1.numpy()) or _np_tiny(x2.numpy())
+            else:
+                tiny = bool(gm._any(_tiny(x1, x2), ints(tuple(range(max(x1.shape.rank, x2.shape.rank)))), False))
+            if tiny:
+                return cast(gm.atan2(f32_to_f64(x1), f32_to_f64(x2)), D.F32)
+            return gm.atan2(x1, x2)
         return tf.cond(
-            gm.logical_or(_below_normal(x1), _below_normal(x2)),
+            tf.reduce_any(_tiny(x1, x2)),
             lambda: cast(gm.atan2(f32_to_f64(x1), f32_to_f64(x2)), D.F32),
             lambda: gm.atan2(x1, x2),
         )

@@ -7,6 +7,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
 from . import _dtypes as D
@@ -171,12 +172,14 @@ def solve(x1: Any, x2: Any, /) -> Any:
     _square(x1, "solve")
     vec = x2.shape.rank == 1
     if vec:
-        x2 = x2[:, None]
-    batch = broadcast_shapes(x1.shape[:-2], x2.shape[:-2])  # TF's MatrixSolve does not broadcast
-    a = tf.broadcast_to(x1, [*batch, *x1.shape[-2:]])
-    b = tf.broadcast_to(x2, [*batch, *x2.shape[-2:]])
+        x2 = ga.expand_dims(x2, ints((-1,)))  # (not x2[:, None]: TF's slicing is slow)
+    a, b = x1, x2
+    if a.shape[:-2] != b.shape[:-2] or not a.shape[:-2].is_fully_defined():
+        batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])  # TF's MatrixSolve does not broadcast
+        a = tf.broadcast_to(a, [*batch, *a.shape[-2:]])
+        b = tf.broadcast_to(b, [*batch, *b.shape[-2:]])
     out = tf.linalg.solve(a, b)
-    return out[..., 0] if vec else out
+    return ga.squeeze(out, [-1]) if vec else out
 
 
 def outer(x1: Any, x2: Any, /) -> Any:

@@ -520,7 +520,12 @@ def linear(x: Any, weight: Any, /, bias: Any = None) -> Any:
         or (bias is not None and bias.dtype != x.dtype)
     ):
         return _compose("linear")(x, weight, bias)
-    y = tf.linalg.matmul(x, weight, transpose_b=True)  # weight [out, in]; batch axes broadcast
+    # weight [out, in]; leading axes folded: one MatMul (a broadcast BatchMatMulV2's weight gradient sums products)
+    y = (
+        tf.linalg.matmul(x, weight, transpose_b=True)
+        if x.shape.rank == 2
+        else tf.tensordot(x, weight, [[x.shape.rank - 1], [1]])
+    )
     return y if bias is None else tf.nn.bias_add(y, bias) if bias.shape.rank == 1 else y + bias
 
 

@@ -10,7 +10,7 @@ import torch
 
 from ivy.plugin_kit import fastpath
 
-from ._dtypes import PARTIAL, SIGNED_VIEW, WIDE, i64, promote, scalar_dtype, u64, unsupported
+from ._dtypes import INEXACT, PARTIAL, SIGNED_VIEW, WIDE, i64, promote, scalar_dtype, u64, unsupported
 
 Tensor = torch.Tensor
 _tensor = torch.tensor
@@ -75,6 +75,9 @@ def uint_call(fn: Callable[..., Any], name: str, mode: str, *xs: Tensor) -> Any:
 
 
 _PY = (int, float, bool, complex)
+#: tensor dtypes a Python float / int operand keeps (torch has kernels for them all)
+FLOAT_KINDS = frozenset((torch.float16, torch.bfloat16, *INEXACT))
+NUMBER_KINDS = FLOAT_KINDS | {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8}
 
 
 def slow2(fn: Callable[..., Any], name: str, mode: str, x1: Any, x2: Any, scal: bool = False) -> Any:
@@ -97,6 +100,13 @@ def binop(fn: Callable[..., Any], name: str, mode: str = VALUE, scal: bool = Fal
     number as its second argument."""
 
     def op(x1, x2, /):  # type: ignore[no-untyped-def]
+        t2 = type(x2)
+        if scal and (t2 is float or t2 is int) and type(x1) is Tensor:
+            # torch reads a Python number as weak, as the standard does, where its kind is not
+            # above the tensor's (tested here without raising: an exception costs a microsecond)
+            if x1.dtype in (FLOAT_KINDS if t2 is float else NUMBER_KINDS):
+                return fn(x1, x2)
+            return slow2(fn, name, mode, x1, x2, scal)
         try:
             if x1.dtype is x2.dtype:
                 return fn(x1, x2)

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from ivy.plugin_kit import composed
+from ivy.plugin_kit import composed, fastpath
 
 from ._dtypes import PARTIAL, c64, c128, f64, i64, native
 from ._dtypes import device as _dev
@@ -48,6 +48,10 @@ def arange(
         device = _dev(device)
     if stop is None:
         start, stop = 0, start
+    try:  # torch infers the standard's dtype (int64 for ints, else the default float)
+        return torch.arange(start, stop, step, dtype=dtype, device=device)
+    except (RuntimeError, NotImplementedError):  # an empty range, a zero step, uint16/32/64
+        pass
     n = math.ceil((stop - start) / step) if step else 0
     if n <= 0:  # torch raises when the step points away from stop; the standard gives []
         if step == 0:
@@ -58,6 +62,10 @@ def arange(
     if dtype in PARTIAL:  # torch has no arange kernel for uint16/32/64
         return torch.arange(start, stop, step, dtype=i64, device=device).to(dtype)
     return torch.arange(start, stop, step, dtype=dtype, device=device)
+
+
+_PY_DATA = frozenset((list, tuple, float, int, bool, complex))
+_PARTIAL = frozenset(PARTIAL)
 
 
 def _from_foreign(obj: Any) -> Tensor:
@@ -93,10 +101,15 @@ def asarray(
     device: Any = None,
     copy: bool | None = None,
 ) -> Tensor:
-    if dtype is not None:
+    if dtype is not None and type(dtype) is not torch.dtype:
         dtype = native(dtype)
     if device is not None:
         device = _dev(device)
+    elif copy is not False and type(obj) in _PY_DATA and dtype not in _PARTIAL:
+        try:  # the common call: Python numbers or nested lists on the default device
+            return torch.tensor(obj) if dtype is None else torch.tensor(obj, dtype=dtype)
+        except (TypeError, ValueError, RuntimeError):  # lists holding arrays, ...: below
+            pass
     if isinstance(obj, Tensor):
         return _adapt(obj, dtype, device, copy)
     if isinstance(obj, (bool, int, float, complex, list, tuple)):
@@ -174,14 +187,18 @@ def eye(
     dtype: Any = None,
     device: Any = None,
 ) -> Tensor:
-    if dtype is not None:
+    if dtype is not None and type(dtype) is not torch.dtype:
         dtype = native(dtype)
     if device is not None:
         device = _dev(device)
+    if k == 0 and dtype not in _PARTIAL:
+        if n_cols is None:
+            if device is None:
+                return torch.eye(n_rows, dtype=dtype)
+            return torch.eye(n_rows, dtype=dtype, device=device)
+        return torch.eye(n_rows, n_cols, dtype=dtype, device=device)
     if n_cols is None:
         n_cols = n_rows
-    if k == 0 and dtype not in PARTIAL:
-        return torch.eye(n_rows, n_cols, dtype=dtype, device=device)
     out = torch.zeros((n_rows, n_cols), dtype=dtype, device=device)
     out.diagonal(k).fill_(1)  # torch.eye has no diagonal offset
     return out
@@ -225,6 +242,7 @@ def full(
     return torch.full(shape, fill_value, dtype=dtype, device=device)
 
 
+@fastpath(torch.full_like, nargs=2)
 def full_like(
     x: Tensor,
     /,
@@ -276,12 +294,11 @@ _linspace_arrays = composed("linspace", "torch")
 
 
 def meshgrid(*arrays: Tensor, indexing: str = "xy") -> list[Tensor]:
+    if indexing != "ij" and indexing != "xy":
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
     if not arrays:
         return []
-    if indexing not in ("xy", "ij"):
-        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
-    arrays = tuple(a.reshape(-1) if a.ndim == 0 else a for a in arrays)
-    return list(torch.meshgrid(*arrays, indexing=indexing))
+    return list(torch.meshgrid(*arrays, indexing=indexing))  # a 0-d input counts as one element
 
 
 def ones(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None) -> Tensor:
@@ -292,6 +309,7 @@ def ones(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None)
     return torch.ones(shape, dtype=dtype, device=device)
 
 
+@fastpath(torch.ones_like, nargs=1)  # x's dtype and device, as the standard
 def ones_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor:
     if dtype is not None:
         dtype = native(dtype)
@@ -308,6 +326,7 @@ def zeros(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None
     return torch.zeros(shape, dtype=dtype, device=device)
 
 
+@fastpath(torch.zeros_like, nargs=1)  # x's dtype and device, as the standard
 def zeros_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor:
     if dtype is not None:
         dtype = native(dtype)

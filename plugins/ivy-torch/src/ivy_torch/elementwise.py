@@ -174,9 +174,10 @@ def imag(x: Tensor, /) -> Tensor:
 
 # ---------------------------------------------------------------- binary
 add = binop(torch.add, "add", WRAP, scal=True)
-subtract = binop(torch.subtract, "subtract", WRAP, scal=True)
-multiply = binop(torch.multiply, "multiply", WRAP, scal=True)
-divide = binop(torch.divide, "divide", scal=True)
+# torch.sub/mul/div: the same functions as torch.subtract/multiply/divide, without the alias's cost
+subtract = binop(torch.sub, "subtract", WRAP, scal=True)
+multiply = binop(torch.mul, "multiply", WRAP, scal=True)
+divide = binop(torch.div, "divide", scal=True)
 atan2 = binop(torch.atan2, "atan2")
 copysign = binop(torch.copysign, "copysign")
 hypot = binop(torch.hypot, "hypot")
@@ -262,10 +263,15 @@ def _remainder(x1: Tensor, x2: Tensor) -> Tensor:
 remainder = _divlike(_remainder, "remainder")
 
 
+_FLOAT_SET = frozenset(FLOATS) | {torch.float16, torch.bfloat16}
+
+
 def clip(x: Tensor, /, min: Tensor | float | None = None, max: Tensor | float | None = None) -> Tensor:
+    d = x.dtype
+    if type(min) is float and type(max) is float and d in _FLOAT_SET:
+        return torch.clamp(x, min, max)  # the common call: float bounds keep x's float dtype
     if min is None and max is None:
         return x.clone()  # torch.clamp needs at least one bound
-    d = x.dtype
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         # torch.clamp takes either tensors or numbers: make both bounds tensors of x's dtype
         if min is not None:

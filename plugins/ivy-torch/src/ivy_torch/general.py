@@ -54,6 +54,8 @@ def _long(i: Tensor) -> Tensor:
 def gather(params: Tensor, indices: Tensor, /, *, axis: int = -1, batch_dims: int = 0) -> Tensor:
     if batch_dims:
         return _compose("gather")(params, indices, axis=axis, batch_dims=batch_dims)
+    if indices.ndim == 1 and indices.dtype in _IDX and params.dtype not in PARTIAL:
+        return torch.index_select(params, axis, indices)  # the result has the standard's shape
     a = norm_axis(axis, params.ndim)
     if indices.dtype not in _IDX:
         indices = indices.long()
@@ -124,7 +126,13 @@ def scatter_nd(
         shape = (*(int(t) for t in top.tolist()), *trailing)
     shape = tuple(int(s) for s in shape)
     trailing = shape[k:]
-    upd = upd.expand((*lead, *trailing)).reshape((-1, *trailing))
+    want = (*lead, *trailing)
+    if upd.shape != want:
+        upd = upd.expand(want)
+    if upd.ndim != 1 + len(trailing):  # each op costs a microsecond or so: only where needed
+        upd = upd.reshape((-1, *trailing))
+    if k == 1:  # one index column: the row numbers themselves, and the result has its shape
+        return _scatter_rows(idx.reshape(-1), upd, shape[0], trailing, reduction)
     strides = [math.prod(shape[j + 1 : k]) for j in range(k)]
     flat = (idx.reshape(-1, k) * torch.tensor(strides, dtype=i64, device=idx.device)).sum(-1)
     return _scatter_rows(flat, upd, math.prod(shape[:k]), trailing, reduction).reshape(shape)
@@ -189,10 +197,13 @@ def _flip_query(x: Tensor, query: Any) -> tuple[list[int], tuple[Any, ...]]:
 
 
 def get_item(x: Tensor, /, query: Any) -> Tensor:
-    if _neg_steps(query):
-        axes, q = _flip_query(x, query)
-        return x.flip(axes)[q]
-    return x[query]
+    try:
+        return x[query]
+    except ValueError:  # "step must be greater than zero": torch refuses negative slice steps
+        if not _neg_steps(query):
+            raise
+    axes, q = _flip_query(x, query)
+    return x.flip(axes)[q]
 
 
 def set_item(x: Tensor, query: Any, val: Tensor | complex, /) -> Tensor:
@@ -242,7 +253,7 @@ def split(
 ) -> list[Tensor]:
     n = x.shape[axis]
     if num_or_size_splits is None:
-        sizes: Any = 1  # torch.split with an int: pieces of that size
+        sizes: Any = [1] * n
     elif isinstance(num_or_size_splits, int):
         k = num_or_size_splits
         if n % k:
@@ -258,7 +269,8 @@ def split(
         sizes = list(num_or_size_splits)
         if sum(sizes) != n:
             raise ValueError(f"split: sizes {sizes} do not add up to the axis length {n}")
-    return list(torch.split(x, sizes, axis))
+    # torch.split_with_sizes is the C function under torch.split (which is Python)
+    return list(torch.split_with_sizes(x, sizes, axis))
 
 
 def pad(

@@ -9,12 +9,13 @@ import torch
 from ivy.plugin_kit import fastpath
 
 from ._dtypes import ALL, FLOATS, PARTIAL, u64
-from ._helpers import Tensor, prep2, to_u64_order
+from ._helpers import FLOAT_KINDS, Tensor, prep2, to_u64_order
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
 _WIDEN = {torch.bool: torch.uint8, torch.uint16: torch.int32, torch.uint32: torch.int64}
 _SLOW = (torch.bool, torch.uint16, torch.uint32, torch.uint64)
+_PY_NUMBERS = frozenset((bool, int, float, complex))
 
 
 def _orderable(x: Tensor) -> Tensor:
@@ -97,11 +98,18 @@ def searchsorted(
 def where(condition: Tensor, x1: Any, x2: Any, /) -> Tensor:
     if condition.dtype is not torch.bool:
         condition = condition != 0  # torch.where wants a bool condition
-    try:
-        if x1.dtype is x2.dtype:
-            return torch.where(condition, x1, x2)
-    except (AttributeError, NotImplementedError):
-        pass
+    t1, t2 = type(x1), type(x2)
+    # a Python number next to a float tensor: torch reads it as weak, as the standard does
+    if (t2 is float or t2 is int) and t1 is Tensor and x1.dtype in FLOAT_KINDS:
+        return torch.where(condition, x1, x2)
+    if (t1 is float or t1 is int) and t2 is Tensor and x2.dtype in FLOAT_KINDS:
+        return torch.where(condition, x1, x2)
+    if t1 not in _PY_NUMBERS and t2 not in _PY_NUMBERS:  # (no exception for a scalar)
+        try:
+            if x1.dtype is x2.dtype:
+                return torch.where(condition, x1, x2)
+        except (AttributeError, NotImplementedError):
+            pass
     x1, x2 = prep2(x1, x2)  # the standard's promotion, scalars included
     try:
         return torch.where(condition, x1, x2)

@@ -16,6 +16,7 @@ from ._helpers import Tensor, axes_tuple, from_u64_order, norm_axis, to_u64_orde
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 _WIDE = {torch.uint16: torch.int32, torch.uint32: torch.int64}
+_UNSIGNED, _PARTIAL = frozenset(UNSIGNED), frozenset(PARTIAL)  # (a set finds a dtype faster)
 
 
 def _unsigned_acc(fn: Any, x: Tensor, dtype: torch.dtype, **kw: Any) -> Tensor:
@@ -33,8 +34,11 @@ def sum(
     dtype: Any = None,
     keepdims: bool = False,
 ) -> Tensor:
-    if axis is None and dtype is None and not keepdims and x.dtype not in UNSIGNED:
-        return torch.sum(x)  # fast path: torch's defaults are the standard's here
+    if dtype is None and x.dtype not in _UNSIGNED:  # torch's accumulation dtype is the standard's
+        if type(axis) is int:
+            return torch.sum(x, axis, keepdims)  # positional: torch parses keywords slowly
+        if axis is None and not keepdims:
+            return torch.sum(x)
     dt = SUM_DTYPE.get(x.dtype) if dtype is None else native(dtype)
     if axis == ():  # torch reads dim=() as "all axes"; the standard as "none"
         return x.to(dt, copy=True) if dt is not None else x.clone()
@@ -55,8 +59,11 @@ def prod(
     dtype: Any = None,
     keepdims: bool = False,
 ) -> Tensor:
-    if axis is None and dtype is None and not keepdims and x.dtype not in UNSIGNED:
-        return torch.prod(x)  # fast path
+    if dtype is None and x.dtype not in _UNSIGNED:
+        if type(axis) is int:
+            return torch.prod(x, axis, keepdims)
+        if axis is None and not keepdims:
+            return torch.prod(x)
     dt = SUM_DTYPE.get(x.dtype) if dtype is None else native(dtype)
     if dt in PARTIAL or x.dtype in PARTIAL:
         out_dt = dt if dt is not None else x.dtype
@@ -89,22 +96,25 @@ def _minmax(fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
     return fn(x, dim=axis, keepdim=keepdims)
 
 
-@fastpath(torch.max, nargs=1, dtypes=ALL - set(PARTIAL))  # all of x; propagates NaN
+# torch.amax(x) is torch.max(x) (the whole of x, NaN propagates) without its overload resolution
+@fastpath(torch.amax, nargs=1, dtypes=ALL - set(PARTIAL))
 def max(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
-    if axis is None and not keepdims and x.dtype not in PARTIAL:
-        return torch.max(x)  # fast path (propagates NaN)
+    if type(axis) is int and x.dtype not in _PARTIAL:
+        return torch.amax(x, axis, keepdims)
     return _minmax(torch.amax, x, axis, keepdims)
 
 
-@fastpath(torch.min, nargs=1, dtypes=ALL - set(PARTIAL))
+@fastpath(torch.amin, nargs=1, dtypes=ALL - set(PARTIAL))
 def min(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
-    if axis is None and not keepdims and x.dtype not in PARTIAL:
-        return torch.min(x)
+    if type(axis) is int and x.dtype not in _PARTIAL:
+        return torch.amin(x, axis, keepdims)
     return _minmax(torch.amin, x, axis, keepdims)
 
 
 @fastpath(torch.mean, nargs=1)
 def mean(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
+    if type(axis) is int:
+        return torch.mean(x, axis, keepdims)
     if axis is None and not keepdims:
         return torch.mean(x)
     if axis == ():

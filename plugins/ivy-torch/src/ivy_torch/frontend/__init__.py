@@ -14,6 +14,7 @@ Loaded by ``ivy.transpile`` through the plugin's ``ivy_register_frontends`` hook
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 from typing import Any
@@ -22,6 +23,7 @@ import torch
 
 from ivy.plugin import FrontendImpl
 
+from . import _fingerprint
 from ._interpret import to_graph, unsupported_ops
 from ._table import TABLE, core_ops, op_set
 
@@ -38,32 +40,16 @@ def kind(obj: Any) -> str | None:
     return None
 
 
-def fingerprint(obj: Any) -> str:
-    """A stable identity of the program ``obj`` runs, for the disk cache: the source of the
-    function or of every module class in the module tree, the module's mode, and its
-    parameters' and buffers' names, shapes and dtypes (not their values); the op table's
-    version (its rules' text) too, so a changed frontend does not reuse old graphs."""
-    h = hashlib.sha256()
-    h.update(torch.__version__.encode())
-    h.update(repr(sorted((name, r.doc) for name, r in TABLE.items())).encode())
-    if isinstance(obj, torch.nn.Module):
-        for name, sub in obj.named_modules():
-            h.update(f"{name}:{type(sub).__module__}.{type(sub).__qualname__}:{sub.training}".encode())
-            h.update(_source(type(sub)).encode())
-        for name, t in (*obj.named_parameters(), *obj.named_buffers()):
-            h.update(f"{name}:{tuple(t.shape)}:{t.dtype}".encode())
-        h.update(repr(getattr(getattr(obj, "config", None), "to_dict", lambda: None)()).encode())
-    else:
-        h.update(f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', repr(obj))}".encode())
-        h.update(_source(obj).encode())
-    return h.hexdigest()
+def fingerprint(obj: Any) -> str | None:
+    """A stable identity of the program ``obj`` runs, for the disk cache (None: not cacheable):
+    its modules' classes and configuration, the mode, the parameters' and buffers' names, shapes
+    and dtypes (not their values), and the op table's rules (see ``_fingerprint``)."""
+    return _fingerprint.fingerprint(obj, _table_stamp())
 
 
-def _source(obj: Any) -> str:
-    try:
-        return inspect.getsource(obj)
-    except (OSError, TypeError):
-        return ""
+@functools.lru_cache(maxsize=1)
+def _table_stamp() -> str:
+    return hashlib.sha256(repr(sorted((name, r.doc) for name, r in TABLE.items())).encode()).hexdigest()
 
 
 def load() -> FrontendImpl:
