@@ -69,6 +69,9 @@ class EmitSpelling(Spelling):
     dtypes ``_dt_<name>``, with input checks and guards."""
 
     checks = True
+    #: dtype checks by identity where the backend allows it (eager programs; a compiler's
+    #: tracer may not follow ``is``: paddle's SOT then recompiles, and each call is ~10% slower)
+    identity_checks = True
 
     def __init__(self, backend: Any, graph: GraphIR, guards: str = "inline", checks: bool = True):
         self.b = backend
@@ -173,7 +176,7 @@ class EmitSpelling(Spelling):
         # an identity test where the backend's arrays carry the very dtype object (a fraction of
         # an equality test's cost on paddle and TensorFlow); another object equal to it (a NumPy
         # dtype spelt differently) fails it, and _bad_input lets it through after comparing
-        same = dt is not None and v.dtype is not None and self.identical_dtype(v.dtype)
+        same = self.identity_checks and dt is not None and v.dtype is not None and self.identical_dtype(v.dtype)
         bad = self._global("bad_input", _bad_input(v, self.glb[dt] if same and dt else None))
         dtype_test = f" or {name}.dtype {'is not' if same else '!='} {dt}" if dt else ""
         if all(d is not None for d in v.shape):
@@ -305,11 +308,14 @@ def function(
     checks: bool = True,
     name: str = "forward",
     drop_statics: bool = False,
+    compiled: bool = False,
 ) -> Callable[..., Any]:
-    """The graph as a Python function calling ``backend``'s functions (no compiler); with
-    ``drop_statics``, without the parameters that hold no array (the graph holds their values)."""
+    """The graph as a Python function calling ``backend``'s functions; with ``drop_statics``,
+    without the parameters that hold no array (the graph holds their values); ``compiled``: the
+    function is for the backend's compiler."""
     sp = EmitSpelling(backend, g, guards=guards, checks=checks)
     sp.drop_statics = drop_statics
+    sp.identity_checks = not compiled
     lines, _, _ = generate(g, sp, name=name)
     src = "\n".join(lines) + "\n"
     _counter[0] += 1
@@ -342,7 +348,9 @@ def emit(
     from .._functional.compile import compile as ivy_compile
 
     statics = _static_arguments(g)
-    program = function(g, b, guards="return" if g.guards else "inline", checks=checks, drop_statics=bool(statics))
+    program = function(
+        g, b, guards="return" if g.guards else "inline", checks=checks, drop_statics=bool(statics), compiled=True
+    )
     compiled = ivy_compile(program, backend=b, options=options or {})
     if compiled is program:  # a backend without a compiler: the checks stay inline
         return eager

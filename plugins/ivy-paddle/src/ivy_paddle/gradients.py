@@ -125,10 +125,14 @@ def _detach_tree(tree: Any) -> Any:
 def value_and_grad_flat(
     func: Callable[..., Any], xs: Sequence[Tensor], /, *, has_aux: bool = False
 ) -> tuple[Tensor, list[Tensor], Any]:
+    global _DEPTH
     keep = _DEPTH > 0
     inputs = _inputs(xs)
-    with _Nested():
+    _DEPTH += 1  # (as _Nested, without a context manager's two calls: this runs per training step)
+    try:
         out = func(list(inputs))
+    finally:
+        _DEPTH -= 1
     y, aux = out if has_aux else (out, None)
     if not isinstance(y, Tensor) or y.ndim != 0:
         shape = tuple(y.shape) if isinstance(y, Tensor) else type(y).__name__

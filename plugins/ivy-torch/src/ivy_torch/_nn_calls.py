@@ -1,5 +1,6 @@
-"""Convolutions and pools specialised to a graph's static arguments: the padding, strides and
-layout moves are worked out once when a graph is emitted, so each call is the bare torch call."""
+"""Convolutions, pools, layer norms and attention specialised to a graph's static arguments: the
+padding, strides, layout moves and argument checks are worked out once when a graph is emitted,
+so each call is the bare torch call."""
 
 from __future__ import annotations
 
@@ -119,3 +120,43 @@ for _n, _op in ((1, nn.max_pool1d), (2, nn.max_pool2d), (3, nn.max_pool3d)):
     specializer(_op)(_pool(_n, "max"))
 for _n, _op in ((1, nn.avg_pool1d), (2, nn.avg_pool2d), (3, nn.avg_pool3d)):
     specializer(_op)(_pool(_n, "avg"))
+
+
+@specializer(nn.layer_norm)
+def _layer_norm_call(
+    x: Any, normalized_idxs: Any, /, *, scale: Any = None, offset: Any = None, eps: float = 1e-5
+) -> Callable[..., Any] | None:
+    nd = len(x.shape)
+    axes = sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})
+    k = len(axes)
+    ns = tuple(x.shape[nd - k :])
+    if axes != list(range(nd - k, nd)) or any(
+        p is not None and (tuple(p.shape) != ns or p.dtype != x.dtype) for p in (scale, offset)
+    ):
+        return None  # moved axes, or parameters applied after torch's kernel: the general call
+    ln = F.layer_norm
+    if scale is not None and offset is not None:
+        return lambda x, w, b: ln(x, ns, w, b, eps)
+    if scale is not None:
+        return lambda x, w: ln(x, ns, w, None, eps)
+    if offset is not None:
+        return lambda x, b: ln(x, ns, None, b, eps)
+    return lambda x: ln(x, ns, None, None, eps)
+
+
+@specializer(nn.scaled_dot_product_attention)
+def _attention_call(
+    q: Any,
+    k: Any,
+    v: Any,
+    /,
+    *,
+    mask: Any = None,
+    scale: float | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+) -> Callable[..., Any] | None:
+    if mask is not None or min(len(q.shape), len(k.shape), len(v.shape)) < 2 or not q.dtype == k.dtype == v.dtype:
+        return None  # masks (NaN rows, folded causality) and mixed dtypes: the general call
+    sdpa = F.scaled_dot_product_attention
+    return lambda q, k, v: sdpa(q, k, v, None, dropout_p, is_causal, scale=scale)
