@@ -55,11 +55,33 @@ def _guarded(fn: Callable[..., Any], backend: _registry.Backend) -> Callable[...
 
 def _numbers_to_arrays(tree: Any, xp: Any) -> Any:
     """Python numbers in a state nest as 0-d arrays: compiled programs take them as inputs
-    (tf.function would bake a Python number into the program and retrace for each value)."""
-    leaves, structure = nest.flatten(tree)
-    return nest.unflatten(
-        structure, [xp.asarray(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x for x in leaves]
-    )
+    (tf.function would bake a Python number into the program and retrace for each value). Runs on
+    every call of a compiled training step: plain dicts, lists and tuples are walked here and only
+    rebuilt where a number was found (a module's state has none)."""
+    t = type(tree)
+    if t is dict:
+        out = None
+        for k, v in tree.items():
+            w = _numbers_to_arrays(v, xp)
+            if w is not v:
+                if out is None:
+                    out = dict(tree)
+                out[k] = w
+        return tree if out is None else out
+    if t is list or t is tuple:
+        items = [_numbers_to_arrays(v, xp) for v in tree]
+        return tree if all(a is b for a, b in zip(items, tree)) else t(items)
+    if tree is None or t is bool or t is str:
+        return tree
+    if isinstance(tree, (int, float)):  # (NumPy's float64 is a float too)
+        return xp.asarray(tree)
+    if isinstance(tree, (dict, list, tuple)) or t in nest._NODES:  # other kinds of nest
+        leaves, structure = nest.flatten(tree)
+        return nest.unflatten(
+            structure,
+            [xp.asarray(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x for x in leaves],
+        )
+    return tree
 
 
 def _surfaced(e: BaseException) -> BaseException:
