@@ -28,7 +28,8 @@ Devices, state, interop
 
 Transpiler frontends
     :func:`trace_program`: trace an interpreter of a source program, written with Ivy ops, into
-    an :class:`ivy.Graph` with the program's parameters lifted (loaded on first use).
+    an :class:`ivy.Graph` with the program's parameters lifted; :func:`code_names`: the names a
+    function's code reads, for a frontend's fingerprint (both loaded on first use).
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ __all__ = [
     "pytree_flatten",
     "pytree_unflatten",
     "trace_program",
+    "code_names",
 ]
 
 
@@ -127,6 +129,7 @@ _INTEROP = {
     "pytree_flatten": "ivy.container",
     "pytree_unflatten": "ivy.container",
     "trace_program": "ivy.plugin_kit._frontend",
+    "code_names": "ivy.transpile._fingerprint",
 }
 
 

@@ -23,7 +23,7 @@ from .._dtypes import dtype_name
 from ._frontends import is_ivy_module
 from ._inputs import is_array
 
-__all__ = ["Unfingerprintable", "fingerprint", "weights"]
+__all__ = ["Unfingerprintable", "code_names", "fingerprint", "weights"]
 
 #: limits of the walk: an object graph beyond them is not fingerprinted (and not cached)
 _MAX_DEPTH = 40
@@ -225,7 +225,7 @@ class _Walker:
         # the globals it reads: helper functions and constants of user code are part of the
         # program; modules by name only
         g = f.__globals__
-        for name in _global_names(f.__code__):
+        for name in code_names(f.__code__):
             if name in g:
                 self.put("global", name)
                 self.walk(g[name], depth + 1)
@@ -286,11 +286,13 @@ def _array_like(x: Any) -> bool:
     return hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, type)
 
 
-def _global_names(c: types.CodeType) -> list[str]:
+def code_names(c: types.CodeType) -> list[str]:
+    """The global (and attribute) names a code object and the functions defined in it read:
+    what a fingerprint of a function must follow (``ivy.plugin_kit.code_names``)."""
     names = list(c.co_names)
     for k in c.co_consts:
         if isinstance(k, types.CodeType):
-            names.extend(_global_names(k))
+            names.extend(code_names(k))
     return names
 
 

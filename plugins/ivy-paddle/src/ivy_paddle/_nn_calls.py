@@ -17,6 +17,7 @@ from ivy.plugin_kit import specializer
 from . import elementwise, nn
 from ._common import _C_ops
 from ._framework import Tensor, paddle
+from .elementwise import _EXACT
 from .nn import _CONV, _PD_FORMAT, _PERM, _f32_exact, _full_pads, _tuple
 
 __all__: list[str] = []
@@ -142,10 +143,6 @@ def _linear_call(x: Any, weight: Any, bias: Any = None) -> Callable[..., Any] | 
 @specializer(elementwise.square)
 def _square_call(x: Any) -> Callable[..., Any] | None:
     return paddle.square if x.dtype in _FLOATS else None  # small integers widen first
-
-
-#: the largest integer a double holds exactly: paddle's scalar kernels carry the scalar as one
-_EXACT = 2**53
 
 
 def _scalar_call(op: Any, forward: Any, reflected: Any) -> None:

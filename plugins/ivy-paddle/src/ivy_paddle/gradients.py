@@ -99,12 +99,6 @@ def _grads(
     return res
 
 
-def _is_no_aux(tree: Any) -> bool:
-    """Whether ``tree`` is ``(None, [])``: an emitted graph's auxiliary output when the traced
-    function had none (compared by parts: ``==`` would compare a tensor with None)."""
-    return type(tree) is tuple and len(tree) == 2 and tree[0] is None and type(tree[1]) is list and not tree[1]
-
-
 def _may_hold_tensors(tree: Any) -> bool:
     if isinstance(tree, Tensor):
         return True
@@ -116,7 +110,7 @@ def _may_hold_tensors(tree: Any) -> bool:
 
 
 def _detach_tree(tree: Any) -> Any:
-    if tree is None or _is_no_aux(tree) or not _may_hold_tensors(tree):
+    if not _may_hold_tensors(tree):  # (an emitted graph's auxiliary output is often (None, []))
         return tree
     leaves, s = _nest.flatten(tree)
     return _nest.unflatten(s, [v.detach() if isinstance(v, Tensor) else v for v in leaves])

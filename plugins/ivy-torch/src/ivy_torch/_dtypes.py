@@ -35,15 +35,15 @@ u8, u16, u32, u64 = torch.uint8, torch.uint16, torch.uint32, torch.uint64
 f32, f64, c64, c128 = torch.float32, torch.float64, torch.complex64, torch.complex128
 
 SIGNED = (i8, i16, i32, i64)
-UNSIGNED = (u8, u16, u32, u64)
-INTS = SIGNED + UNSIGNED
+UNSIGNED = frozenset((u8, u16, u32, u64))  # (sets: `x.dtype in ...` runs on every call)
+INTS = SIGNED + (u8, u16, u32, u64)
 FLOATS = (f32, f64)
 COMPLEX = (c64, c128)
 INEXACT = FLOATS + COMPLEX
 #: every dtype torch kernels may meet (the standard's and torch's half-precision floats)
 ALL = frozenset(DTYPES.values()) | {torch.float16, torch.bfloat16}
 #: unsigned dtypes torch 2.x supports only for a few ops (creation, casting, bitwise, eq...)
-PARTIAL = (u16, u32, u64)
+PARTIAL = frozenset((u16, u32, u64))
 #: same-width signed dtype: a bit-exact view for ops that only move data
 SIGNED_VIEW = {u16: i16, u32: i32, u64: i64}
 #: dtype a partial unsigned dtype is widened to, exactly, for value-dependent ops

@@ -65,7 +65,6 @@ def arange(
 
 
 _PY_DATA = frozenset((list, tuple, float, int, bool, complex))
-_PARTIAL = frozenset(PARTIAL)
 
 
 def _from_foreign(obj: Any) -> Tensor:
@@ -105,7 +104,7 @@ def asarray(
         dtype = native(dtype)
     if device is not None:
         device = _dev(device)
-    elif copy is not False and type(obj) in _PY_DATA and dtype not in _PARTIAL:
+    elif copy is not False and type(obj) in _PY_DATA and dtype not in PARTIAL:
         try:  # the common call: Python numbers or nested lists on the default device
             return torch.tensor(obj) if dtype is None else torch.tensor(obj, dtype=dtype)
         except (TypeError, ValueError, RuntimeError):  # lists holding arrays, ...: below
@@ -191,7 +190,7 @@ def eye(
         dtype = native(dtype)
     if device is not None:
         device = _dev(device)
-    if k == 0 and dtype not in _PARTIAL:
+    if k == 0 and dtype not in PARTIAL:
         if n_cols is None:
             if device is None:
                 return torch.eye(n_rows, dtype=dtype)

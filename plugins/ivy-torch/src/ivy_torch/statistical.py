@@ -16,7 +16,6 @@ from ._helpers import Tensor, axes_tuple, from_u64_order, norm_axis, to_u64_orde
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
 _WIDE = {torch.uint16: torch.int32, torch.uint32: torch.int64}
-_UNSIGNED, _PARTIAL = frozenset(UNSIGNED), frozenset(PARTIAL)  # (a set finds a dtype faster)
 
 
 def _unsigned_acc(fn: Any, x: Tensor, dtype: torch.dtype, **kw: Any) -> Tensor:
@@ -25,7 +24,7 @@ def _unsigned_acc(fn: Any, x: Tensor, dtype: torch.dtype, **kw: Any) -> Tensor:
     return r.view(u64) if dtype is u64 else r.to(dtype)
 
 
-@fastpath(torch.sum, nargs=1, dtypes=ALL - set(UNSIGNED))  # torch's defaults are the standard's here
+@fastpath(torch.sum, nargs=1, dtypes=ALL - UNSIGNED)  # torch's defaults are the standard's here
 def sum(
     x: Tensor,
     /,
@@ -34,7 +33,7 @@ def sum(
     dtype: Any = None,
     keepdims: bool = False,
 ) -> Tensor:
-    if dtype is None and x.dtype not in _UNSIGNED:  # torch's accumulation dtype is the standard's
+    if dtype is None and x.dtype not in UNSIGNED:  # torch's accumulation dtype is the standard's
         if type(axis) is int:
             return torch.sum(x, axis, keepdims)  # positional: torch parses keywords slowly
         if axis is None and not keepdims:
@@ -50,7 +49,7 @@ def sum(
         raise
 
 
-@fastpath(torch.prod, nargs=1, dtypes=ALL - set(UNSIGNED))
+@fastpath(torch.prod, nargs=1, dtypes=ALL - UNSIGNED)
 def prod(
     x: Tensor,
     /,
@@ -59,7 +58,7 @@ def prod(
     dtype: Any = None,
     keepdims: bool = False,
 ) -> Tensor:
-    if dtype is None and x.dtype not in _UNSIGNED:
+    if dtype is None and x.dtype not in UNSIGNED:
         if type(axis) is int:
             return torch.prod(x, axis, keepdims)
         if axis is None and not keepdims:
@@ -97,16 +96,16 @@ def _minmax(fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
 
 
 # torch.amax(x) is torch.max(x) (the whole of x, NaN propagates) without its overload resolution
-@fastpath(torch.amax, nargs=1, dtypes=ALL - set(PARTIAL))
+@fastpath(torch.amax, nargs=1, dtypes=ALL - PARTIAL)
 def max(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
-    if type(axis) is int and x.dtype not in _PARTIAL:
+    if type(axis) is int and x.dtype not in PARTIAL:
         return torch.amax(x, axis, keepdims)
     return _minmax(torch.amax, x, axis, keepdims)
 
 
-@fastpath(torch.amin, nargs=1, dtypes=ALL - set(PARTIAL))
+@fastpath(torch.amin, nargs=1, dtypes=ALL - PARTIAL)
 def min(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
-    if type(axis) is int and x.dtype not in _PARTIAL:
+    if type(axis) is int and x.dtype not in PARTIAL:
         return torch.amin(x, axis, keepdims)
     return _minmax(torch.amin, x, axis, keepdims)
 

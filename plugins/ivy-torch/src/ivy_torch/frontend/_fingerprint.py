@@ -28,6 +28,8 @@ from typing import Any
 
 import torch
 
+from ivy.plugin_kit import code_names
+
 __all__ = ["fingerprint"]
 
 #: packages whose code is identified by their version alone (it is in the cache key)
@@ -186,7 +188,7 @@ class _Describer:
         # the values of the globals it reads (a module, a tensor, a table of settings); code it
         # calls is covered by the files' identities above, functions of the same file included
         g = f.__globals__
-        for name in sorted(set(_names(f.__code__))):
+        for name in sorted(set(code_names(f.__code__))):
             v = g.get(name, _Opaque)
             if v is _Opaque or isinstance(v, (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)):
                 continue
@@ -226,15 +228,6 @@ class _Describer:
                 self.code(fn.__code__)
         for base in c.__mro__[1:]:
             self.cls(base)
-
-
-def _names(c: types.CodeType) -> list[str]:
-    """The global (and attribute) names a code object and the functions inside it read."""
-    names = list(c.co_names)
-    for k in c.co_consts:
-        if isinstance(k, types.CodeType):
-            names.extend(_names(k))
-    return names
 
 
 def _const(k: Any) -> Any:
