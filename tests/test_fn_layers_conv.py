@@ -174,6 +174,45 @@ def test_fn_layers_depthwise_conv_with_multiplier_matches_the_framework_layer(ba
     check_layer(backend, layer, w, x, _depthwise_refs(nd, 2))
 
 
+_BIAS_LAYERS = [  # (layer, arguments, spatial rank, bias size)
+    ("Conv1D", (3, 4, 3, 2, "SAME"), 1, 4),
+    ("Conv2DTranspose", (3, 4, 3, 2, "SAME"), 2, 4),
+    ("Conv3D", (3, 4, 2, 1, "VALID"), 3, 4),
+    ("DepthwiseConv1D", (3, 3, 1, "SAME"), 1, 6),
+    ("DepthwiseConv2D", (3, 3, 2, "SAME"), 2, 6),
+    ("SeparableConv2D", (3, 5, 3, 1, "SAME"), 2, 5),
+]
+
+
+@pytest.mark.parametrize("case", _BIAS_LAYERS, ids=lambda c: c[0])
+@pytest.mark.parametrize("channel_first", [False, True])
+def test_fn_layers_conv_bias_on_the_channel_axis_of_either_layout(backend, case, channel_first):
+    """A layer's ``b`` is added on the channel axis of its layout (the output less that of the same
+    layer without a bias, in NumPy), and its gradient is the cotangent summed over the batch and
+    spatial axes."""
+    from test_fn_layers_harness import cotangents, has_autodiff, run_ivy
+
+    name, args, nd, out = case
+    fmt = FIRST[nd] if channel_first else None
+    kw = {"depth_multiplier": 2} if name.startswith(("Depthwise", "Separable")) else {}
+    with_b = getattr(ivy, name)(*args, data_format=fmt, **kw)
+    without = getattr(ivy, name)(*args, data_format=fmt, with_bias=False, **kw)
+    x = _f32(2, 3, *(5,) * nd) if channel_first else _f32(2, *(5,) * nd, 3)
+    with_b(to_native(backend, x))  # builds the variables
+    w = {k: _f32(*(int(d) for d in a.shape)) for k, a in with_b.v.to_flat_dict().items()}
+    assert w["b"].shape == (out,)
+    got, _, gw = run_ivy(backend, with_b, w, x, has_autodiff(backend))
+    base, _, _ = run_ivy(backend, without, {k: a for k, a in w.items() if k != "b"}, x, False)
+    axis = 1 if channel_first else got[0].ndim - 1
+    shape = [1] * got[0].ndim
+    shape[axis] = out
+    np.testing.assert_allclose(got[0], base[0] + w["b"].reshape(shape), rtol=1e-5, atol=1e-5)
+    if gw is not None:
+        ct = cotangents([got[0].shape])[0]
+        want = ct.sum(axis=tuple(a for a in range(ct.ndim) if a != axis))
+        np.testing.assert_allclose(gw["b"], want, rtol=1e-4, atol=1e-4)
+
+
 def test_fn_layers_separable_conv_matches_the_framework_layer(backend):
     w = {"depthwise_w": _f32(3, 3, 6), "pointwise_w": _f32(1, 1, 6, 5), "b": _f32(5)}
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _helpers.transpiling import close, file_cache, not_the_source, rand, target_among
 
 import ivy
 
@@ -31,36 +32,9 @@ lax = jax.lax
 MODULE_TARGETS = ("torch", "tensorflow", "paddle")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _cache(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """One transpile cache for the file: each model is read once per target, then loaded from
-    the cache by the other tests (which also exercises the cache)."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("IVY_CACHE_DIR", str(tmp_path_factory.mktemp("transpile-cache")))
-        yield
-
-
-@pytest.fixture(autouse=True)
-def _target(backend: str) -> None:
-    if backend == "jax":
-        pytest.skip("JAX to JAX is not a transpilation")
-
-
-@pytest.fixture
-def module_target(backend: str) -> str:
-    if backend not in MODULE_TARGETS:
-        pytest.skip(f"modules are transpiled to targets with autodiff, not {backend}")
-    return backend
-
-
-def _rand(*shape: int, seed: int = 0) -> np.ndarray:
-    return np.random.default_rng(seed).standard_normal(shape).astype("float32")
-
-
-def _close(got: Any, want: Any, rtol: float = 1e-4, atol: float = 1e-5) -> None:
-    got, want = np.asarray(ivy.to_numpy(got)), np.asarray(want)
-    assert got.shape == want.shape, (got.shape, want.shape)
-    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol)
+_cache = file_cache()
+_target = not_the_source("jax", "JAX", cache=False)
+module_target = target_among(MODULE_TARGETS, "modules are transpiled to targets with autodiff")
 
 
 # ------------------------------------------------------------------------------ the models
@@ -133,7 +107,7 @@ def _linen_cnn() -> Case:
             x = nn.LayerNorm()(x.reshape((x.shape[0], -1)))
             return nn.Dense(3)(x)
 
-    model, x = CNN(), _rand(2, 12, 12, 3)
+    model, x = CNN(), rand(2, 12, 12, 3)
     variables = _init(model.init, jnp.asarray(x))
     return Case(
         model,
@@ -142,7 +116,7 @@ def _linen_cnn() -> Case:
         lambda p, x: model.apply({"params": p}, images=x),
         lambda g: _nested(g),
         x,
-        _rand(2, 3, seed=9),
+        rand(2, 3, seed=9),
         by_keyword="images",
     )
 
@@ -158,7 +132,7 @@ def _linen_bn_mlp() -> Case:
             x = nn.Dropout(0.5, deterministic=True)(nn.silu(x))
             return nn.Dense(2)(jnp.concatenate([x, jnp.tanh(x)], axis=-1))
 
-    model, x = MLP(), _rand(4, 5)
+    model, x = MLP(), rand(4, 5)
     variables = _init(model.init, jnp.asarray(x))  # batch statistics too: not the identity
     stats = variables["batch_stats"]
     return Case(
@@ -168,7 +142,7 @@ def _linen_bn_mlp() -> Case:
         lambda p, x: model.apply({"params": p, "batch_stats": stats}, x),
         lambda g: _nested(g),
         x,
-        _rand(4, 2, seed=9),
+        rand(4, 2, seed=9),
     )
 
 
@@ -200,7 +174,7 @@ def _nnx_model() -> Case:
             "/".join(str(k) for k in path): v.value if hasattr(v, "value") else v for path, v in nnx.to_flat_state(g)
         }
 
-    return Case(model, None, params, ref, chains, _rand(2, 6, 6, 3), _rand(2, 2, seed=9))
+    return Case(model, None, params, ref, chains, rand(2, 6, 6, 3), rand(2, 2, seed=9))
 
 
 def _haiku_chains(g: Any) -> dict[str, Any]:
@@ -214,9 +188,9 @@ def _haiku_mlp() -> Case:
         return hk.nets.MLP([16, 8, 2], activation=jax.nn.gelu)(x)
 
     t = hk.transform(mlp)
-    x = _rand(4, 6)
+    x = rand(4, 6)
     params = _init(t.init, jnp.asarray(x))
-    return Case(t, params, params, lambda p, x: t.apply(p, None, x), _haiku_chains, x, _rand(4, 2, seed=9))
+    return Case(t, params, params, lambda p, x: t.apply(p, None, x), _haiku_chains, x, rand(4, 2, seed=9))
 
 
 def _haiku_resblock() -> Case:
@@ -231,7 +205,7 @@ def _haiku_resblock() -> Case:
         return hk.Linear(2, name="head")(jnp.mean(out, axis=(1, 2)))
 
     t = hk.transform_with_state(block)
-    x = _rand(2, 8, 8, 3)
+    x = rand(2, 8, 8, 3)
     params, state = _init(functools.partial(t.init, training=True), jnp.asarray(x))  # running statistics included
     return Case(
         t,
@@ -240,7 +214,7 @@ def _haiku_resblock() -> Case:
         lambda p, x: t.apply(p, state, None, images=x)[0],
         _haiku_chains,
         x,
-        _rand(2, 2, seed=9),
+        rand(2, 2, seed=9),
         by_keyword="images",
     )
 
@@ -259,9 +233,9 @@ def _haiku_transformer() -> Case:
         return hk.Linear(2, name="head")(x[:, -1])
 
     t = hk.transform(block)
-    x = _rand(2, 5, 8)
+    x = rand(2, 5, 8)
     params = _init(t.init, jnp.asarray(x))
-    return Case(t, params, params, lambda p, x: t.apply(p, None, x), _haiku_chains, x, _rand(2, 2, seed=9))
+    return Case(t, params, params, lambda p, x: t.apply(p, None, x), _haiku_chains, x, rand(2, 2, seed=9))
 
 
 MODELS = {
@@ -365,9 +339,9 @@ def test_a_jax_model_becomes_a_native_module_with_the_same_outputs(
     case = _case(which)
     native = _transpile(case, module_target)
     want = case.ref(case.params, jnp.asarray(case.x))
-    _close(_call(module_target, native, case, to_native(case.x)), want)
-    x2 = _rand(*case.x.shape, seed=5)  # other values, same program
-    _close(_call(module_target, native, case, to_native(x2)), case.ref(case.params, jnp.asarray(x2)))
+    close(_call(module_target, native, case, to_native(case.x)), want)
+    x2 = rand(*case.x.shape, seed=5)  # other values, same program
+    close(_call(module_target, native, case, to_native(x2)), case.ref(case.params, jnp.asarray(x2)))
 
 
 @pytest.mark.parametrize("which", list(MODELS))
@@ -384,7 +358,7 @@ def test_gradients_wrt_every_parameter_match_jax_grad(module_target: str, which:
     assert set(grads) == set(want)
     np.testing.assert_allclose(loss, float(want_loss), rtol=1e-4)
     for chain, g in want.items():
-        _close(grads[chain], g, rtol=1e-3, atol=1e-5)
+        close(grads[chain], g, rtol=1e-3, atol=1e-5)
 
 
 @pytest.mark.parametrize("which", list(MODELS))
@@ -434,17 +408,17 @@ def test_a_pure_function_of_a_params_tree_is_a_module(module_target: str, form: 
     """``fn(params, *args)`` with ``params_v=params`` (or the pair ``(fn, params)``): the tree's
     leaves become trainable parameters named by their paths."""
     params = {
-        "hidden": {"w": jnp.asarray(_rand(12, 5) / 3), "b": jnp.asarray(_rand(5))},
-        "out": {"w": jnp.asarray(_rand(5, 2))},
+        "hidden": {"w": jnp.asarray(rand(12, 5) / 3), "b": jnp.asarray(rand(5))},
+        "out": {"w": jnp.asarray(rand(5, 2))},
     }
-    x = _rand(3, 2, 6)
+    x = rand(3, 2, 6)
     if form == "pair":
         native = ivy.transpile((_pure_mlp, params), to=module_target, args=(jnp.asarray(x),))
     else:
         native = ivy.transpile(_pure_mlp, to=module_target, params_v=params, kwargs={"images": jnp.asarray(x)})
     assert set(_params(module_target, native)) == {"hidden/w", "hidden/b", "out/w"}
     got = native(to_native(x)) if form == "pair" else native(images=to_native(x))
-    _close(got, jax.jit(_pure_mlp)(params, jnp.asarray(x)))
+    close(got, jax.jit(_pure_mlp)(params, jnp.asarray(x)))
 
 
 def test_haiku_backbone_inside_a_torch_classifier(backend: str, to_native: Any) -> None:
@@ -461,7 +435,7 @@ def test_haiku_backbone_inside_a_torch_classifier(backend: str, to_native: Any) 
         return jax.nn.relu(h + r)  # [N, H, W, C] features
 
     backbone_t = hk.transform(backbone_fn)
-    dummy = jnp.asarray(_rand(2, 16, 16, 3))
+    dummy = jnp.asarray(rand(2, 16, 16, 3))
     params = _init(backbone_t.init, images=dummy)
     backbone = ivy.transpile(backbone_t, to="torch", params_v=params, kwargs={"images": dummy})
     assert isinstance(backbone, torch.nn.Module)
@@ -494,7 +468,7 @@ def test_haiku_backbone_inside_a_torch_classifier(backend: str, to_native: Any) 
     trained = {
         k: {n: jnp.asarray(v.detach().numpy()) for n, v in d.items()} for k, d in _haiku_tree(model.backbone).items()
     }
-    _close(backbone(images=x), jax.jit(backbone_t.apply)(trained, None, images=dummy))  # the weights are Haiku's still
+    close(backbone(images=x), jax.jit(backbone_t.apply)(trained, None, images=dummy))  # the weights are Haiku's still
 
 
 def _haiku_tree(native: Any) -> dict[str, dict[str, Any]]:
@@ -533,10 +507,10 @@ def rnn(xs: Any, w: Any) -> Any:
 
 
 FUNCTIONS = {
-    "indexing": (indexing, lambda: (_rand(5, 4), np.array([3, 0, 3], np.int32))),
-    "where_softmax": (where_softmax, lambda: (_rand(3, 7),)),
-    "attention": (attention, lambda: (_rand(2, 4, 8), _rand(2, 5, 8, seed=1), _rand(2, 5, 8, seed=2))),
-    "rnn": (rnn, lambda: (_rand(6, 2, 3), _rand(3, 3, seed=1) * 0.5)),
+    "indexing": (indexing, lambda: (rand(5, 4), np.array([3, 0, 3], np.int32))),
+    "where_softmax": (where_softmax, lambda: (rand(3, 7),)),
+    "attention": (attention, lambda: (rand(2, 4, 8), rand(2, 5, 8, seed=1), rand(2, 5, 8, seed=2))),
+    "rnn": (rnn, lambda: (rand(6, 2, 3), rand(3, 3, seed=1) * 0.5)),
 }
 
 
@@ -579,11 +553,11 @@ def test_a_jax_function_becomes_a_native_function(backend: str, which: str, to_n
     got_leaves, want_leaves = jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)
     assert len(got_leaves) == len(want_leaves)
     for g, w in zip(got_leaves, want_leaves):
-        _close(g, w)
+        close(g, w)
     if backend not in MODULE_TARGETS:
         return
     floats = [i for i, a in enumerate(args) if a.dtype.kind == "f"]
-    weights = [_rand(*np.shape(w), seed=11 + i) for i, w in enumerate(want_leaves)]
+    weights = [rand(*np.shape(w), seed=11 + i) for i, w in enumerate(want_leaves)]
 
     def ref_total(*xs: Any) -> Any:
         outs = jax.tree_util.tree_leaves(fn(*xs))
@@ -592,7 +566,7 @@ def test_a_jax_function_becomes_a_native_function(backend: str, which: str, to_n
     want_grads = jax.jit(jax.grad(ref_total, argnums=tuple(floats)))(*[jnp.asarray(a) for a in args])
     got_grads = _float_grads(backend, native, [to_native(a) for a in args], floats, weights, to_native)
     for g, w in zip(got_grads, want_grads):
-        _close(g, w, rtol=1e-4, atol=1e-5)
+        close(g, w, rtol=1e-4, atol=1e-5)
 
 
 def test_an_unsupported_primitive_is_named_with_its_line(backend: str) -> None:

@@ -14,24 +14,15 @@ The numpy target is skipped (source and target would be the same framework).
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from _helpers.transpiling import not_the_source, rand
 
 import ivy
 
-
-@pytest.fixture(autouse=True)
-def _target(backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if backend == "numpy":
-        pytest.skip("NumPy to NumPy is not a transpilation")
-    monkeypatch.setenv("IVY_CACHE_DIR", str(tmp_path / "cache"))
-
-
-def _rand(*shape: int, seed: int = 0, dtype: str = "float32") -> np.ndarray:
-    return np.random.default_rng(seed).standard_normal(shape).astype(dtype)
+_target = not_the_source("numpy", "NumPy")
 
 
 def mlp(x: np.ndarray, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray) -> np.ndarray:
@@ -58,14 +49,14 @@ FUNCTIONS: dict[str, tuple[Callable[..., Any], Callable[[str], tuple[np.ndarray,
     "mlp": (
         mlp,
         lambda dt: (
-            _rand(4, 5, dtype=dt),
-            _rand(5, 8, seed=1, dtype=dt),
-            _rand(8, seed=2, dtype=dt),
-            _rand(8, 3, seed=3, dtype=dt),
+            rand(4, 5, dtype=dt),
+            rand(5, 8, seed=1, dtype=dt),
+            rand(8, seed=2, dtype=dt),
+            rand(8, 3, seed=3, dtype=dt),
         ),
     ),
-    "pairwise_distances": (pairwise_distances, lambda dt: (_rand(4, 3, dtype=dt), _rand(5, 3, seed=1, dtype=dt))),
-    "normalise_and_mix": (normalise_and_mix, lambda dt: (_rand(3, 6, dtype=dt), _rand(6, 2, seed=1, dtype=dt))),
+    "pairwise_distances": (pairwise_distances, lambda dt: (rand(4, 3, dtype=dt), rand(5, 3, seed=1, dtype=dt))),
+    "normalise_and_mix": (normalise_and_mix, lambda dt: (rand(3, 6, dtype=dt), rand(6, 2, seed=1, dtype=dt))),
 }
 
 
@@ -85,7 +76,7 @@ def test_a_numpy_function_becomes_a_native_function(backend: str, which: str, to
         g = np.asarray(to_numpy(g))
         assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, w.shape, g.dtype, w.dtype)
         np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-5)
-    others = make("float32")[:0] + tuple(_rand(*a.shape, seed=40 + i) for i, a in enumerate(args))
+    others = make("float32")[:0] + tuple(rand(*a.shape, seed=40 + i) for i, a in enumerate(args))
     for g, w in zip(_leaves(native(*[to_native(a) for a in others])), _leaves(fn(*others))):
         np.testing.assert_allclose(np.asarray(to_numpy(g)), w, rtol=1e-4, atol=1e-5)
 
@@ -145,7 +136,7 @@ def test_gradients_in_the_target_match_finite_differences(
     fn, make = FUNCTIONS[which]
     args = list(make("float64"))
     native = ivy.transpile(fn, to=autodiff, args=tuple(args))
-    weights = [_rand(*np.shape(w), seed=11 + i, dtype="float64") for i, w in enumerate(_leaves(fn(*args)))]
+    weights = [rand(*np.shape(w), seed=11 + i, dtype="float64") for i, w in enumerate(_leaves(fn(*args)))]
     got = _target_grads(autodiff, native, [to_native(a) for a in args], [to_native(w) for w in weights])
     want = _central_differences(fn, args, weights)
     for g, w in zip(got, want):
@@ -156,7 +147,7 @@ def test_numpys_result_dtypes_hold_in_the_target(backend: str, to_native: Any, t
     def fn(x: np.ndarray, i: np.ndarray) -> tuple[np.ndarray, ...]:
         return x * 2.5, i / 2, np.mean(i), np.sum(x > 0)
 
-    x, i = _rand(5), np.arange(5, dtype=np.int32)
+    x, i = rand(5), np.arange(5, dtype=np.int32)
     native = ivy.transpile(fn, to=backend, args=(x, i))
     for g, w in zip(native(to_native(x), to_native(i)), fn(x, i)):
         g = np.asarray(to_numpy(g))
@@ -169,6 +160,6 @@ def test_unsupported_numpy_calls_are_all_named_with_their_lines(backend: str) ->
         return np.percentile(x, 50) * np.i0(x)
 
     with pytest.raises(ivy.errors.UnsupportedOpsError) as info:
-        ivy.transpile(fn, to=backend, args=(_rand(4),))
+        ivy.transpile(fn, to=backend, args=(rand(4),))
     assert set(info.value.ops) == {"percentile", "i0"}
     assert all("test_transpile_from_numpy.py" in w[0] for w in info.value.ops.values())

@@ -18,42 +18,24 @@ imports paddle. Paddle is imported lazily, after that skip.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from _helpers.transpiling import close, not_the_source, rand, target_among
 
 import ivy
 
 AUTODIFF = ("torch", "jax")
 
 
-@pytest.fixture(autouse=True)
-def _target(backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if backend == "paddle":
-        pytest.skip("paddle to paddle is not a transpilation")
-    if backend == "tensorflow":
-        pytest.skip("paddle is never imported in a process that imports TensorFlow (it crashes there)")
-    pytest.importorskip("paddle")
-    monkeypatch.setenv("IVY_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def autodiff_target(backend: str) -> str:
-    if backend not in AUTODIFF:
-        pytest.skip(f"training needs a target with autodiff, not {backend}")
-    return backend
-
-
-def _rand(*shape: int, seed: int = 0) -> np.ndarray:
-    return np.random.default_rng(seed).standard_normal(shape).astype("float32")
-
-
-def _close(got: Any, want: Any, rtol: float = 1e-4, atol: float = 1e-5) -> None:
-    got, want = np.asarray(ivy.to_numpy(got)), np.asarray(want)
-    assert got.shape == want.shape, (got.shape, want.shape)
-    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol)
+_target = not_the_source(
+    "paddle",
+    "paddle",
+    also_skip={"tensorflow": "paddle is never imported in a process that imports TensorFlow (it crashes there)"},
+    needs=("paddle",),
+)
+autodiff_target = target_among(AUTODIFF, "training needs a target with autodiff")
 
 
 # ------------------------------------------------------------------------------ the models
@@ -126,13 +108,13 @@ def _case(which: str) -> Case:
         model = _layers()[which]()
         if which == "cnn":
             # running statistics that are not the identity, so that inference really uses them
-            model.bn._mean.set_value(paddle.to_tensor(_rand(6, seed=3) * 0.1))
-            model.bn._variance.set_value(paddle.to_tensor(np.abs(_rand(6, seed=4)) + 0.5))
-            case = Case(model, _rand(2, 3, 16, 16), _rand(2, 3, seed=9))
+            model.bn._mean.set_value(paddle.to_tensor(rand(6, seed=3) * 0.1))
+            model.bn._variance.set_value(paddle.to_tensor(np.abs(rand(6, seed=4)) + 0.5))
+            case = Case(model, rand(2, 3, 16, 16), rand(2, 3, seed=9))
         elif which == "mlp":
-            case = Case(model, _rand(4, 6), np.eye(2, dtype="float32")[[0, 1, 1, 0]])
+            case = Case(model, rand(4, 6), np.eye(2, dtype="float32")[[0, 1, 1, 0]])
         else:
-            case = Case(model, _rand(2, 5, 8), _rand(2, 8, seed=9))
+            case = Case(model, rand(2, 5, 8), rand(2, 8, seed=9))
         model.eval()
         _built[which] = case
     return _built[which]
@@ -233,17 +215,17 @@ def _train(backend: str, native: Any, case: Case, to_native: Any, steps: int = 6
 @pytest.mark.parametrize("which", MODELS)
 def test_paddle_layer_becomes_a_native_module_with_the_same_outputs(backend: str, which: str, to_native: Any) -> None:
     case = _case(which)
-    x2 = _rand(*case.x.shape, seed=5)  # other values, same program
+    x2 = rand(*case.x.shape, seed=5)  # other values, same program
     if backend == "numpy":  # no autodiff, so no native module: the Ivy module, run on NumPy
         import paddle
 
         module = ivy.transpile(case.model, to="ivy", args=(paddle.to_tensor(case.x),)).graph.module(backend="numpy")
-        _close(module(case.x), _paddle_out(case, case.x))
-        _close(module(x2), _paddle_out(case, x2))
+        close(module(case.x), _paddle_out(case, case.x))
+        close(module(x2), _paddle_out(case, x2))
         return
     native = _transpile(case, backend)
-    _close(native(to_native(case.x)), _paddle_out(case, case.x))
-    _close(native(to_native(x2)), _paddle_out(case, x2))
+    close(native(to_native(case.x)), _paddle_out(case, case.x))
+    close(native(to_native(x2)), _paddle_out(case, x2))
 
 
 @pytest.mark.parametrize("which", MODELS)
@@ -257,7 +239,7 @@ def test_paddle_layer_gradients_wrt_every_parameter_match_paddle_autograd(
     assert set(grads) == set(want)
     np.testing.assert_allclose(loss, want_loss, rtol=1e-4)
     for chain, g in want.items():
-        _close(grads[chain], g, rtol=1e-3, atol=1e-5)
+        close(grads[chain], g, rtol=1e-3, atol=1e-5)
 
 
 @pytest.mark.parametrize("which", MODELS)
@@ -302,7 +284,7 @@ def test_paddle_layer_in_training_mode_updates_its_running_statistics(autodiff_t
     paddle.seed(1)
     layer = _layers()["cnn"]()
     layer.train()
-    x = _rand(2, 3, 16, 16, seed=7)
+    x = rand(2, 3, 16, 16, seed=7)
     native = ivy.transpile(layer, to=autodiff_target, args=(paddle.to_tensor(x),))
     want = layer(paddle.to_tensor(x)).numpy()  # batch statistics; the running ones updated once
     if autodiff_target == "torch":
@@ -311,9 +293,9 @@ def test_paddle_layer_in_training_mode_updates_its_running_statistics(autodiff_t
     else:
         got, state = native.apply(native.params, to_native(x))
         state = _flat(state)
-    _close(got, want)
-    _close(state["bn/_mean"], layer.bn._mean.numpy())
-    _close(state["bn/_variance"], layer.bn._variance.numpy())
+    close(got, want)
+    close(state["bn/_mean"], layer.bn._mean.numpy())
+    close(state["bn/_variance"], layer.bn._variance.numpy())
 
 
 # ------------------------------------------------------------------------------ functions
@@ -329,19 +311,19 @@ def paddle_fn(x, y):
 def test_paddle_function_becomes_a_native_function(backend: str, to_native: Any) -> None:
     import paddle
 
-    x, y = _rand(3, 4), _rand(3, 4, seed=1)
+    x, y = rand(3, 4), rand(3, 4, seed=1)
     fn = ivy.transpile(paddle_fn, to=backend, args=(paddle.to_tensor(x), paddle.to_tensor(y)))
     got = fn(to_native(x), to_native(y))
     want = paddle_fn(paddle.to_tensor(x), paddle.to_tensor(y))
     assert isinstance(got, tuple) and len(got) == 2
     for g, w in zip(got, want):
-        _close(g, w.numpy())
+        close(g, w.numpy())
 
 
 def test_paddle_function_is_differentiable_in_the_target(autodiff_target: str, to_native: Any) -> None:
     import paddle
 
-    x, y = _rand(3, 4), _rand(3, 4, seed=1)
+    x, y = rand(3, 4), rand(3, 4, seed=1)
     fn = ivy.transpile(paddle_fn, to=autodiff_target, args=(paddle.to_tensor(x), paddle.to_tensor(y)))
     px = paddle.to_tensor(x, stop_gradient=False)
     (want,) = paddle.grad(paddle_fn(px, paddle.to_tensor(y))[0].sum(), [px])
@@ -353,7 +335,7 @@ def test_paddle_function_is_differentiable_in_the_target(autodiff_target: str, t
         import jax
 
         got = jax.grad(lambda a: fn(a, to_native(y))[0].sum())(to_native(x))
-    _close(got, want.numpy())
+    close(got, want.numpy())
 
 
 def test_paddle_unsupported_ops_are_listed_at_once(backend: str) -> None:
@@ -366,5 +348,5 @@ def test_paddle_unsupported_ops_are_listed_at_once(backend: str) -> None:
 
     # (to_static needs the source: a nested def in this file has it)
     with pytest.raises(ivy.errors.UnsupportedOpsError) as info:
-        to_graph(uses_rare_ops, (paddle.to_tensor(_rand(3) * 0.1 + 0.5),), None, None)
+        to_graph(uses_rare_ops, (paddle.to_tensor(rand(3) * 0.1 + 0.5),), None, None)
     assert {"pd_op.erfinv", "pd_op.digamma"} <= set(info.value.ops)

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from _helpers.transpiling import close, not_the_source, rand, target_among
 
 import ivy
 
@@ -31,32 +31,13 @@ TARGETS = ("torch", "jax", "numpy")
 AUTODIFF = ("torch", "jax")
 
 
-@pytest.fixture(autouse=True)
-def _target(backend: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    if backend == "tensorflow":
-        pytest.skip("TensorFlow to TensorFlow is not a transpilation")
-    if backend == "paddle":
-        pytest.skip("paddle is never imported in a process that imported TensorFlow (it crashes there)")
-    pytest.importorskip("tensorflow")
-    pytest.importorskip("keras")
-    monkeypatch.setenv("IVY_CACHE_DIR", str(tmp_path / "cache"))
-
-
-@pytest.fixture
-def autodiff_target(backend: str) -> str:
-    if backend not in AUTODIFF:
-        pytest.skip(f"training needs a target with autodiff, not {backend}")
-    return backend
-
-
-def _rand(*shape: int, seed: int = 0) -> np.ndarray:
-    return np.random.default_rng(seed).standard_normal(shape).astype("float32")
-
-
-def _close(got: Any, want: Any, rtol: float = 1e-4, atol: float = 1e-5) -> None:
-    got, want = np.asarray(ivy.to_numpy(got)), np.asarray(want)
-    assert got.shape == want.shape, (got.shape, want.shape)
-    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol)
+_target = not_the_source(
+    "tensorflow",
+    "TensorFlow",
+    also_skip={"paddle": "paddle is never imported in a process that imported TensorFlow (it crashes there)"},
+    needs=("tensorflow", "keras"),
+)
+autodiff_target = target_among(AUTODIFF, "training needs a target with autodiff")
 
 
 # ------------------------------------------------------------------------------ the models
@@ -88,9 +69,9 @@ def _cnn() -> Case:
     )
     bn = model.get_layer("bn")
     # moving statistics that are not the identity, so that inference really uses them
-    bn.moving_mean.assign(_rand(6, seed=3) * 0.1)
-    bn.moving_variance.assign(np.abs(_rand(6, seed=4)) + 0.5)
-    return Case(model, _rand(2, 16, 16, 3), _rand(2, 3, seed=9))
+    bn.moving_mean.assign(rand(6, seed=3) * 0.1)
+    bn.moving_variance.assign(np.abs(rand(6, seed=4)) + 0.5)
+    return Case(model, rand(2, 16, 16, 3), rand(2, 3, seed=9))
 
 
 def _functional() -> Case:
@@ -105,7 +86,7 @@ def _functional() -> Case:
     z = keras.layers.Dropout(0.3)(z)  # off in inference
     out = keras.layers.Add()([keras.layers.Dense(2, name="head")(z), keras.layers.Dense(2, name="skip")(inp)])
     targets = np.eye(2, dtype="float32")[[0, 1, 1, 0]]  # class probabilities, what a softmax can reach
-    return Case(keras.Model(inp, keras.layers.Softmax()(out), name="functional_net"), _rand(4, 6), targets)
+    return Case(keras.Model(inp, keras.layers.Softmax()(out), name="functional_net"), rand(4, 6), targets)
 
 
 MODELS: dict[str, Callable[[], Case]] = {"cnn": _cnn, "functional": _functional}
@@ -205,17 +186,17 @@ def _train(backend: str, native: Any, x: np.ndarray, y: np.ndarray, to_native: A
 def test_a_keras_model_becomes_a_native_module_with_the_same_outputs(backend: str, which: str, to_native: Any) -> None:
     case = _case(which)
     want = np.asarray(case.model(case.x, training=False))
-    x2 = _rand(*case.x.shape, seed=5)  # other values, same program
+    x2 = rand(*case.x.shape, seed=5)  # other values, same program
     if backend == "numpy":  # no autodiff, so no native module: the Ivy module, run on NumPy
         # (to="ivy" gives a module whose variables live on the source's backend: its graph's
         # module on numpy holds them as NumPy arrays)
         module = ivy.transpile(case.model, to="ivy", args=(case.x,)).graph.module(backend="numpy")
-        _close(module(case.x), want)
-        _close(module(x2), np.asarray(case.model(x2, training=False)))
+        close(module(case.x), want)
+        close(module(x2), np.asarray(case.model(x2, training=False)))
         return
     native = ivy.transpile(case.model, to=backend, args=(case.x,))
-    _close(native(to_native(case.x)), want)
-    _close(native(to_native(x2)), np.asarray(case.model(x2, training=False)))
+    close(native(to_native(case.x)), want)
+    close(native(to_native(x2)), np.asarray(case.model(x2, training=False)))
 
 
 @pytest.mark.parametrize("which", list(MODELS))
@@ -227,7 +208,7 @@ def test_gradients_wrt_every_variable_match_gradient_tape(autodiff_target: str, 
     assert set(grads) == set(want)
     np.testing.assert_allclose(loss, want_loss, rtol=1e-4)
     for chain, g in want.items():
-        _close(grads[chain], g, rtol=1e-3, atol=1e-5)
+        close(grads[chain], g, rtol=1e-3, atol=1e-5)
 
 
 @pytest.mark.parametrize("which", list(MODELS))
@@ -287,9 +268,9 @@ def slicing(x: Any) -> Any:
 
 
 FUNCTIONS = {
-    "attention": (attention, lambda: (_rand(2, 4, 8), _rand(2, 5, 8, seed=1), _rand(2, 5, 8, seed=2))),
-    "conv_block": (conv_block, lambda: (_rand(2, 8, 8, 3), _rand(3, 3, 3, 4, seed=1), _rand(4, seed=2))),
-    "slicing": (slicing, lambda: (_rand(3, 4, 5),)),
+    "attention": (attention, lambda: (rand(2, 4, 8), rand(2, 5, 8, seed=1), rand(2, 5, 8, seed=2))),
+    "conv_block": (conv_block, lambda: (rand(2, 8, 8, 3), rand(3, 3, 3, 4, seed=1), rand(4, seed=2))),
+    "slicing": (slicing, lambda: (rand(3, 4, 5),)),
 }
 
 
@@ -323,17 +304,17 @@ def test_a_tf_function_becomes_a_native_function(backend: str, which: str, to_na
     got = _leaves(native(*[to_native(a) for a in args]))
     assert len(got) == len(want)
     for g, w in zip(got, want):
-        _close(g, w)
+        close(g, w)
     if backend not in AUTODIFF:
         return
-    weights = [_rand(*w.shape, seed=11 + i) for i, w in enumerate(want)]
+    weights = [rand(*w.shape, seed=11 + i) for i, w in enumerate(want)]
     xs = [tf.constant(a) for a in args]
     with tf.GradientTape() as tape:
         for x in xs:
             tape.watch(x)
         total = sum(tf.reduce_sum(o * w) for o, w in zip(_leaves(fn(*xs)), weights))
     for g, w in zip(_target_grads(backend, native, args, weights, to_native), tape.gradient(total, xs)):
-        _close(g, np.asarray(w))
+        close(g, np.asarray(w))
 
 
 def test_a_tf_function_decorated_with_tf_function(backend: str, to_native: Any) -> None:
@@ -343,9 +324,9 @@ def test_a_tf_function_decorated_with_tf_function(backend: str, to_native: Any) 
     def gelu_mlp(x: Any, w: Any) -> Any:
         return tf.nn.gelu(x @ w, approximate=True)
 
-    x, w = _rand(3, 4), _rand(4, 2, seed=1)
+    x, w = rand(3, 4), rand(4, 2, seed=1)
     native = ivy.transpile(gelu_mlp, to=backend, args=(x, w))
-    _close(native(to_native(x), to_native(w)), np.asarray(gelu_mlp(x, w)))
+    close(native(to_native(x), to_native(w)), np.asarray(gelu_mlp(x, w)))
 
 
 def test_unsupported_ops_are_all_named_with_their_lines(backend: str) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from _helpers.transpiling import close, file_cache, not_the_source, rand, scaled_close, target_among
 
 import ivy
 
@@ -32,41 +33,9 @@ torch = pytest.importorskip("torch")
 MODULE_TARGETS = ("jax", "tensorflow", "paddle")
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _cache(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("IVY_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
-        yield
-
-
-@pytest.fixture(autouse=True)
-def _target(backend: str) -> None:
-    if backend == "torch":
-        pytest.skip("torch to torch is not a transpilation")
-
-
-@pytest.fixture
-def module_target(backend: str) -> str:
-    if backend not in MODULE_TARGETS:
-        pytest.skip(f"modules are transpiled to targets with autodiff, not {backend}")
-    return backend
-
-
-def _rand(*shape: int, seed: int = 0) -> np.ndarray:
-    return np.random.default_rng(seed).standard_normal(shape).astype("float32")
-
-
-def _close(got: Any, want: Any, rtol: float = 1e-4, atol: float = 1e-5) -> None:
-    got, want = np.asarray(ivy.to_numpy(got)), np.asarray(want)
-    assert got.shape == want.shape, (got.shape, want.shape)
-    np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=atol)
-
-
-def _scaled_close(got: Any, want: Any, rtol: float = 1e-3) -> None:
-    """Gradients through deep float32 models: relative to the largest entry of each array (and
-    an absolute floor for gradients that are zero but for rounding, such as attention's key bias)."""
-    want = np.asarray(want, np.float64)
-    _close(got, want, rtol=rtol, atol=rtol * float(np.abs(want).max()) + 1e-7)
+_cache = file_cache()
+_target = not_the_source("torch", "torch", cache=False)
+module_target = target_among(MODULE_TARGETS, "modules are transpiled to targets with autodiff")
 
 
 # ------------------------------------------------------------------------------ the models
@@ -84,11 +53,11 @@ class Case:
         with torch.no_grad():
             out = self.model(torch.from_numpy(self.x))
         self.want = {k: v.numpy() for k, v in out.items()}
-        self.targets = {k: _rand(*v.shape, seed=7 + i) for i, (k, v) in enumerate(self.want.items())}
+        self.targets = {k: rand(*v.shape, seed=7 + i) for i, (k, v) in enumerate(self.want.items())}
 
 
 def _images(seed: int = 0) -> np.ndarray:
-    return _rand(2, 3, 32, 32, seed=seed)
+    return rand(2, 3, 32, 32, seed=seed)
 
 
 def _resnet18() -> Case:
@@ -313,11 +282,11 @@ def test_a_transformers_model_has_the_outputs_of_torch(backend: str, which: str,
     out = native(to_native(case.x))
     assert set(out) == set(case.want)
     for k, want in case.want.items():
-        _close(out[k], want)
+        close(out[k], want)
     x2 = _images(seed=5) if case.x.dtype == np.float32 else (case.x + 7) % 100  # other values, same program
     with torch.no_grad():
         want2 = case.model(torch.from_numpy(x2))
-    _close(native(to_native(x2))["last_hidden_state"], want2["last_hidden_state"].numpy())
+    close(native(to_native(x2))["last_hidden_state"], want2["last_hidden_state"].numpy())
 
 
 @pytest.mark.parametrize("which", list(MODELS))
@@ -335,7 +304,7 @@ def test_gradients_wrt_every_parameter_match_torch_autograd(
         if grads[chain] is None:  # (paddle: a parameter the loss does not reach)
             assert not g.any(), chain
             continue
-        _scaled_close(grads[chain], g)
+        scaled_close(grads[chain], g)
 
 
 @pytest.mark.parametrize("which", list(MODELS))
@@ -394,11 +363,11 @@ def test_training_mode_updates_the_running_statistics_as_torch_does(module_targe
     want = model(torch.from_numpy(x)).detach().numpy()  # the batch's statistics; running ones updated
     # (a Keras layer runs in inference mode unless called with training=True, as Keras' own)
     extra = {"training": True} if module_target == "tensorflow" else {}
-    _close(native(to_native(x), **extra), want)
+    close(native(to_native(x), **extra), want)
     buffers = _buffers(module_target, native)
     assert set(buffers) == {"bn/running_mean", "bn/running_var", "bn/num_batches_tracked"}
     for name, b in model.named_buffers():
-        _close(buffers[name.replace(".", "/")], b.numpy())
+        close(buffers[name.replace(".", "/")], b.numpy())
 
 
 # ------------------------------------------------------------------------------ functions
@@ -418,8 +387,8 @@ def _gather_scatter(x: Any, idx: Any) -> Any:
 
 
 FUNCTIONS = {
-    "grouped_conv": (_patches, lambda: (_rand(2, 4, 7, 7), _rand(6, 2, 3, 3, seed=1))),
-    "gather_scatter": (_gather_scatter, lambda: (_rand(5, 4), np.array([3, 0, 3], np.int64))),
+    "grouped_conv": (_patches, lambda: (rand(2, 4, 7, 7), rand(6, 2, 3, 3, seed=1))),
+    "gather_scatter": (_gather_scatter, lambda: (rand(5, 4), np.array([3, 0, 3], np.int64))),
 }
 
 
@@ -465,18 +434,18 @@ def test_a_torch_function_becomes_a_native_function(backend: str, which: str, to
     want = [w.numpy() for w in fn(*[torch.from_numpy(a) for a in args])]
     assert len(got) == len(want)
     for g, w in zip(got, want):
-        _close(g, w)
+        close(g, w)
     if backend not in MODULE_TARGETS:
         return
     floats = [i for i, a in enumerate(args) if a.dtype.kind == "f"]
-    weights = [_rand(*w.shape, seed=11 + i) for i, w in enumerate(want)]
+    weights = [rand(*w.shape, seed=11 + i) for i, w in enumerate(want)]
     xs = [torch.from_numpy(args[i]).requires_grad_(True) for i in floats]
     full = [xs[floats.index(i)] if i in floats else torch.from_numpy(a) for i, a in enumerate(args)]
     total = sum((o * torch.from_numpy(w)).sum() for o, w in zip(fn(*full), weights))
     want_grads = torch.autograd.grad(total, xs)
     got_grads = _input_grads(backend, native, [to_native(a) for a in args], floats, weights, to_native)
     for g, w in zip(got_grads, want_grads):
-        _close(g, w.numpy(), rtol=1e-4, atol=1e-5)
+        close(g, w.numpy(), rtol=1e-4, atol=1e-5)
 
 
 def test_unsupported_ops_are_listed_together_with_their_lines(backend: str) -> None:
@@ -567,4 +536,4 @@ def test_kornia_through_a_lazily_transpiled_kornia(backend: str, which: str, laz
     x = np.random.default_rng(0).uniform(size=(2, 3, 16, 16)).astype("float32")
     angles = np.array([30.0, -45.0], np.float32)
     want = KORNIA[which](kornia, torch.from_numpy(x), torch.from_numpy(angles)).numpy()
-    _close(KORNIA[which](transpiled, to_native(x), to_native(angles)), want)
+    close(KORNIA[which](transpiled, to_native(x), to_native(angles)), want)

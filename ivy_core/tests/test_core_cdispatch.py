@@ -309,3 +309,108 @@ def test_fastpath_rejects_bad_configuration() -> None:
         fastpath(len, len, nargs=1, same=(0, 1))
     with pytest.raises(TypeError, match="callable"):
         fastpath(1, len, nargs=1)  # type: ignore[arg-type]
+
+
+@needs_c
+def test_fastpath_passes_keyword_options_positionally() -> None:
+    calls: list[tuple[Any, ...]] = []
+
+    def native(*args: Any) -> tuple[Any, ...]:
+        calls.append(args)
+        return args
+
+    def full(*args: Any, **kwargs: Any) -> Any:
+        return ("full", args, kwargs)
+
+    f = fastpath(native, full, nargs=(1, 2), defaults=(7, 0, False), keywords=("axis", "keepdims"))
+    assert f(1) == (1, 7, 0, False)
+    assert f(1, 2, axis=3) == (1, 2, 3, False)
+    assert f(1, keepdims=True, axis=-1) == (1, 7, -1, True)  # any order
+    name = "".join(["ax", "is"])  # a keyword name that is not the interned string
+    assert f(1, **{name: 5}) == (1, 7, 5, False)
+    assert f(1, out=None) == ("full", (1,), {"out": None})  # a keyword native does not take
+    assert f(1, 2, 3) == ("full", (1, 2, 3), {})
+    assert len(calls) == 4
+    with pytest.raises(ValueError, match="keywords"):
+        fastpath(native, full, nargs=1, defaults=(0,), keywords=("axis", "keepdims"))
+    with pytest.raises(ValueError, match="keywords"):
+        fastpath(native, full, nargs=1, keywords=("axis",))
+
+
+@needs_c
+def test_fastpath_dtype_guard_follows_a_changed_type() -> None:
+    # The guard calls the dtype getter of the last array type directly; patching the type
+    # (here: a dtype that differs per instance) must take effect at once.
+    class Sub(np.ndarray):
+        pass
+
+    log, native, full = _recorder()
+    f = fastpath(native, full, nargs=2, same=(0, 1))
+    a, b = np.zeros(3).view(Sub), np.ones(3).view(Sub)
+    assert f(a, b) == "native" and f(a, b) == "native"
+    Sub.dtype = property(lambda self: object())  # type: ignore[assignment,method-assign]
+    assert f(a, b) == "full"
+    del Sub.dtype  # back to ndarray's getter
+    assert f(a, b) == "native"
+    assert f(a, np.ones(3, "f4").view(Sub)) == "full"  # float64 next to float32
+
+
+@needs_c
+def test_type_switch_calls_by_first_argument_type() -> None:
+    from ivy._cdispatch import TypeSwitch
+
+    seen: list[Any] = []
+
+    class Switch(TypeSwitch):  # type: ignore[misc]
+        pass
+
+    s = Switch()
+    s._miss = lambda *a, **k: ("miss", a, k)
+    s._by_type = {int: lambda *a, **k: ("int", a, k), str: lambda x: int(x)}
+    assert s(1, 2, k=3) == ("int", (1, 2), {"k": 3})
+    assert s(1.5) == ("miss", (1.5,), {}) and s() == ("miss", (), {})
+    with pytest.raises(ValueError):  # no _on_error: the program's exception as it is
+        s("x")
+
+    def on_error(e: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        seen.append((type(e), args, kwargs))
+        return "handled"
+
+    s._on_error = on_error
+    assert s("x") == "handled" and seen == [(ValueError, ("x",), {})]
+    assert s("7") == 7
+    del s._miss
+    with pytest.raises(TypeError, match="_miss"):
+        s(1.5)
+
+
+@needs_c
+def test_compiled_call_runs_in_c_but_tracers_see_python() -> None:
+    from ivy._functional.compile import Compiled
+
+    c = Compiled(abs, None, {})
+    c._by_type[int] = abs
+    assert c(-3) == 3
+    assert type(c).__call__ is _dispatch._traceable_call  # what torch.compile / paddle SOT follow
+    assert c.__ivy_python__(-4) == 4 and c.__wrapped__ is abs
+
+
+@needs_c
+def test_dispatcher_sees_every_change_of_its_table() -> None:
+    # The C object remembers its last lookup; any change of the table must show at once.
+    from ivy._cdispatch import Dispatcher
+
+    class A:
+        pass
+
+    table: dict[type, Callable[..., Any]] = {A: lambda a: "first"}
+    d = Dispatcher(lambda a: "fallback", table, None, 1, 1, (0,), -1, -1)
+    a = A()
+    assert d(a) == "first" and d(a) == "first"
+    table[A] = lambda a: "second"
+    assert d(a) == "second"
+    del table[A]
+    assert d(a) == "fallback"
+    table[A] = lambda a: "third"
+    table[int] = lambda a: "an unrelated entry"
+    assert d(a) == "third"

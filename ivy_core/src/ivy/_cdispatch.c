@@ -11,17 +11,20 @@
  *     ops whose backend is inferred from array arguments: table is {type: implementation}
  * ContextDispatcher(fallback, name, stack_var, kwonly, npos_min, npos_max)
  *     ops without array arguments (creation): the backend on top of the context stack
- * FastPath(native, full, npos_min, npos_max, dtypes, same, retry, defaults)
+ * FastPath(native, full, npos_min, npos_max, dtypes, same, retry, defaults, keywords)
  *     for plugins (see ivy.plugin.fastpath): call `native` when the call is positional and the
  *     dtype guards hold, else (or when `native` raises one of `retry`) `full`, the plugin's
  *     Python function with the standard's semantics
+ * TypeSwitch
+ *     the base of ivy.compile's per-call object: the program for the first argument's type
  *
- * All three behave like builtin functions: they have a __dict__ (for __signature__, __doc__,
+ * All four behave like builtin functions: they have a __dict__ (for __signature__, __doc__,
  * __name__, ...) and do not bind as methods.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stddef.h>
+#include <structmember.h>
 
 #define MAX_ARRAYS 8
 
@@ -102,17 +105,44 @@ typedef struct {
     Py_ssize_t arrays[MAX_ARRAYS]; /* positional indices of array arguments */
     Py_ssize_t seq;                /* positional index of a sequence of arrays, or -1 */
     Py_ssize_t var_from;           /* every positional argument from here on is an array, or -1 */
+#if PY_VERSION_HEX < 0x030C0000
+    /* The last lookup, valid while the table's version is unchanged (every change of a dict
+     * gives it a new version): a lookup hashes a type and probes, ~20 ns a call. */
+    PyTypeObject *last_type; /* only compared */
+    PyObject *last_impl;     /* borrowed from the table, which holds it while unchanged */
+    uint64_t last_version;
+#endif
 } Dispatcher;
+
+/* table[u] (borrowed), or NULL with or without an error set. */
+static inline PyObject *
+table_get(Dispatcher *self, PyTypeObject *u)
+{
+#if PY_VERSION_HEX < 0x030C0000
+    uint64_t v = ((PyDictObject *)self->table)->ma_version_tag;
+    if (u == self->last_type && v == self->last_version)
+        return self->last_impl;
+    PyObject *g = PyDict_GetItemWithError(self->table, (PyObject *)u);
+    if (g != NULL) {
+        self->last_type = u;
+        self->last_impl = g;
+        self->last_version = v;
+    }
+    return g;
+#else
+    return PyDict_GetItemWithError(self->table, (PyObject *)u);
+#endif
+}
 
 /* Folds one argument into the (type, implementation) found so far. 0: fine, 1: not the fast
  * case, -1: error set. */
 static inline int
-fold(PyObject *table, PyObject *x, PyTypeObject **t, PyObject **f)
+fold(Dispatcher *self, PyObject *x, PyTypeObject **t, PyObject **f)
 {
     PyTypeObject *u = Py_TYPE(x);
     if (u == *t || is_neutral(x))
         return 0;
-    PyObject *g = PyDict_GetItemWithError(table, (PyObject *)u);
+    PyObject *g = table_get(self, u);
     if (g == NULL)
         return PyErr_Occurred() ? -1 : 1;
     if (*f == NULL) {
@@ -137,7 +167,7 @@ dispatcher_call(Dispatcher *self, PyObject *const *args, size_t nargsf, PyObject
         Py_ssize_t i = self->arrays[k];
         if (i >= nargs)
             break;
-        if ((r = fold(self->table, args[i], &t, &f)) != 0)
+        if ((r = fold(self, args[i], &t, &f)) != 0)
             goto done;
     }
     if (self->seq >= 0 && self->seq < nargs) {
@@ -147,12 +177,12 @@ dispatcher_call(Dispatcher *self, PyObject *const *args, size_t nargsf, PyObject
         /* PySequence_Fast_ITEMS is re-read each time: fold cannot resize the list, but stays safe
          * even if a type's __eq__ (a dict key comparison) were to run Python code. */
         for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(s); i++)
-            if ((r = fold(self->table, PySequence_Fast_GET_ITEM(s, i), &t, &f)) != 0)
+            if ((r = fold(self, PySequence_Fast_GET_ITEM(s, i), &t, &f)) != 0)
                 goto done;
     }
     if (self->var_from >= 0)
         for (Py_ssize_t i = self->var_from; i < nargs; i++)
-            if ((r = fold(self->table, args[i], &t, &f)) != 0)
+            if ((r = fold(self, args[i], &t, &f)) != 0)
                 goto done;
 done:
     if (r < 0)
@@ -327,6 +357,7 @@ typedef struct {
     PyObject *dtypes_seq; /* the same dtypes as a tuple, scanned by identity first */
     PyObject *retry;  /* tuple of exception types: on those, `full` gets the call; or None */
     PyObject *defaults; /* appended to the call's arguments from position nargs - npos_min; or None */
+    PyObject *keywords; /* tuple: keyword names native takes positionally from npos_max on; or None */
     Py_ssize_t npos_min, npos_max;
     Py_ssize_t same_a, same_b; /* args[same_a].dtype == args[same_b].dtype, or -1 */
 } FastPath;
@@ -336,11 +367,17 @@ static PyObject *str_dtype; /* interned "dtype" */
 /* args[i].dtype (new reference), or NULL without an error set when it has none. A Python
  * number (the usual other operand: x - 0.5) is answered without a lookup, and a failed lookup
  * raises no AttributeError: making and clearing one cost ~0.5-1 us per call. */
+/* The `dtype` getter of the last array type seen, called directly: the generic attribute lookup
+ * around it costs as much again (torch: ~25 of ~55 ns per read, two reads per binary op). Valid
+ * while that type's version tag is unchanged (any change to the type or its bases bumps it). */
+static PyTypeObject *dtype_type;   /* borrowed: only compared, never dereferenced when stale */
+static unsigned int dtype_tag;
+static getter dtype_get;
+static void *dtype_closure;
+
 static inline PyObject *
-dtype_of(PyObject *x)
+dtype_lookup(PyObject *x)
 {
-    if (PyFloat_CheckExact(x) || PyLong_CheckExact(x) || PyBool_Check(x) || x == Py_None)
-        return NULL;
     PyObject *d = NULL;
 #if PY_VERSION_HEX >= 0x030D0000
     if (PyObject_GetOptionalAttr(x, str_dtype, &d) < 0)
@@ -349,6 +386,39 @@ dtype_of(PyObject *x)
 #endif
         PyErr_Clear(); /* a property that raised something else: not the plain case either */
     return d;
+}
+
+/* args[i].dtype (new reference), or NULL without an error set when it has none. A Python
+ * number (the usual other operand: x - 0.5) is answered without a lookup, and a failed lookup
+ * raises no AttributeError: making and clearing one cost ~0.5-1 us per call. */
+static inline PyObject *
+dtype_of(PyObject *x)
+{
+    PyTypeObject *t = Py_TYPE(x);
+    if (t == dtype_type && t->tp_version_tag == dtype_tag && dtype_get != NULL) {
+        PyObject *d = dtype_get(x, dtype_closure);
+        if (d == NULL)
+            PyErr_Clear();
+        return d;
+    }
+    if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || x == Py_None)
+        return NULL;
+    /* Cache the getter when `dtype` is a C getset descriptor found on the type, with nothing in
+     * the instance's dict to shadow it (a data descriptor wins over the dict anyway) and the
+     * generic attribute lookup in use (no __getattr__ / __getattribute__ of the type's own). */
+    if ((t->tp_flags & Py_TPFLAGS_VALID_VERSION_TAG) && t->tp_getattro == PyObject_GenericGetAttr) {
+        PyObject *descr = _PyType_Lookup(t, str_dtype);
+        if (descr != NULL && Py_IS_TYPE(descr, &PyGetSetDescr_Type)) {
+            PyGetSetDef *gs = ((PyGetSetDescrObject *)descr)->d_getset;
+            if (gs->get != NULL && PyObject_TypeCheck(x, PyDescr_TYPE(descr))) {
+                dtype_type = t;
+                dtype_tag = t->tp_version_tag;
+                dtype_get = gs->get;
+                dtype_closure = gs->closure;
+            }
+        }
+    }
+    return dtype_lookup(x);
 }
 
 /* 1: the guards hold, 0: they do not (no error set). */
@@ -397,20 +467,45 @@ fast_guards(FastPath *self, PyObject *const *args)
     return ok;
 }
 
+/* The position among `keywords` of the keyword `name`, or -1. Call sites pass interned names (the
+ * compiler's constants), so identity is tried first. */
+static inline Py_ssize_t
+keyword_slot(PyObject *keywords, PyObject *name)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(keywords);
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (PyTuple_GET_ITEM(keywords, j) == name)
+            return j;
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (PyUnicode_Compare(PyTuple_GET_ITEM(keywords, j), name) == 0)
+            return j;
+    if (PyErr_Occurred())
+        PyErr_Clear();
+    return -1;
+}
+
 static PyObject *
 fast_call(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-    if ((kwnames != NULL && PyTuple_GET_SIZE(kwnames) > 0) || nargs < self->npos_min ||
-        nargs > self->npos_max || !fast_guards(self, args))
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    if ((nkw > 0 && self->keywords == Py_None) || nargs < self->npos_min || nargs > self->npos_max ||
+        !fast_guards(self, args))
         goto slow;
     PyObject *res;
     Py_ssize_t total = self->defaults == Py_None ? nargs : self->npos_min + PyTuple_GET_SIZE(self->defaults);
     if (total > nargs) {
-        /* The native function lacks our default there (torch.cumsum needs its dim): pass it. */
+        /* The native function lacks our default there (torch.cumsum needs its dim), or takes a
+         * keyword-only option of the spec positionally (torch.stack's dim): pass it. */
         PyObject *stack[MAX_ARRAYS];
         for (Py_ssize_t i = 0; i < total; i++)
             stack[i] = i < nargs ? args[i] : PyTuple_GET_ITEM(self->defaults, i - self->npos_min);
+        for (Py_ssize_t k = 0; k < nkw; k++) {
+            Py_ssize_t j = keyword_slot(self->keywords, PyTuple_GET_ITEM(kwnames, k));
+            if (j < 0)
+                goto slow; /* a keyword native does not take: the full function decides */
+            stack[self->npos_max + j] = args[nargs + k];
+        }
         res = PyObject_Vectorcall(self->native, stack, total, NULL);
     }
     else
@@ -426,11 +521,12 @@ static PyObject *
 fast_new(PyTypeObject *type, PyObject *a, PyObject *kw)
 {
     static char *kwlist[] = {"native", "full", "npos_min", "npos_max", "dtypes", "same", "retry",
-                             "defaults", NULL};
+                             "defaults", "keywords", NULL};
     PyObject *native, *full, *dtypes = Py_None, *same = Py_None, *retry = Py_None, *defaults = Py_None;
+    PyObject *keywords = Py_None;
     Py_ssize_t npos_min, npos_max, same_a = -1, same_b = -1;
-    if (!PyArg_ParseTupleAndKeywords(a, kw, "OOnn|OOOO", kwlist, &native, &full, &npos_min, &npos_max,
-                                     &dtypes, &same, &retry, &defaults))
+    if (!PyArg_ParseTupleAndKeywords(a, kw, "OOnn|OOOOO", kwlist, &native, &full, &npos_min, &npos_max,
+                                     &dtypes, &same, &retry, &defaults, &keywords))
         return NULL;
     if (!PyCallable_Check(native) || !PyCallable_Check(full)) {
         PyErr_SetString(PyExc_TypeError, "FastPath: native and full must be callable");
@@ -450,6 +546,17 @@ fast_new(PyTypeObject *type, PyObject *a, PyObject *kw)
         PyErr_Format(PyExc_ValueError, "FastPath: defaults must be a tuple with a value for every "
                                        "optional positional argument (at most %d in all)", MAX_ARRAYS);
         return NULL;
+    }
+    if (keywords != Py_None) {
+        int ok = PyTuple_CheckExact(keywords) && PyTuple_GET_SIZE(keywords) > 0 && defaults != Py_None &&
+                 npos_min + PyTuple_GET_SIZE(defaults) == npos_max + PyTuple_GET_SIZE(keywords);
+        for (Py_ssize_t i = 0; ok && i < PyTuple_GET_SIZE(keywords); i++)
+            ok = PyUnicode_CheckExact(PyTuple_GET_ITEM(keywords, i));
+        if (!ok) {
+            PyErr_SetString(PyExc_ValueError, "FastPath: keywords must be a tuple of names, one for each "
+                                              "default after the optional positional arguments");
+            return NULL;
+        }
     }
     if (same != Py_None && !PyArg_ParseTuple(same, "nn;FastPath: same must be a pair of positions",
                                              &same_a, &same_b))
@@ -481,6 +588,7 @@ fast_new(PyTypeObject *type, PyObject *a, PyObject *kw)
     }
     self->retry = Py_NewRef(retry);
     self->defaults = Py_NewRef(defaults);
+    self->keywords = Py_NewRef(keywords);
     self->npos_min = npos_min;
     self->npos_max = npos_max;
     self->same_a = same_a;
@@ -490,8 +598,101 @@ fast_new(PyTypeObject *type, PyObject *a, PyObject *kw)
 }
 
 /* The object fields, listed once for the garbage collector. */
-#define FASTPATH_OBJECTS(X) X(dict) X(native) X(full) X(dtypes) X(dtypes_seq) X(retry) X(defaults)
+#define FASTPATH_OBJECTS(X) X(dict) X(native) X(full) X(dtypes) X(dtypes_seq) X(retry) X(defaults) X(keywords)
 GC_METHODS(fast, FastPath, FASTPATH_OBJECTS)
+
+/* ------------------------------------------------------------------------------------------ */
+/* TypeSwitch                                                                                 */
+
+/* The per-call object of ivy.compile (see ivy/_functional/compile.py, class Compiled, its Python
+ * subclass): the compiled program for the type of the first argument, looked up in `_by_type`,
+ * gets the call as it is; every other call goes to `_miss`. When the program raises, `_on_error`
+ * (if set) gets (exception, args, kwargs) and returns the result or raises: a retrace that must
+ * thread more state is handled there, off the per-call path. */
+typedef struct {
+    FUNC_HEAD
+    PyObject *by_type;  /* dict {type: callable}, or NULL */
+    PyObject *miss;     /* callable, or NULL */
+    PyObject *on_error; /* callable, or NULL */
+} TypeSwitch;
+
+static PyObject *
+switch_failed(TypeSwitch *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (tb != NULL && value != NULL)
+        PyException_SetTraceback(value, tb);
+    PyObject *pos = PyTuple_New(nargs);
+    PyObject *kw = PyDict_New();
+    PyObject *res = NULL;
+    if (pos == NULL || kw == NULL || value == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        PyTuple_SET_ITEM(pos, i, Py_NewRef(args[i]));
+    for (Py_ssize_t i = 0; kwnames != NULL && i < PyTuple_GET_SIZE(kwnames); i++)
+        if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
+            goto done;
+    res = PyObject_CallFunctionObjArgs(self->on_error, value, pos, kw, NULL);
+done:
+    Py_XDECREF(pos);
+    Py_XDECREF(kw);
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+    return res;
+}
+
+static PyObject *
+switch_call(TypeSwitch *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    if (nargs > 0 && self->by_type != NULL) {
+        PyObject *f = PyDict_GetItemWithError(self->by_type, (PyObject *)Py_TYPE(args[0]));
+        if (f == NULL && PyErr_Occurred())
+            return NULL;
+        if (f != NULL) {
+            Py_INCREF(f);
+            PyObject *res = PyObject_Vectorcall(f, args, nargsf, kwnames);
+            Py_DECREF(f);
+            if (res == NULL && self->on_error != NULL)
+                return switch_failed(self, args, nargs, kwnames);
+            return res;
+        }
+    }
+    if (self->miss == NULL) {
+        PyErr_SetString(PyExc_TypeError, "TypeSwitch: _miss is not set");
+        return NULL;
+    }
+    return PyObject_Vectorcall(self->miss, args, nargsf, kwnames);
+}
+
+static PyObject *
+switch_new(PyTypeObject *type, PyObject *a, PyObject *kw)
+{
+    /* The arguments are the subclass's (its __init__ sets the fields). */
+    TypeSwitch *self = (TypeSwitch *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    self->vectorcall = (vectorcallfunc)switch_call;
+    return (PyObject *)self;
+}
+
+static PyMemberDef switch_members[] = {
+    {"_by_type", T_OBJECT, offsetof(TypeSwitch, by_type), 0, "{type of the first argument: callable}"},
+    {"_miss", T_OBJECT, offsetof(TypeSwitch, miss), 0, "called with the calls _by_type does not take"},
+    {"_on_error", T_OBJECT, offsetof(TypeSwitch, on_error), 0, "(exception, args, kwargs) -> result"},
+    {NULL},
+};
+
+static PyGetSetDef switch_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {NULL},
+};
+
+#define SWITCH_OBJECTS(X) X(dict) X(by_type) X(miss) X(on_error)
+GC_METHODS(switch, TypeSwitch, SWITCH_OBJECTS)
 
 /* ------------------------------------------------------------------------------------------ */
 /* Shared: function-like behaviour                                                            */
@@ -560,17 +761,58 @@ FUNC_TYPE(FastPath,
           "A plugin op: the native function for plain calls, the full one otherwise (see ivy.plugin.fastpath).",
           fast_new, fast_traverse, fast_clear)
 
+/* Subclassable (ivy.compile's Compiled), so not through FUNC_TYPE; binds like a function would
+ * not (an ivy.compile'd function stored on a class is called as it is, as before). A Python
+ * subclass calls through tp_call (PyVectorcall_Call reads the slot without the flag). */
+static PyTypeObject TypeSwitchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "ivy._cdispatch.TypeSwitch",
+    .tp_basicsize = sizeof(TypeSwitch),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "Calls the callable registered for the type of the first argument (see ivy.compile).",
+    .tp_new = switch_new,
+    .tp_dealloc = func_dealloc,
+    .tp_traverse = (traverseproc)switch_traverse,
+    .tp_clear = (inquiry)switch_clear,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(TypeSwitch, vectorcall),
+    .tp_dictoffset = offsetof(TypeSwitch, dict),
+    .tp_weaklistoffset = offsetof(TypeSwitch, weakrefs),
+    .tp_descr_get = no_bind,
+    .tp_members = switch_members,
+    .tp_getset = switch_getset,
+};
+
 /* Tracing compilers that interpret bytecode (torch.compile's dynamo, paddle's SOT) cannot look into
  * a C callable and would break their graph at every ivy op. They do follow a Python `__call__`
  * found on the type, so `__call__` in the types' dicts is set to a Python function with the same
  * behaviour (it calls the object's complete Python implementation, `__ivy_python__`). Calls from
  * Python still take the C slots: writing the dict directly does not touch tp_call / vectorcall. */
 static PyObject *
-set_python_call(PyObject *module, PyObject *fn)
+set_python_call(PyObject *module, PyObject *a)
 {
+    PyObject *fn;
+    PyTypeObject *only = NULL; /* a subclass of TypeSwitch: set on it alone */
+    if (!PyArg_ParseTuple(a, "O|O!:_set_python_call", &fn, &PyType_Type, &only))
+        return NULL;
     if (!PyCallable_Check(fn)) {
         PyErr_SetString(PyExc_TypeError, "_set_python_call: expects a function");
         return NULL;
+    }
+    if (only != NULL) {
+        /* after the class statement, so that its tp_call stays the C one */
+        if (!PyType_IsSubtype(only, &TypeSwitchType)) {
+            PyErr_SetString(PyExc_TypeError, "_set_python_call: the type must subclass TypeSwitch");
+            return NULL;
+        }
+        if (PyDict_SetItemString(only->tp_dict, "__call__", fn) < 0)
+            return NULL;
+        /* Python 3.12 lets a subclass that keeps the C tp_call inherit vectorcall; 3.11 does not
+         * (each call would pack its arguments in a tuple first) */
+        if (only->tp_call == PyVectorcall_Call)
+            only->tp_flags |= Py_TPFLAGS_HAVE_VECTORCALL;
+        PyType_Modified(only);
+        Py_RETURN_NONE;
     }
     PyTypeObject *types[] = {&DispatcherType, &ContextDispatcherType, &FastPathType};
     for (int i = 0; i < 3; i++) {
@@ -582,7 +824,7 @@ set_python_call(PyObject *module, PyObject *fn)
 }
 
 static PyMethodDef module_methods[] = {
-    {"_set_python_call", set_python_call, METH_O, "Sets the Python-level __call__ tracers see."},
+    {"_set_python_call", set_python_call, METH_VARARGS, "Sets the Python-level __call__ tracers see."},
     {NULL},
 };
 
@@ -601,8 +843,8 @@ PyInit__cdispatch(void)
     str_dtype = PyUnicode_InternFromString("dtype");
     if (str_dtype == NULL)
         return NULL;
-    PyTypeObject *types[] = {&DispatcherType, &ContextDispatcherType, &FastPathType};
-    for (int i = 0; i < 3; i++)
+    PyTypeObject *types[] = {&DispatcherType, &ContextDispatcherType, &FastPathType, &TypeSwitchType};
+    for (int i = 0; i < 4; i++)
         if (PyType_Ready(types[i]) < 0)
             return NULL;
     PyObject *m = PyModule_Create(&cdispatch_module);
@@ -610,7 +852,8 @@ PyInit__cdispatch(void)
         return NULL;
     if (PyModule_AddObjectRef(m, "Dispatcher", (PyObject *)&DispatcherType) < 0 ||
         PyModule_AddObjectRef(m, "ContextDispatcher", (PyObject *)&ContextDispatcherType) < 0 ||
-        PyModule_AddObjectRef(m, "FastPath", (PyObject *)&FastPathType) < 0) {
+        PyModule_AddObjectRef(m, "FastPath", (PyObject *)&FastPathType) < 0 ||
+        PyModule_AddObjectRef(m, "TypeSwitch", (PyObject *)&TypeSwitchType) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -10,6 +10,10 @@ are written back after each call (as Keras' stateless scope and flax nnx's ``jit
 A stateful object implements ``_ivy_get_state()`` (a nest of arrays and Python numbers) and
 ``_ivy_set_state(state)``, ``_ivy_members()`` (itself and the stateful objects whose state its
 own includes: a module's submodules), and calls :func:`touch` before it reads or updates its state.
+It may also implement ``_ivy_flat_state()`` (``(key, leaves)``: its state as a flat list of leaves
+and a key, compared with ``==``, that says how they are laid out; or None) and
+``_ivy_set_flat_state(key, leaves)``: a compiled step then moves its state without nested dicts
+(see ``ivy._functional.compile``).
 While a compiled program is being traced, :func:`touch` checks that the object's state is threaded
 and raises :class:`~ivy.errors.StateNotThreadedError` otherwise.
 """

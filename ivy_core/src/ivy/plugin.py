@@ -268,7 +268,11 @@ class IvyHookSpecs:
         """Return ``fn`` compiled by the framework ``backend`` (or None if not this plugin's).
 
         Returning ``fn`` itself says the backend has no compiler (NumPy); ``options`` are the
-        caller's compiler options, passed through.
+        caller's compiler options, passed through. ``fn`` may carry two attributes a compiler
+        can use: ``__ivy_source__`` (it is a program emitted from an :class:`ivy.Graph`:
+        straight-line calls of the backend) and ``__ivy_signature__`` (``fn`` takes ``*args,
+        **kwargs`` and passes them on to a function of this signature: a compiler that binds
+        each call to the signature, as ``tf.function`` does, binds faster to this one).
         """
 
 

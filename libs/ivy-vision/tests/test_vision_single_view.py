@@ -144,6 +144,25 @@ def test_depth_to_cam_coords(xp, to_native, to_numpy, rng, geo):
     np.testing.assert_allclose(radial2, radial, rtol=1e-12)
 
 
+def test_depth_to_cam_coords_of_a_tall_float32_image(xp, to_native, to_numpy, rng, geo):
+    # taller than wide (the grid's rows outnumber its columns), float32, one batch axis
+    h, w = 7, 3
+    cam = geo.make_camera(rng, (2,), h, w)
+    depth = _depth(rng, (2,), h, w).astype(np.float32)
+    ds = iv.depth_to_ds_pixel_coords(to_native(depth))
+    _assert_native(ds, xp)
+    ds = to_numpy(ds)
+    assert ds.shape == (2, h, w, 3) and ds.dtype == np.float32
+    # a product of two float32 is exact in float64: rounding it to float32 is the float32 product
+    np.testing.assert_array_equal(ds, (geo.pixel_grid(h, w) * depth).astype(np.float32))
+    k_inv = cam["K_inv"].astype(np.float32)
+    out = to_numpy(iv.depth_to_cam_coords(to_native(depth), to_native(k_inv)))
+    assert out.shape == (2, h, w, 4) and out.dtype == np.float32
+    expected = np.einsum("...ij,...hwj->...hwi", k_inv.astype(np.float64), ds.astype(np.float64))
+    np.testing.assert_allclose(out[..., :3], expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(out[..., 3], 1.0)
+
+
 def test_depth_to_cam_coords_vs_kornia(kornia, to_native, to_numpy, rng, geo):
     import torch
 

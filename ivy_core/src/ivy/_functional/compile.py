@@ -4,11 +4,12 @@ paddle.jit.to_static; identity on NumPy), reached through the plugins' ``ivy_com
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import _context, _registry, _tracking, nest
-from .._dispatch import _infer
+from .._dispatch import _cdispatch, _infer, _traceable_call
 from ..errors import StateNotThreadedError
 
 __all__ = ["compile", "compile_fn"]
@@ -50,38 +51,173 @@ def _guarded(fn: Callable[..., Any], backend: _registry.Backend) -> Callable[...
     source = getattr(fn, "__ivy_source__", None)
     if source is not None:  # a program emitted from an ivy.Graph: compilers may treat it so
         guarded.__ivy_source__ = source  # type: ignore[attr-defined]
+    try:  # what guarded passes its arguments to (see the ivy_compile hook's contract)
+        guarded.__ivy_signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):  # a callable without a signature: compilers see *args
+        pass
     return guarded
 
 
-def _numbers_to_arrays(tree: Any, xp: Any) -> Any:
-    """Python numbers in a state nest as 0-d arrays: compiled programs take them as inputs
-    (tf.function would bake a Python number into the program and retrace for each value). Runs on
-    every call of a compiled training step: plain dicts, lists and tuples are walked here and only
-    rebuilt where a number was found (a module's state has none)."""
+#: Structure marks of a state nest (see :func:`_flatten_state`): a leaf, and ``None``.
+_LEAF = "leaf"
+_NONE = "none"
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _flatten_state(tree: Any, leaves: list[Any]) -> Any:
+    """Appends the leaves of a state nest to ``leaves``; returns its structure as nested tuples,
+    which ``==`` compares at C speed on every call of a compiled training step. ``None``, bools
+    and strings are part of the structure, not leaves (a compiled program takes arrays)."""
     t = type(tree)
     if t is dict:
-        out = None
-        for k, v in tree.items():
-            w = _numbers_to_arrays(v, xp)
-            if w is not v:
-                if out is None:
-                    out = dict(tree)
-                out[k] = w
-        return tree if out is None else out
+        return (dict, tuple(tree), tuple([_flatten_state(v, leaves) for v in tree.values()]))
     if t is list or t is tuple:
-        items = [_numbers_to_arrays(v, xp) for v in tree]
-        return tree if all(a is b for a, b in zip(items, tree)) else t(items)
-    if tree is None or t is bool or t is str:
-        return tree
-    if isinstance(tree, (int, float)):  # (NumPy's float64 is a float too)
-        return xp.asarray(tree)
+        return (t, None, tuple([_flatten_state(v, leaves) for v in tree]))
+    if tree is None:
+        return _NONE
+    if t is bool or t is str:
+        return ("const", tree, ())
     if isinstance(tree, (dict, list, tuple)) or t in nest._NODES:  # other kinds of nest
-        leaves, structure = nest.flatten(tree)
-        return nest.unflatten(
-            structure,
-            [xp.asarray(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x for x in leaves],
-        )
-    return tree
+        sub, structure = nest.flatten(tree)
+        leaves.extend(sub)
+        return (nest, structure, len(sub))
+    leaves.append(tree)
+    return _LEAF
+
+
+def _object_state(o: Any, leaves: list[Any]) -> Any:
+    """Appends the leaves of the state of the stateful object ``o``; returns its structure. An
+    object may hand its leaves over directly (``_ivy_flat_state()``: ``(key, leaves)``, ``key``
+    comparable with ``==``, or None for the nested form), saving the nested dicts."""
+    flat = getattr(o, "_ivy_flat_state", None)
+    if flat is not None:
+        got = flat()
+        if got is not None:
+            leaves.extend(got[1])
+            return ("flat", got[0], len(got[1]))
+    return _flatten_state(o._ivy_get_state(), leaves)
+
+
+def _set_object_state(o: Any, sig: Any, it: Any, concrete: bool) -> None:
+    """Sets the state of ``o``, of structure ``sig`` (:func:`_object_state`), leaves from ``it``."""
+    if type(sig) is tuple and sig[0] == "flat":
+        o._ivy_set_flat_state(sig[1], [next(it) for _ in range(sig[2])], concrete=concrete)
+    else:
+        o._ivy_set_state(_unflatten_state(sig, it), concrete=concrete)
+
+
+def _unflatten_state(sig: Any, it: Any) -> Any:
+    """The nest of structure ``sig`` (from :func:`_flatten_state`) with leaves from ``it``."""
+    if sig is _LEAF:
+        return next(it)
+    if sig is _NONE:
+        return None
+    kind, meta, children = sig
+    if kind is dict:
+        return dict(zip(meta, [_unflatten_state(c, it) for c in children]))
+    if kind is nest:
+        return nest.unflatten(meta, [next(it) for _ in range(children)])
+    if kind == "const":
+        return meta
+    return kind([_unflatten_state(c, it) for c in children])
+
+
+def _leaf_paths(sig: Any, prefix: tuple[Any, ...], out: list[tuple[Any, ...]]) -> None:
+    """The path (keys, indices) of each leaf of a state of structure ``sig``, in leaf order."""
+    if sig is _LEAF:
+        out.append(prefix)
+    elif sig is not _NONE:
+        kind, meta, children = sig
+        if kind is dict:
+            for k, c in zip(meta, children):
+                _leaf_paths(c, (*prefix, k), out)
+        elif kind is nest or kind == "flat":
+            out.extend((*prefix, "#", n) for n in range(children))
+        elif kind != "const":
+            for n, c in enumerate(children):
+                _leaf_paths(c, (*prefix, n), out)
+
+
+def _paths(sigs: list[Any]) -> list[tuple[Any, ...]]:
+    out: list[tuple[Any, ...]] = []
+    for n, sig in enumerate(sigs):
+        _leaf_paths(sig, (n,), out)
+    return out
+
+
+class _Layout:
+    """How the states of the threaded objects lie in the flat tuple of leaves a compiled program
+    takes: per object, the structure of its state (:func:`_flatten_state`). A compiled program is
+    made for one layout; a call whose states have another (an optimizer made its moments, a
+    module's variables were replaced by others of another structure) gets the program of that
+    layout, compiled then (never the old program on state it was not traced for).
+
+    Python numbers (a step count, a learning rate) are inputs as 0-d arrays; the array of an
+    unchanged number is reused. The program returns the numbers it changed only, by position:
+    one it leaves as it was (a learning rate) keeps its Python value, neither rounded to the
+    array's dtype nor read back (which would wait for the program to finish)."""
+
+    def __init__(self, sigs: list[Any], leaves: list[Any]):
+        self.sigs = sigs
+        #: positions of the Python numbers among the leaves
+        self.numbers = tuple(i for i, x in enumerate(leaves) if _is_number(x))
+        #: position -> (number, its array) of the last call
+        self.converted: dict[int, tuple[Any, Any]] = {}
+        #: set when the program is traced: the structures of the new states; the positions of
+        #: their leaves that the program returns in a tuple; (new position, input position) of
+        #: the leaves at a number's path, returned in a dict where they changed
+        self.out_sigs: list[Any] | None = None
+        self.out_arrays: tuple[int, ...] = ()
+        self.out_numbers: tuple[tuple[int, int], ...] = ()
+        self.compiled: Callable[..., Any] | None = None
+
+    def inputs(self, leaves: list[Any], xp: Any) -> tuple[Any, ...]:
+        args = list(leaves)
+        converted = self.converted
+        # every leaf is looked at, not only those that were numbers when the layout was made: a
+        # count set back to an int where the program returned an array must not become a constant
+        for i, x in enumerate(args):
+            if _is_number(x):
+                got = converted.get(i)
+                if got is None or type(got[0]) is not type(x) or got[0] != x:
+                    got = converted[i] = (x, xp.asarray(x))
+                args[i] = got[1]
+        return tuple(args)
+
+    def outputs(self, sigs: list[Any], leaves: tuple[Any, ...], new: list[Any]) -> tuple[Any, Any]:
+        """What the traced program returns for the new leaves: ``(arrays, changed numbers)``."""
+        if self.out_sigs is None:
+            at = {p: i for i, p in enumerate(_paths(self.sigs))}
+            numbers = set(self.numbers)
+            pairs = [(j, at.get(p)) for j, p in enumerate(_paths(sigs))]
+            self.out_numbers = tuple((j, i) for j, i in pairs if i in numbers)
+            self.out_arrays = tuple(j for j, i in pairs if i not in numbers)
+            self.out_sigs = sigs
+        elif sigs != self.out_sigs:
+            raise RuntimeError(
+                "ivy.compile: the structure of the state a training step returns depends on the inputs' "
+                "shapes or dtypes; it must not (a module or optimizer creating state on some calls only)"
+            )
+        changed = {}
+        for j, i in self.out_numbers:
+            if new[j] is not leaves[i]:
+                changed[j] = new[j]
+        return tuple([new[j] for j in self.out_arrays]), changed
+
+    def write_back(self, objs: list[Any], leaves: list[Any], arrays: tuple[Any, ...], changed: dict[Any, Any]) -> None:
+        """Sets the objects' new states from the program's outputs (``leaves``: the call's
+        inputs, the numbers as they were)."""
+        new: list[Any] = [None] * (len(self.out_arrays) + len(self.out_numbers))
+        for j, a in zip(self.out_arrays, arrays):
+            new[j] = a
+        for j, i in self.out_numbers:
+            new[j] = changed[j] if j in changed else leaves[i]
+        it = iter(new)
+        for o, sig in zip(objs, self.out_sigs):  # type: ignore[arg-type]
+            _set_object_state(o, sig, it, True)
 
 
 def _surfaced(e: BaseException) -> BaseException:
@@ -96,18 +232,6 @@ def _surfaced(e: BaseException) -> BaseException:
     return e
 
 
-def _in_order(new: Any, like: Any) -> Any:
-    """``new`` with the dict keys in the order of ``like`` (jax.jit and tf.function return dicts
-    with sorted keys: a module's variables keep their order)."""
-    if isinstance(new, dict) and isinstance(like, dict):
-        out = {k: _in_order(new[k], like[k]) for k in like if k in new}
-        out.update((k, v) for k, v in new.items() if k not in out)
-        return out
-    if isinstance(new, (list, tuple)) and isinstance(like, (list, tuple)) and len(new) == len(like):
-        return type(new)(_in_order(a, b) for a, b in zip(new, like))
-    return new
-
-
 def _stateful_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[dict[int, Any], dict[str, Any]]:
     pos = {i: a for i, a in enumerate(args) if _tracking.is_stateful(a)}
     kw = {k: a for k, a in kwargs.items() if _tracking.is_stateful(a)}
@@ -116,7 +240,10 @@ def _stateful_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[dict[
 
 class _Threaded:
     """A compiled program that takes and returns the state of the modules and optimizers its
-    function uses (see :mod:`ivy._tracking`), and writes the new state back after each call."""
+    function uses (see :mod:`ivy._tracking`), and writes the new state back after each call.
+
+    The states go in as one flat tuple of leaves (a compiler handles nested dicts of a hundred
+    arrays at a cost per call: tf.function some milliseconds), laid out by :class:`_Layout`."""
 
     def __init__(
         self,
@@ -129,6 +256,7 @@ class _Threaded:
         self._fn = fn
         self._objs = objs
         self._arg_objs = arg_objs
+        self._backend = backend
         self._xp = backend.namespace
         self._session = _tracking.Session(objs, _label(fn), strict=not backend.impl.compiled_side_effects)
         options = dict(options)
@@ -136,7 +264,23 @@ class _Threaded:
             if key in options:
                 nums = options[key]
                 options[key] = (nums + 1) if isinstance(nums, int) else tuple(n + 1 for n in nums)
-        self._compiled = _compiler(backend, _pure_function(fn, objs, arg_objs, self._session), options)
+        self._options = options
+        #: the layouts compiled so far, the last used first
+        self._layouts: list[_Layout] = []
+
+    def _layout(self, sigs: list[Any], leaves: list[Any]) -> _Layout:
+        for k, lay in enumerate(self._layouts):
+            if lay.sigs == sigs:
+                if k:
+                    self._layouts.insert(0, self._layouts.pop(k))
+                return lay
+        lay = _Layout(sigs, leaves)
+        lay.compiled = _compiler(
+            self._backend, _pure_function(self._fn, self._objs, self._arg_objs, self._session, lay), self._options
+        )
+        self._layouts.insert(0, lay)
+        del self._layouts[8:]  # (a state whose structure keeps changing: no unbounded cache)
+        return lay
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         pos, kw = self._arg_objs
@@ -150,42 +294,53 @@ class _Threaded:
                     )
             args = tuple(None if i in pos else a for i, a in enumerate(args))
             kwargs = {k: (None if k in kw else a) for k, a in kwargs.items()}
-        states = [_numbers_to_arrays(o._ivy_get_state(), self._xp) for o in self._objs]
+        leaves: list[Any] = []
+        sigs = [_object_state(o, leaves) for o in self._objs]
+        lay = self._layouts[0] if self._layouts else None
+        if lay is None or lay.sigs != sigs:
+            lay = self._layout(sigs, leaves)
         try:
-            out, new = self._compiled(states, *args, **kwargs)
+            out, arrays, changed = lay.compiled(lay.inputs(leaves, self._xp), *args, **kwargs)  # type: ignore[misc]
         except Exception as e:
             inner = _surfaced(e)
             if inner is e:
                 raise
             raise inner from None
-        for o, st, like in zip(self._objs, new, states):
-            o._ivy_set_state(_in_order(st, like), concrete=True)
+        lay.write_back(self._objs, leaves, arrays, changed)
         return out
 
 
 def _pure_function(
-    fn: Callable[..., Any], objs: list[Any], arg_objs: tuple[dict[int, Any], dict[str, Any]], session: _tracking.Session
+    fn: Callable[..., Any],
+    objs: list[Any],
+    arg_objs: tuple[dict[int, Any], dict[str, Any]],
+    session: _tracking.Session,
+    layout: _Layout,
 ) -> Callable[..., Any]:
-    """``fn`` with the state of ``objs`` as input and output: what the compiler traces (a plain
-    function: paddle's converter rewrites the code it converts, and mishandles methods)."""
+    """``fn`` with the state of ``objs`` (laid out as ``layout`` says) as input and output: what
+    the compiler traces (a plain function: paddle's converter rewrites the code it converts, and
+    mishandles methods)."""
     pos, kw = arg_objs
 
-    def pure(states: list[Any], *args: Any, **kwargs: Any) -> tuple[Any, list[Any]]:
+    def pure(leaves: tuple[Any, ...], *args: Any, **kwargs: Any) -> tuple[Any, Any, Any]:
         if pos or kw:
             args = tuple(pos.get(i, a) for i, a in enumerate(args))
             kwargs = {**kwargs, **kw}
         saved = [o._ivy_get_state() for o in objs]
         prev = _tracking.enter(session)
         try:
-            for o, st, like in zip(objs, states, saved):
-                o._ivy_set_state(_in_order(st, like), concrete=False)
+            it = iter(leaves)
+            for o, sig in zip(objs, layout.sigs):
+                _set_object_state(o, sig, it, False)
             out = fn(*args, **kwargs)
-            new = [o._ivy_get_state() for o in objs]
+            new: list[Any] = []
+            sigs = [_object_state(o, new) for o in objs]
         finally:
             _tracking.leave(prev)
             for o, st in zip(objs, saved):  # no traced value stays in the objects
                 o._ivy_set_state(st, concrete=False)
-        return out, new
+        arrays, changed = layout.outputs(sigs, leaves, new)
+        return out, arrays, changed
 
     return pure
 
@@ -198,7 +353,12 @@ def _stateful_objects(fn: Callable[..., Any], pos: dict[int, Any], kw: dict[str,
     return list(found.values())
 
 
-class Compiled:
+#: The per-call base of :class:`Compiled`: in C where the extension is built (a compiled call then
+#: costs one dict lookup more than the framework's own compiled function, not a Python frame).
+_Switch: Any = _cdispatch.TypeSwitch if _cdispatch is not None else object
+
+
+class Compiled(_Switch):
     """A function compiled lazily, per backend, on its first call with that backend's arrays.
 
     The modules and optimizers the function uses (see :func:`compile`) are found on the first
@@ -212,23 +372,36 @@ class Compiled:
         self._backend = backend
         self._options = options
         self._cache: dict[str, Callable[..., Any]] = {}
-        #: type of the first argument -> compiled function: the per-call fast path
+        #: type of the first argument -> compiled function: the per-call fast path (read by the
+        #: C base, which sends the other calls to ``_miss`` and the failed ones to ``_on_error``)
         self._by_type: dict[type, Callable[..., Any]] = {}
+        self._miss = self._first_call_of
+        self._on_error = self._failed
+        self.__ivy_python__ = self._python_call  # what torch.compile's dynamo traces
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def _python_call(self, *args: Any, **kwargs: Any) -> Any:
+        """A call, in Python (without the C extension, and for bytecode-tracing compilers)."""
         if args:
             f = self._by_type.get(type(args[0]))
             if f is not None:
                 try:
                     return f(*args, **kwargs)
-                except _tracking.Restart as r:  # a retrace drew random numbers: thread the key too
-                    return self._restart(r, args, kwargs)
                 except Exception as e:
-                    inner = _surfaced(e)
-                    if inner is e:
-                        raise
-                    raise inner from None
+                    return self._failed(e, args, kwargs)
         return self._first_call(args, kwargs)
+
+    def _first_call_of(self, *args: Any, **kwargs: Any) -> Any:
+        return self._first_call(args, kwargs)
+
+    def _failed(self, e: BaseException, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """A compiled program raised: a retrace that drew random numbers is traced again with the
+        key threaded; Ivy's own error is taken out of a compiler's wrapper of it."""
+        if isinstance(e, _tracking.Restart):
+            return self._restart(e, args, kwargs)
+        inner = _surfaced(e)
+        if inner is e:
+            raise e
+        raise inner from None
 
     def _backend_of(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _registry.Backend:
         if self._backend is not None:
@@ -248,13 +421,8 @@ class Compiled:
             self._by_type[type(args[0])] = f
         try:
             return f(*args, **kwargs)
-        except _tracking.Restart as r:
-            return self._restart(r, args, kwargs)
         except Exception as e:
-            inner = _surfaced(e)
-            if inner is e:
-                raise
-            raise inner from None
+            return self._failed(e, args, kwargs)
 
     def _program(self, b: _registry.Backend, objs: list[Any], arg_objs: Any) -> Callable[..., Any]:
         if not _has_compiler(b):  # NumPy: the function runs as it is
@@ -281,6 +449,12 @@ class Compiled:
 
     def __repr__(self) -> str:
         return f"<ivy.compile of {getattr(self._fn, '__qualname__', self._fn)!r}>"
+
+
+if _cdispatch is None:
+    Compiled.__call__ = Compiled._python_call
+else:  # set on the class after its statement, so that calls keep the C slot
+    _cdispatch._set_python_call(_traceable_call, Compiled)
 
 
 def _probe() -> None:

@@ -9,6 +9,10 @@ last (``"NWC"``, ``"NHWC"``, ``"NDHWC"``, the default) or channel first (``"NCW"
 ``"NCDHW"``). Filters have the same layout whatever ``data_format`` is: the spatial axes first,
 then the channel axes.
 
+Convolutions take an optional ``bias`` of one value per output channel, added along the channel
+axis of ``data_format`` (fused into the framework's convolution where it has one); it never
+changes the result's dtype (that of ``x``). A bias of another shape is an error.
+
 Padding, for convolutions and pooling, takes one of these forms:
 
 - ``"VALID"``: no padding; only windows that fit entirely inside the input;
@@ -58,6 +62,7 @@ def conv1d(
     *,
     data_format: Literal["NWC", "NCW"] = "NWC",
     dilations: int | Sequence[int] = 1,
+    bias: Array | None = None,
 ) -> Array:
     """1-D convolution (cross-correlation, as in every deep-learning framework; no flip).
 
@@ -69,6 +74,8 @@ def conv1d(
             module docstring).
         data_format: layout of ``x`` and of the result.
         dilations: spacing between filter taps (1: contiguous), an int or a sequence of one int.
+        bias: ``[d_out]``, added to every output position along the channel axis of
+            ``data_format``, or ``None`` for none.
 
     Returns:
         An array of shape ``[batch, w_out, d_out]`` (``"NWC"``) or ``[batch, d_out, w_out]``
@@ -86,6 +93,7 @@ def conv2d(
     *,
     data_format: Literal["NHWC", "NCHW"] = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Array | None = None,
 ) -> Array:
     """2-D convolution (cross-correlation; no flip).
 
@@ -98,6 +106,8 @@ def conv2d(
             then width; see the module docstring).
         data_format: layout of ``x`` and of the result.
         dilations: spacing between filter taps, an int (both axes) or a sequence ``(dh, dw)``.
+        bias: ``[d_out]``, added to every output position along the channel axis of
+            ``data_format``, or ``None`` for none.
 
     Returns:
         An array of shape ``[batch, h_out, w_out, d_out]`` (``"NHWC"``) or
@@ -115,6 +125,7 @@ def conv3d(
     *,
     data_format: Literal["NDHWC", "NCDHW"] = "NDHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Array | None = None,
 ) -> Array:
     """3-D convolution (cross-correlation; no flip).
 
@@ -127,6 +138,8 @@ def conv3d(
             height, width; see the module docstring).
         data_format: layout of ``x`` and of the result.
         dilations: spacing between filter taps, an int (all axes) or a sequence ``(dd, dh, dw)``.
+        bias: ``[d_out]``, added to every output position along the channel axis of
+            ``data_format``, or ``None`` for none.
 
     Returns:
         An array of shape ``[batch, depth_out, h_out, w_out, d_out]`` (``"NDHWC"``) or
@@ -145,6 +158,7 @@ def conv1d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: Literal["NWC", "NCW"] = "NWC",
     dilations: int | Sequence[int] = 1,
+    bias: Array | None = None,
 ) -> Array:
     """1-D transposed convolution: the gradient of :func:`conv1d` with respect to its input.
 
@@ -162,6 +176,8 @@ def conv1d_transpose(
             may be asked for.
         data_format: layout of ``x`` and of the result.
         dilations: dilation of the forward convolution, an int or a sequence of one int.
+        bias: ``[d_out]``, added to every output position along the channel axis of
+            ``data_format``, or ``None`` for none.
 
     Returns:
         An array of shape ``[batch, w_out, d_out]`` (``"NWC"``) or ``[batch, d_out, w_out]``
@@ -180,6 +196,7 @@ def conv2d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: Literal["NHWC", "NCHW"] = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Array | None = None,
 ) -> Array:
     """2-D transposed convolution: the gradient of :func:`conv2d` with respect to its input.
 
@@ -197,6 +214,8 @@ def conv2d_transpose(
             less than the stride) may be asked for.
         data_format: layout of ``x`` and of the result.
         dilations: dilation of the forward convolution, an int or a sequence ``(dh, dw)``.
+        bias: ``[d_out]``, added to every output position along the channel axis of
+            ``data_format``, or ``None`` for none.
 
     Returns:
         An array of shape ``[batch, h_out, w_out, d_out]`` (``"NHWC"``) or
@@ -215,6 +234,7 @@ def conv3d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: Literal["NDHWC", "NCDHW"] = "NDHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Array | None = None,
 ) -> Array:
     """3-D transposed convolution: the gradient of :func:`conv3d` with respect to its input.
 
@@ -232,6 +252,8 @@ def conv3d_transpose(
             less than the stride) may be asked for.
         data_format: layout of ``x`` and of the result.
         dilations: dilation of the forward convolution, an int or a sequence ``(dd, dh, dw)``.
+        bias: ``[d_out]``, added to every output position along the channel axis of
+            ``data_format``, or ``None`` for none.
 
     Returns:
         An array with the spatial output size and ``d_out`` channels, in the layout
@@ -249,6 +271,7 @@ def depthwise_conv2d(
     *,
     data_format: Literal["NHWC", "NCHW"] = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Array | None = None,
 ) -> Array:
     """Depthwise 2-D convolution: each input channel convolved with its own single filter.
 
@@ -260,6 +283,9 @@ def depthwise_conv2d(
         padding: ``"SAME"``, ``"VALID"``, an int, or a sequence of two ``(lo, hi)`` pairs.
         data_format: layout of ``x`` and of the result.
         dilations: spacing between filter taps, an int or a sequence ``(dh, dw)``.
+        bias: ``[d_in]`` (one per output channel: the input channels times a multiplier of
+            one), added to every output position along the channel axis of ``data_format``, or
+            ``None`` for none.
 
     Returns:
         An array with ``d_in`` channels: ``[batch, h_out, w_out, d_in]`` (``"NHWC"``) or

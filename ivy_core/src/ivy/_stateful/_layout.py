@@ -6,13 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .. import _api
-
 __all__ = [
     "canonical_format",
     "channel_axis",
     "check_input",
-    "add_channel_bias",
     "as_tuple",
     "padding",
     "is_integer",
@@ -99,13 +96,6 @@ def check_input(layer: Any, x: Any, data_format: str, channels: int | None = Non
             f"{name} expects {channels} channels on axis {ax} of a {_layout_text(data_format)} input "
             f"(data_format={data_format!r}), got shape {shape}{hint}"
         )
-
-
-def add_channel_bias(x: Any, b: Any, data_format: str) -> Any:
-    """``x + b`` with ``b`` ``[channels]`` added along the channel axis."""
-    if data_format.upper().startswith("NC"):
-        return x + _api.reshape(b, (-1,) + (1,) * (len(x.shape) - 2))
-    return x + b
 
 
 def padding(p: Any) -> Any:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import _api
-from ._layout import add_channel_bias, as_tuple, canonical_format, channel_axis, check_input, padding
+from ._layout import as_tuple, canonical_format, channel_axis, check_input, padding
 from .initializers import GlorotUniform, Initializer, Zeros
 from .module import Module
 
@@ -157,8 +157,9 @@ class _Conv(Module):
         kw: dict[str, Any] = {"data_format": self.data_format, "dilations": self.dilations}
         if self._TRANSPOSE:
             kw["output_shape"] = self.output_shape
-        y = fn(x, v.w, self.strides, padding(self.padding), **kw)
-        return add_channel_bias(y, v.b, self.data_format) if self.with_bias else y
+        if self.with_bias:  # fused into the framework's convolution where it has a bias argument
+            kw["bias"] = v.b
+        return fn(x, v.w, self.strides, padding(self.padding), **kw)
 
 
 class Conv1D(_Conv):
@@ -278,16 +279,33 @@ class _Depthwise(Module):
     def _forward(self, x: Any) -> Any:
         v = self.v
         check_input(self, x, self.data_format, self.num_channels)
-        y = depthwise(
-            x, v.w, self.strides, padding(self.padding), self.data_format, self.dilations, self.depth_multiplier
+        return depthwise(
+            x,
+            v.w,
+            self.strides,
+            padding(self.padding),
+            self.data_format,
+            self.dilations,
+            self.depth_multiplier,
+            bias=v.b if self.with_bias else None,
         )
-        return add_channel_bias(y, v.b, self.data_format) if self.with_bias else y
 
 
-def depthwise(x: Any, w: Any, strides: Any, pad: Any, data_format: str, dilations: Any, multiplier: int) -> Any:
+def depthwise(
+    x: Any,
+    w: Any,
+    strides: Any,
+    pad: Any,
+    data_format: str,
+    dilations: Any,
+    multiplier: int,
+    *,
+    bias: Any = None,
+) -> Any:
     """A depthwise convolution of ``x`` (1-D or 2-D by ``data_format``) with ``w``
-    ``[*filter, channels * multiplier]``; output channel ``c * multiplier + j`` filters input
-    channel ``c`` (torch's ``groups=channels`` and Keras' ``depth_multiplier`` order)."""
+    ``[*filter, channels * multiplier]`` and an optional ``bias`` ``[channels * multiplier]``;
+    output channel ``c * multiplier + j`` filters input channel ``c`` (torch's
+    ``groups=channels`` and Keras' ``depth_multiplier`` order)."""
     ivy = _ivy()
     ax = channel_axis(data_format)
     if multiplier > 1:
@@ -303,9 +321,10 @@ def depthwise(x: Any, w: Any, strides: Any, pad: Any, data_format: str, dilation
             pad2,
             data_format=fmt2,
             dilations=(1, *as_tuple(dilations, 1)),
+            bias=bias,
         )
         return ivy.squeeze(y, axis=2 if ax == 1 else 1)
-    return ivy.depthwise_conv2d(x, w, strides, pad, data_format=data_format, dilations=dilations)
+    return ivy.depthwise_conv2d(x, w, strides, pad, data_format=data_format, dilations=dilations, bias=bias)
 
 
 def _pairs(pad: Any, n: int) -> list[tuple[int, int]]:
@@ -416,8 +435,7 @@ class _Separable(Module):
             self.depth_multiplier,
         )
         fn = ivy.conv1d if self._NDIM == 1 else ivy.conv2d
-        y = fn(h, v.pointwise_w, 1, "VALID", data_format=self.data_format)
-        return add_channel_bias(y, v.b, self.data_format) if self.with_bias else y
+        return fn(h, v.pointwise_w, 1, "VALID", data_format=self.data_format, bias=v.b if self.with_bias else None)
 
 
 class SeparableConv1D(_Separable):

@@ -382,6 +382,26 @@ class Module:
         self._own_v = None if v is None else Container(v)
         self._own_state = None if buffers is None else Container(buffers)
 
+    def _ivy_flat_state(self) -> tuple[Any, list[Any]] | None:
+        """``(key, leaves)``: the state as a compiled training step takes it on every call, where
+        this module's own variables and buffers are flat (a layer's are); None otherwise."""
+        v, s = self._own_v, self._own_state
+        if v is None:
+            return None
+        leaves = list(dict.values(v))
+        if s:
+            leaves += dict.values(s)
+        for x in leaves:
+            if isinstance(x, dict):  # nested variables: the nested form
+                return None
+        return (tuple(v), None if s is None else tuple(s)), leaves
+
+    def _ivy_set_flat_state(self, key: Any, leaves: list[Any], *, concrete: bool = True) -> None:
+        v_keys, s_keys = key
+        n = len(v_keys)
+        self._own_v = _container(zip(v_keys, leaves[:n]))
+        self._own_state = None if s_keys is None else _container(zip(s_keys, leaves[n:]))
+
     def _ivy_ready(self) -> bool:
         """Whether the module is built (a compiled program cannot create variables)."""
         return self._own_v is not None
@@ -502,6 +522,13 @@ class Module:
 
     def __repr__(self) -> str:
         return _inspect.module_repr(self)
+
+
+def _container(items: Any) -> Container:
+    """A Container of ``(key, array)`` pairs whose keys came from a Container (no checks)."""
+    out = Container()
+    dict.update(out, items)
+    return out
 
 
 def _size(x: Any) -> int:

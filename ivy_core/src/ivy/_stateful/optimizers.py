@@ -135,6 +135,40 @@ class Optimizer:
     #: names of the state kept as lists of leaves between steps (see :meth:`_flat_state`)
     _FLAT: tuple[str, ...] = ()
 
+    # A compiled training step returns the counts as 0-d arrays. Converting one to an int waits
+    # for the step to finish (JAX runs it asynchronously), so it is stored as it came, and
+    # converted when first read (not while a compiled step runs: torch.compile's program gets
+    # that very tensor). ``_step_array`` is that array: a count restored after a compiler traced
+    # the step (the same object) is recognised as concrete again.
+    _step_count: Any = 0
+    _step_array: Any = None
+    _micro_step: Any = 0
+    _micro_array: Any = None
+
+    @property
+    def step_count(self) -> Any:
+        """Updates made so far: an int (a traced scalar while a compiler traces a step)."""
+        s = self._step_count
+        if s is self._step_array and s is not None and _tracking._session is None:
+            s = self._step_count = int(_api.to_scalar(s))
+        return s
+
+    @step_count.setter
+    def step_count(self, value: Any) -> None:
+        self._step_count = value
+
+    @property
+    def micro_step(self) -> Any:
+        """Calls of :meth:`step` since the last update (with ``accumulate_steps > 1``)."""
+        s = self._micro_step
+        if s is self._micro_array and s is not None and _tracking._session is None:
+            s = self._micro_step = int(_api.to_scalar(s))
+        return s
+
+    @micro_step.setter
+    def micro_step(self, value: Any) -> None:
+        self._micro_step = value
+
     @property
     def state(self) -> Container:
         """The optimizer's state: ``{name: nest like v}`` (empty before the first step).
@@ -241,26 +275,59 @@ class Optimizer:
         return [self, *lr._ivy_members()] if hasattr(type(lr), "_ivy_get_state") else [self]
 
     def _ivy_get_state(self) -> dict[str, Any]:
-        out = {"step_count": self.step_count, "state": self.state.to_dict()}
+        # the counts as stored: an array a compiled step returned stays one (see step_count)
+        out = {"step_count": self._step_count, "state": self.state.to_dict()}
         if self.accumulate_steps > 1:
-            out["micro_step"] = self.micro_step
+            out["micro_step"] = self._micro_step
         if _is_number(self.lr) or _api.is_native_array(self.lr):
             # a number learning rate is an input of compiled programs: a callback may change it
             out["lr"] = self.lr
         return out
 
+    def _ivy_flat_state(self) -> tuple[Any, list[Any]] | None:
+        """``(key, leaves)``: the state as a compiled training step takes it on every call (the
+        step count, the rate, the moments kept as leaves); None for the nested form of
+        :meth:`_ivy_get_state` (gradient accumulation: its sums come and go between steps, and
+        its two forms must not alternate)."""
+        if self._state or self.accumulate_steps > 1:
+            return None
+        lr: Any = self.lr
+        has_lr = _is_number(lr) or _api.is_native_array(lr)
+        leaves = [self._step_count, lr] if has_lr else [self._step_count]
+        if self._flat is None:
+            return (has_lr, None, ()), leaves
+        structure, named = self._flat
+        for tree in named.values():
+            leaves += tree
+        return (has_lr, structure, tuple(named)), leaves
+
+    def _ivy_set_flat_state(self, key: Any, leaves: list[Any], *, concrete: bool = True) -> None:
+        has_lr, structure, names = key
+        self._set_counts({"step_count": leaves[0], "lr": leaves[1]} if has_lr else {"step_count": leaves[0]}, concrete)
+        self._state = {}
+        if structure is None:
+            self._flat = None
+        else:
+            k, n = (2 if has_lr else 1), structure.num_leaves
+            self._flat = (structure, {name: leaves[k + i * n : k + (i + 1) * n] for i, name in enumerate(names)})
+
     def _ivy_set_state(self, state: dict[str, Any], *, concrete: bool = True) -> None:
+        self._set_counts(state, concrete)
+        self.state = state["state"]
+
+    def _set_counts(self, state: dict[str, Any], concrete: bool) -> None:
         step = state["step_count"]
         if concrete and not isinstance(step, int):  # a scalar array back from a compiled program
-            step = int(_api.to_scalar(step))
-        self.step_count = step
+            self._step_array = step  # read as an int when asked (reading it now would wait)
+        self._step_count = step
         if "micro_step" in state:
             micro = state["micro_step"]
-            self.micro_step = int(_api.to_scalar(micro)) if concrete and not isinstance(micro, int) else micro
+            if concrete and not isinstance(micro, int):
+                self._micro_array = micro
+            self._micro_step = micro
         if "lr" in state:
             lr = state["lr"]
             self.lr = float(_api.to_scalar(lr)) if concrete and not _is_number(lr) else lr
-        self.state = state["state"]
 
     def _ivy_ready(self) -> bool:
         return True

@@ -12,7 +12,8 @@ Dtype promotion
     Ivy's rules outside it, written once; plugins derive their tables from it.
 
 Neural-network argument normalisation
-    :func:`channels_last`, :func:`ntuple`, :func:`padding_pairs`, and the op families
+    :func:`channels_last`, :func:`ntuple`, :func:`padding_pairs`, :func:`check_bias` and
+    :func:`add_channel_bias` (a convolution's bias), and the op families
     :func:`conv_family`, :func:`conv_transpose_family`, :func:`pool_family` (the 1-3-d ops with
     the spec's signatures, from one N-d function).
 
@@ -48,7 +49,16 @@ from .._tracking import touch_random_state
 from ._adapt import conformant_ops, native_dtype
 from ._devices import device_kinds, refresh_device_kinds
 from ._fastpath import fastpath
-from ._nn import channels_last, conv_family, conv_transpose_family, ntuple, padding_pairs, pool_family
+from ._nn import (
+    add_channel_bias,
+    channels_last,
+    check_bias,
+    conv_family,
+    conv_transpose_family,
+    ntuple,
+    padding_pairs,
+    pool_family,
+)
 from ._specialize import specializer
 
 __all__ = [
@@ -63,6 +73,8 @@ __all__ = [
     "channels_last",
     "ntuple",
     "padding_pairs",
+    "check_bias",
+    "add_channel_bias",
     "conv_family",
     "conv_transpose_family",
     "pool_family",

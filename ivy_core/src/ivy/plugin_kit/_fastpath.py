@@ -19,6 +19,7 @@ def fastpath(
     same: tuple[int, int] | None = None,
     retry: type[BaseException] | tuple[type[BaseException], ...] | None = None,
     defaults: tuple[Any, ...] | None = None,
+    keywords: tuple[str, ...] | None = None,
 ) -> Callable[..., Any]:
     """An op implementation that calls the framework's ``native`` function directly for the plain
     calls where it already has the standard's semantics, and ``full`` (the plugin's Python function,
@@ -32,6 +33,10 @@ def fastpath(
     gets the call's positional arguments followed by ``defaults[nargs - min:]`` (so
     ``fastpath(torch.cumsum, nargs=(1, 2), defaults=(0,))`` passes ``dim=0`` when the call omits
     ``axis``, and ``fastpath(torch.softmax, nargs=1, defaults=(-1,))`` always passes ``-1``).
+    ``keywords``: names of the spec's keyword-only options that ``native`` takes positionally, one
+    for each of the last ``len(keywords)`` defaults: a call may pass them by keyword and still be
+    plain (``fastpath(torch.stack, nargs=1, defaults=(0,), keywords=("axis",))`` hands
+    ``stack(xs, axis=1)`` to ``torch.stack(xs, 1)``); any other keyword makes a call not plain.
 
     It saves the interpreted frame of a wrapper (0.1-0.3 µs per call on torch or paddle): the check
     runs in C (``ivy._cdispatch``). Without the C extension (or with ``IVY_PURE_PYTHON=1``) it
@@ -43,14 +48,22 @@ def fastpath(
         def sum(x, /, *, axis=None, dtype=None, keepdims=False): ...
     """
     if full is None:
-        return lambda f: fastpath(native, f, nargs=nargs, dtypes=dtypes, same=same, retry=retry, defaults=defaults)
+        return lambda f: fastpath(
+            native, f, nargs=nargs, dtypes=dtypes, same=same, retry=retry, defaults=defaults, keywords=keywords
+        )
+    lo, hi = (nargs, nargs) if isinstance(nargs, int) else nargs
+    if keywords is not None and (not keywords or len(defaults or ()) != hi - lo + len(keywords)):
+        raise ValueError(
+            f"fastpath of {getattr(full, '__name__', full)!r}: keywords={keywords!r} needs one default for "
+            f"each optional positional argument and each keyword ({hi - lo + len(keywords)} defaults), "
+            f"got defaults={defaults!r}"
+        )
     if _cdispatch is None:
         return full
-    lo, hi = (nargs, nargs) if isinstance(nargs, int) else nargs
     if isinstance(retry, type):
         retry = (retry,)
     obj = _cdispatch.FastPath(
-        native, full, lo, hi, None if dtypes is None else frozenset(dtypes), same, retry, defaults
+        native, full, lo, hi, None if dtypes is None else frozenset(dtypes), same, retry, defaults, keywords
     )
     for attr in ("__name__", "__qualname__", "__module__", "__doc__"):
         setattr(obj, attr, getattr(full, attr, None))
@@ -64,5 +77,6 @@ def fastpath(
         "same": same,
         "retry": retry,
         "defaults": defaults,
+        "keywords": keywords,
     }
     return obj

@@ -7,7 +7,16 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["channels_last", "ntuple", "padding_pairs", "conv_family", "conv_transpose_family", "pool_family"]
+__all__ = [
+    "channels_last",
+    "ntuple",
+    "padding_pairs",
+    "check_bias",
+    "add_channel_bias",
+    "conv_family",
+    "conv_transpose_family",
+    "pool_family",
+]
 
 _LAYOUTS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
 
@@ -86,12 +95,36 @@ def padding_pairs(
     return pads
 
 
+def check_bias(bias: Any, channels: int, op: str) -> None:
+    """Raise unless a convolution's ``bias`` has the shape ``[channels]`` (one value per output
+    channel). Call it only when a bias was given, so that calls without one pay nothing.
+
+    Raises:
+        ValueError: naming the expected and the given shape.
+    """
+    shape = tuple(int(d) for d in bias.shape)
+    if shape != (channels,):
+        raise ValueError(
+            f"ivy.{op}: bias must have shape ({channels},), one value per output channel, got shape {shape}"
+        )
+
+
+def add_channel_bias(y: Any, bias: Any, channels_last: bool) -> Any:
+    """``y + bias`` with ``bias`` ``[channels]`` broadcast along the channel axis of ``y`` (the
+    last, or axis 1): for backends whose convolution has no bias argument. ``bias`` must already
+    be in the dtype of ``y`` (the framework's promotion applies otherwise)."""
+    if channels_last:
+        return y + bias
+    return y + bias[(slice(None),) + (None,) * (len(y.shape) - 2)]
+
+
 # --------------------------------------------------------------------------- op families
 
 #: ``conv_nd(x, filters, strides, pads, dilations, channels_last)``: ``filters`` as the spec lays
 #: them out (``[f..., d_in, d_out]``), ``strides`` and ``dilations`` tuples of ``n`` ints,
-#: ``pads`` ``n`` ``(lo, hi)`` pairs, ``x`` in the layout ``channels_last`` says (and the result)
-ConvND = Callable[[Any, Any, tuple[int, ...], list[tuple[int, int]], tuple[int, ...], bool], Any]
+#: ``pads`` ``n`` ``(lo, hi)`` pairs, ``x`` in the layout ``channels_last`` says (and the result);
+#: with ``fused_bias=True`` a seventh argument, the bias (shape checked) or ``None``
+ConvND = Callable[..., Any]
 #: ``conv_transpose_nd(x, filters, strides, pads, dilations, channels_last, out_sizes)``: as
 #: :data:`ConvND` with the spec's ``[f..., d_out, d_in]`` filters, the padding to remove from the
 #: full output, and the spatial sizes the result must have (``out_sizes``)
@@ -112,13 +145,18 @@ def _effective(windows: Sequence[int], dilations: Sequence[int]) -> list[int]:
     return [d * (k - 1) + 1 for k, d in zip(windows, dilations)]
 
 
-def conv_family(conv_nd: ConvND, dims: Sequence[int] = (1, 2, 3)) -> dict[str, Callable[..., Any]]:
+def conv_family(
+    conv_nd: ConvND, dims: Sequence[int] = (1, 2, 3), *, fused_bias: bool = False
+) -> dict[str, Callable[..., Any]]:
     """``conv1d``/``conv2d``/``conv3d`` with the spec's signatures, from one N-d convolution.
 
     The ops normalise what the specs accept (layouts, an int or a sequence of strides and
     dilations, ``"SAME"``/``"VALID"``/int/pairs padding) and call ``conv_nd`` (see
     :data:`ConvND`) with explicit values. Use it as ``globals().update(conv_family(_conv))`` in
     the plugin's ``nn`` module (and list the names in ``__all__``), or merge it into the ops.
+    ``bias`` is checked against the filters' output channels; ``fused_bias=True`` hands it to
+    ``conv_nd`` (a framework convolution with a bias argument), otherwise it is added to the
+    result with :func:`add_channel_bias`.
     """
     out: dict[str, Callable[..., Any]] = {}
     for n in dims:
@@ -133,24 +171,33 @@ def conv_family(conv_nd: ConvND, dims: Sequence[int] = (1, 2, 3)) -> dict[str, C
             *,
             data_format: str = default,
             dilations: Any = 1,
+            bias: Any = None,
             _n: int = n,
         ) -> Any:
             last = channels_last(data_format, _n)
             s, d = ntuple(strides, _n, "strides"), ntuple(dilations, _n, "dilations")
             k = [int(f) for f in filters.shape[:_n]]
             pads = padding_pairs(padding, _n, _spatial(x, _n, last), _effective(k, d), s)
-            return conv_nd(x, filters, s, pads, d, last)
+            if bias is not None:
+                check_bias(bias, int(filters.shape[-1]), f"conv{_n}d")
+            if fused_bias:
+                return conv_nd(x, filters, s, pads, d, last, bias)
+            y = conv_nd(x, filters, s, pads, d, last)
+            return y if bias is None else add_channel_bias(y, bias, last)
 
         conv.__name__ = conv.__qualname__ = f"conv{n}d"
         out[f"conv{n}d"] = conv
     return out
 
 
-def conv_transpose_family(conv_t_nd: ConvTransposeND, dims: Sequence[int] = (1, 2, 3)) -> dict[str, Callable[..., Any]]:
+def conv_transpose_family(
+    conv_t_nd: ConvTransposeND, dims: Sequence[int] = (1, 2, 3), *, fused_bias: bool = False
+) -> dict[str, Callable[..., Any]]:
     """``conv1d_transpose``/``conv2d_transpose``/``conv3d_transpose`` from one N-d transposed
     convolution (see :data:`ConvTransposeND`): the output sizes follow the spec (``in * stride``
     for ``"SAME"``, ``(in - 1) * stride + dilation * (f - 1) + 1 - lo - hi`` otherwise, or
-    ``output_shape``), and so does the padding removed from the full result."""
+    ``output_shape``), and so does the padding removed from the full result. ``bias`` as in
+    :func:`conv_family` (``fused_bias=True``: an eighth argument of ``conv_t_nd``)."""
     out: dict[str, Callable[..., Any]] = {}
     for n in dims:
         default = _LAYOUTS[n][0]
@@ -165,6 +212,7 @@ def conv_transpose_family(conv_t_nd: ConvTransposeND, dims: Sequence[int] = (1, 
             output_shape: Any = None,
             data_format: str = default,
             dilations: Any = 1,
+            bias: Any = None,
             _n: int = n,
         ) -> Any:
             last = channels_last(data_format, _n)
@@ -187,7 +235,12 @@ def conv_transpose_family(conv_t_nd: ConvTransposeND, dims: Sequence[int] = (1, 
                         f"output_shape {tuple(outs)} is inconsistent with the input, strides and padding "
                         f"(a size from {smallest} to {smallest + si - 1} along each axis)"
                     )
-            return conv_t_nd(x, filters, s, pads, d, last, tuple(outs))
+            if bias is not None:
+                check_bias(bias, int(filters.shape[-2]), f"conv{_n}d_transpose")
+            if fused_bias:
+                return conv_t_nd(x, filters, s, pads, d, last, tuple(outs), bias)
+            y = conv_t_nd(x, filters, s, pads, d, last, tuple(outs))
+            return y if bias is None else add_channel_bias(y, bias, last)
 
         conv_t.__name__ = conv_t.__qualname__ = f"conv{n}d_transpose"
         out[f"conv{n}d_transpose"] = conv_t

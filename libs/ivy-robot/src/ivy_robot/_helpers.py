@@ -10,25 +10,33 @@ import ivy
 
 def shape_of(x: Any) -> tuple[int, ...]:
     """The static shape of a native array as a tuple of ints."""
-    return tuple(int(d) for d in x.shape)
+    return tuple(x.shape)
 
 
-def check_last_dims(x: Any, dims: Sequence[int | None], fn: str, what: str) -> None:
-    """Raise ``ValueError`` unless ``x`` ends in ``dims`` (``None`` matches any size)."""
-    if not hasattr(x, "shape"):
+def check_last_dims(x: Any, dims: Sequence[int | None], fn: str, what: str) -> tuple[int, ...]:
+    """``x``'s shape; a ``ValueError`` unless it ends in ``dims`` (``None`` matches any size)."""
+    shape = getattr(x, "shape", None)
+    if shape is None:
         raise TypeError(
             f"{fn}: expected {what} as a native array (torch.Tensor, jax.Array, ...), got {type(x).__name__}"
         )
-    shape = shape_of(x)
-    n = len(dims)
-    ok = len(shape) >= n and all(d is None or s == d for s, d in zip(shape[len(shape) - n :], dims))
+    shape = tuple(shape)
+    # a plain loop: these checks run on every call, next to a handful of array ops
+    ok = len(shape) >= len(dims)
+    if ok:
+        for size, want in zip(shape[len(shape) - len(dims) :], dims):
+            if want is not None and size != want:
+                ok = False
     if not ok:
         want = "[..., " + ", ".join("*" if d is None else str(d) for d in dims) + "]"
         raise ValueError(f"{fn}: expected {what} of shape {want}, got shape {list(shape)}")
+    return shape
 
 
 def broadcast_batch(shapes: Sequence[tuple[int, ...]], names: Sequence[str], fn: str) -> tuple[int, ...]:
     """The broadcast of several leading batch shapes, or a ``ValueError`` naming the culprits."""
+    if len(set(shapes)) == 1:  # the common case: one batch shape (or none) for every argument
+        return tuple(shapes[0])
     rank = max(len(s) for s in shapes)
     out = []
     for axis in range(-rank, 0):
@@ -52,10 +60,5 @@ def safe_norm(x: Any, axis: int = -1, keepdims: bool = False) -> Any:
     squared norm is 0 and the result is then replaced by 0 there.
     """
     sq = ivy.sum(x * x, axis=axis, keepdims=keepdims)
-    nonzero = ivy.greater(sq, 0.0)
+    nonzero = sq > 0
     return ivy.where(nonzero, ivy.sqrt(ivy.where(nonzero, sq, 1.0)), 0.0)
-
-
-def zeros_like_shape(x: Any, shape: tuple[int, ...]) -> Any:
-    """Zeros of ``shape`` with ``x``'s backend, dtype and device."""
-    return ivy.zeros(shape, dtype=x.dtype, device=ivy.dev(x), backend=ivy.namespace(x))

@@ -11,7 +11,7 @@ from typing import Any
 
 import ivy
 
-from ._helpers import broadcast_batch, check_last_dims, safe_norm, shape_of, zeros_like_shape
+from ._helpers import broadcast_batch, check_last_dims, safe_norm, shape_of
 
 __all__ = ["collision_cost", "path_length", "sample_spline_path"]
 
@@ -19,11 +19,15 @@ __all__ = ["collision_cost", "path_length", "sample_spline_path"]
 def _polyharmonic(sq_dists: Any, order: int) -> Any:
     """The polyharmonic kernel of squared distances ``s = r²``.
 
-    ``r^k`` for odd ``k``, ``r^k log(r)`` for even ``k``; both are 0 at ``r = 0``, where the
-    root and the logarithm are evaluated at a substitute 1 so that values and gradients stay
-    finite (no clamp: the kernel is exact for every ``r > 0``).
+    ``r^k = s^(k/2)`` for odd ``k``, ``r^k log(r)`` for even ``k``; both are 0 at ``r = 0``. For
+    odd ``k >= 3``, ``s^(k/2)`` and its derivative are finite at 0 as they stand; otherwise the
+    power (``k = 1``: an infinite derivative) and the logarithm are evaluated at a substitute 1
+    there, so that values and gradients stay finite (no clamp: the kernel is exact for every
+    ``r > 0``).
     """
-    positive = ivy.greater(sq_dists, 0.0)
+    if order % 2 == 1 and order >= 3:
+        return ivy.pow(sq_dists, order / 2)
+    positive = sq_dists > 0
     s = ivy.where(positive, sq_dists, 1.0)
     if order % 2 == 1:
         phi = ivy.pow(s, order / 2)
@@ -34,7 +38,7 @@ def _polyharmonic(sq_dists: Any, order: int) -> Any:
 
 def _kernel_matrix(points_a: Any, points_b: Any, order: int) -> Any:
     """``phi(|a_i - b_j|)``: ``[..., n_a, p]`` and ``[..., n_b, p]`` -> ``[..., n_a, n_b]``."""
-    diffs = ivy.expand_dims(points_a, axis=-2) - ivy.expand_dims(points_b, axis=-3)
+    diffs = points_a[..., :, None, :] - points_b[..., None, :, :]
     return _polyharmonic(ivy.sum(diffs * diffs, axis=-1), order)
 
 
@@ -67,28 +71,22 @@ def sample_spline_path(anchor_points: Any, anchor_vals: Any, sample_points: Any,
     fn = "sample_spline_path"
     if isinstance(order, bool) or not isinstance(order, int) or order < 1:
         raise ValueError(f"{fn}: order must be a positive int (3: cubic, 5: quintic), got {order!r}")
-    check_last_dims(anchor_points, (None, None), fn, "anchor points")
-    check_last_dims(anchor_vals, (None, None), fn, "anchor values")
-    check_last_dims(sample_points, (None, None), fn, "sample points")
-    n, p = shape_of(anchor_points)[-2:]
-    if shape_of(anchor_vals)[-2] != n:
+    anchors = check_last_dims(anchor_points, (None, None), fn, "anchor points")
+    vals = check_last_dims(anchor_vals, (None, None), fn, "anchor values")
+    samples = check_last_dims(sample_points, (None, None), fn, "sample points")
+    n, p = anchors[-2:]
+    if vals[-2] != n:
         raise ValueError(
-            f"{fn}: {n} anchor points but {shape_of(anchor_vals)[-2]} anchor values "
-            f"(shapes {list(shape_of(anchor_points))} and {list(shape_of(anchor_vals))})"
+            f"{fn}: {n} anchor points but {vals[-2]} anchor values (shapes {list(anchors)} and {list(vals)})"
         )
-    if shape_of(sample_points)[-1] != p:
+    if samples[-1] != p:
         raise ValueError(
-            f"{fn}: anchor points have {p} coordinates but sample points have "
-            f"{shape_of(sample_points)[-1]} (shapes {list(shape_of(anchor_points))} and "
-            f"{list(shape_of(sample_points))})"
+            f"{fn}: anchor points have {p} coordinates but sample points have {samples[-1]} "
+            f"(shapes {list(anchors)} and {list(samples)})"
         )
     if n < p + 1:
         raise ValueError(f"{fn}: the linear term needs at least p + 1 = {p + 1} anchors, got {n}")
-    broadcast_batch(
-        [shape_of(anchor_points)[:-2], shape_of(anchor_vals)[:-2], shape_of(sample_points)[:-2]],
-        ["anchor_points", "anchor_vals", "sample_points"],
-        fn,
-    )
+    broadcast_batch([anchors[:-2], vals[:-2], samples[:-2]], ["anchor_points", "anchor_vals", "sample_points"], fn)
     return ivy.matmul(_interpolation_weights(anchor_points, sample_points, order), anchor_vals)
 
 
@@ -97,31 +95,26 @@ def _interpolation_weights(anchor_points: Any, sample_points: Any, order: int) -
 
     ``W = D M⁻¹ [I; 0]`` with the design rows ``D_j = [phi(|x_j - c_1|), ..., phi(|x_j - c_n|),
     x_j, 1]`` and the system ``M = [[Phi, P], [Pᵀ, 0]]`` (``Phi_ik = phi(|c_i - c_k|)``,
-    ``P_i = [c_i, 1]``). The solve involves the anchor points alone, so a batch of values
-    shares it, and gradients with respect to the values do not pass through it.
+    ``P_i = [c_i, 1]``); ``M⁻¹ [I; 0]`` is the first ``n`` columns of ``M⁻¹``. The inverse
+    involves the anchor points alone, so a batch of values shares it, and gradients with respect
+    to the values or the sample points do not pass through it.
     """
-    n, p = shape_of(anchor_points)[-2:]
-    batch = shape_of(anchor_points)[:-2]
+    shape = shape_of(anchor_points)
+    n, p = shape[-2:]
     poly = _linear_terms(anchor_points)  # [..., n, p + 1]
-    poly_t = ivy.matrix_transpose(poly)
     system = ivy.concat(
         [
             ivy.concat([_kernel_matrix(anchor_points, anchor_points, order), poly], axis=-1),
-            ivy.concat([poly_t, zeros_like_shape(anchor_points, batch + (p + 1, p + 1))], axis=-1),
+            # [Pᵀ, 0]: zeros padded on, on the device of the points
+            ivy.pad(ivy.matrix_transpose(poly), [(0, 0)] * (len(shape) - 1) + [(0, p + 1)]),
         ],
         axis=-2,
     )
-    selector = ivy.concat(
-        [
-            ivy.eye(n, dtype=anchor_points.dtype, device=ivy.dev(anchor_points), backend=ivy.namespace(anchor_points)),
-            zeros_like_shape(anchor_points, (p + 1, n)),
-        ],
-        axis=-2,
-    )
-    # broadcast explicitly: some frameworks read a right-hand side with one axis fewer as vectors
-    coeffs = ivy.linalg.solve(system, ivy.broadcast_to(selector, batch + (n + p + 1, n)))
+    coeffs = ivy.linalg.inv(system)[..., :n]  # M⁻¹ [I; 0]
     kernel = _kernel_matrix(sample_points, anchor_points, order)  # [..., s, n], batches broadcast
-    linear = ivy.broadcast_to(_linear_terms(sample_points), shape_of(kernel)[:-1] + (p + 1,))
+    linear = _linear_terms(sample_points)
+    if shape_of(linear)[:-1] != shape_of(kernel)[:-1]:  # the anchors' batch is broadcast in
+        linear = ivy.broadcast_to(linear, shape_of(kernel)[:-1] + (p + 1,))
     return ivy.matmul(ivy.concat([kernel, linear], axis=-1), coeffs)
 
 
@@ -153,5 +146,5 @@ def collision_cost(signed_distances: Any, clearance: float = 0.0) -> Any:
         ``[...]`` costs.
     """
     check_last_dims(signed_distances, (None, 1), "collision_cost", "signed distances")
-    shortfall = ivy.maximum(clearance - signed_distances, 0.0)
+    shortfall = ivy.clip(clearance - signed_distances, 0.0)
     return ivy.mean(shortfall * shortfall, axis=(-2, -1))

@@ -11,14 +11,18 @@ import ivy
 
 def shape_of(x: Any) -> tuple[int, ...]:
     """The static shape of a native array as a tuple of ints."""
-    return tuple(int(d) for d in x.shape)
+    return tuple(x.shape)
 
 
 def check_last_dims(x: Any, dims: Sequence[int | None], fn: str, what: str) -> None:
     """Raise ``ValueError`` unless ``x`` ends in ``dims`` (``None`` matches any size)."""
-    shape = shape_of(x)
-    n = len(dims)
-    ok = len(shape) >= n and all(d is None or s == d for s, d in zip(shape[len(shape) - n :], dims))
+    shape = tuple(x.shape)
+    # a plain loop: these checks run on every call, next to a handful of array ops
+    ok = len(shape) >= len(dims)
+    if ok:
+        for size, want in zip(shape[len(shape) - len(dims) :], dims):
+            if want is not None and size != want:
+                ok = False
     if not ok:
         want = "[..., " + ", ".join("*" if d is None else str(d) for d in dims) + "]"
         raise ValueError(f"{fn}: expected {what} of shape {want}, got shape {list(shape)}")

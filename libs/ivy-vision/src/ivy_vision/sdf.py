@@ -70,14 +70,13 @@ def cuboid_signed_distances(
         raise ValueError(
             f"{fn}: {cuboid_ext_mats.shape[-3]} cuboid matrices but {cuboid_dims.shape[-2]} cuboid dimensions"
         )
-    rot = cuboid_ext_mats[..., 0:3]
-    trans = matrix_transpose(cuboid_ext_mats[..., 3:4])
-    # [..., 1, n_q, 3] @ [..., n_c, 3, 3] + [..., n_c, 1, 3] -> points in each cuboid frame
-    local = ivy.matmul(ivy.expand_dims(query_positions, axis=-3), matrix_transpose(rot)) + trans
-    excess = ivy.abs(local) - ivy.expand_dims(cuboid_dims, axis=-2) * 0.5
-    outside = safe_norm(ivy.maximum(excess, 0.0), axis=-1)
-    inside = ivy.minimum(ivy.max(excess, axis=-1), 0.0)
-    dists = matrix_transpose(outside + inside)  # [..., n_q, n_c]
+    # each cuboid's frame, one column per query point (the long axis last: one wide matmul and
+    # elementwise ops along contiguous memory): [..., n_c, 3, 3] @ [..., 1, 3, n_q] + [..., n_c, 3, 1]
+    local = ivy.matmul(cuboid_ext_mats[..., 0:3], matrix_transpose(query_positions)[..., None, :, :])
+    excess = ivy.abs(local + cuboid_ext_mats[..., 3:4]) - cuboid_dims[..., :, :, None] * 0.5
+    outside = safe_norm(ivy.clip(excess, 0.0), axis=-2)
+    inside = ivy.clip(ivy.max(excess, axis=-2), None, 0.0)
+    dists = outside + inside  # [..., n_c, n_q]
     if not min_over_cuboids:
-        return dists
-    return ivy.min(dists, axis=-1, keepdims=True)
+        return matrix_transpose(dists)
+    return ivy.min(dists, axis=-2)[..., None]

@@ -231,13 +231,17 @@ def depth_to_ds_pixel_coords(depth: Any, uniform_pixel_coords: Any = None) -> An
     """
     check_rank_at_least(depth, 3, "depth_to_ds_pixel_coords", "a depth image", "[..., h, w, 1]")
     check_last_dims(depth, (1,), "depth_to_ds_pixel_coords", "a depth image")
-    if uniform_pixel_coords is None:
-        uniform_pixel_coords = _uniform_pixel_coords_like(depth)
-    else:
+    if uniform_pixel_coords is not None:
         check_last_dims(
             uniform_pixel_coords, (None, None, 3), "depth_to_ds_pixel_coords", "homogeneous uniform pixel coords"
         )
-    return uniform_pixel_coords * depth
+        return uniform_pixel_coords * depth
+    # the grid (x, y, 1) times d, without building the grid: a column index [w, 1] and a row
+    # index [h, 1, 1] broadcast against the depth, both cut from one range
+    h, w = shape_of(depth)[-3:-1]
+    index = ivy.namespace(depth).arange(float(max(h, w)), **like(depth))
+    xs, ys = ivy.reshape(index[:w], (w, 1)), ivy.reshape(index[:h], (h, 1, 1))
+    return ivy.concat([xs * depth, ys * depth, depth], axis=-1)
 
 
 def cam_to_ds_pixel_coords(coords_wrt_cam: Any, calib_mat: Any) -> Any:

@@ -138,6 +138,27 @@ def device(dev: Any) -> Any:
     return devs[i]
 
 
+_FIRST_DEVICE: list[Any] = []
+
+
+def new_array_device(dev: Any) -> Any:
+    """``device(dev)`` for an array made from nothing (zeros, arange, ...), or None where that is
+    the default device: JAX commits an array created with ``device=`` and takes a slower route
+    to make it (``jnp.arange(100)`` 22 us, with the default device named 60 us), while one made
+    without it is on the default device already."""
+    d = device(dev)
+    if d is None:
+        return None
+    default = jax.config.jax_default_device  # (what jax.default_device(...) sets, too)
+    if default is None:
+        if not _FIRST_DEVICE:
+            _FIRST_DEVICE.append(jax.devices()[0])
+        default = _FIRST_DEVICE[0]
+    elif isinstance(default, str):
+        default = device(default)
+    return None if d == default else d
+
+
 def device_of(x: Any) -> Any:
     """The single device an array lives on (None for tracers inside jit)."""
     try:

@@ -11,6 +11,7 @@ import numpy as np
 from . import _dtypes
 from ._dtypes import _CACHE, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, native, put
 from ._dtypes import device as _device
+from ._dtypes import new_array_device as _new_device
 
 __all__ = [
     "arange",
@@ -49,7 +50,11 @@ def arange(
     if dtype is not None:
         dtype = native(dtype, "arange")
     if device is not None:
-        device = _device(device)
+        device = _new_device(device)
+    if step == 1 and type(step) is int:  # jnp.arange takes its fast (iota) route without a step
+        if stop is None:
+            return _jarange(start, dtype=dtype, device=device)
+        return _jarange(start, stop, dtype=dtype, device=device)
     return _jarange(start, stop, step, dtype=dtype, device=device)
 
 
@@ -79,6 +84,8 @@ def asarray(
             obj = put(obj, device)
         return obj
     t = type(obj)
+    if device is not None and (t in _SCALARS or isinstance(obj, (list, tuple, np.ndarray, np.generic))):
+        device = _new_device(device)  # a new array: uncommitted where it is the default device
     if t in _SCALARS or isinstance(obj, (list, tuple)):
         if copy is False:
             raise ValueError("asarray(copy=False): Python scalars and sequences must be copied")
@@ -145,7 +152,7 @@ def empty(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None
     if dtype is not None:
         dtype = native(dtype, "empty")
     if device is not None:
-        device = _device(device)
+        device = _new_device(device)
     return jnp.empty(shape, dtype, device=device)
 
 
@@ -169,7 +176,7 @@ def eye(
     if dtype is not None:
         dtype = native(dtype, "eye")
     if device is not None:
-        device = _device(device)
+        device = _new_device(device)
     return jnp.eye(n_rows, n_cols, k, dtype, device=device)
 
 
@@ -192,7 +199,7 @@ def full(
     else:
         dtype = native(dtype, "full")
     if device is not None:
-        device = _device(device)
+        device = _new_device(device)
     return jnp.full(shape, fill_value, dtype, device=device)
 
 
@@ -230,7 +237,7 @@ def linspace(
     if scalars and axis not in (0, -1):
         raise ValueError(f"linspace: axis must be 0 or -1 for scalar endpoints, got {axis}")
     if device is not None:
-        device = _device(device)
+        device = _new_device(device) if scalars else _device(device)
     return jnp.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, device=device, axis=axis)
 
 
@@ -248,7 +255,7 @@ def ones(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None)
     if dtype is not None:
         dtype = native(dtype, "ones")
     if device is not None:
-        device = _device(device)
+        device = _new_device(device)
     return jnp.ones(shape, dtype, device=device)
 
 
@@ -268,7 +275,7 @@ def zeros(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None
     if dtype is not None:
         dtype = native(dtype, "zeros")
     if device is not None:
-        device = _device(device)
+        device = _new_device(device)
     return jnp.zeros(shape, dtype, device=device)
 
 

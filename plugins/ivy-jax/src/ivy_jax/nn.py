@@ -22,7 +22,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
+from ivy.plugin_kit import add_channel_bias as _add_bias
 from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import check_bias as _check_bias
 from ivy.plugin_kit import composed
 from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import padding_pairs as _pads
@@ -86,6 +88,14 @@ def _spatial_shape(x: _Array, n: int, cl: bool) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------------------- convs
 
 
+def _biased(y: _Array, bias: _Array, data_format: str, n: int, op: str) -> _Array:
+    """A convolution's result ``y`` plus its checked ``bias`` (``lax`` convolutions take none; XLA
+    fuses the add into the convolution's output under ``jit``)."""
+    cl = _channel_last(data_format, n)
+    _check_bias(bias, y.shape[-1 if cl else 1], op)
+    return _add_bias(y, bias if bias.dtype == y.dtype else bias.astype(y.dtype), cl)
+
+
 def _dims(n: int, cl: bool, rhs: str) -> tuple[str, str, str]:
     fmt = _FORMATS[n][0 if cl else 1]
     return fmt, rhs, fmt
@@ -115,8 +125,10 @@ def conv1d(
     *,
     data_format: str = "NWC",
     dilations: int | Sequence[int] = 1,
+    bias: _Array | None = None,
 ) -> _Array:
-    return _conv(1, x, filters, strides, padding, data_format, dilations)
+    y = _conv(1, x, filters, strides, padding, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 1, "conv1d")
 
 
 def conv2d(
@@ -128,8 +140,10 @@ def conv2d(
     *,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: _Array | None = None,
 ) -> _Array:
-    return _conv(2, x, filters, strides, padding, data_format, dilations)
+    y = _conv(2, x, filters, strides, padding, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 2, "conv2d")
 
 
 def conv3d(
@@ -141,8 +155,10 @@ def conv3d(
     *,
     data_format: str = "NDHWC",
     dilations: int | Sequence[int] = 1,
+    bias: _Array | None = None,
 ) -> _Array:
-    return _conv(3, x, filters, strides, padding, data_format, dilations)
+    y = _conv(3, x, filters, strides, padding, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 3, "conv3d")
 
 
 def depthwise_conv2d(
@@ -154,10 +170,12 @@ def depthwise_conv2d(
     *,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: _Array | None = None,
 ) -> _Array:
     c = filters.shape[-1]
     w = filters.reshape(*filters.shape[:2], 1, c)  # HWIO with I = 1: one group per channel
-    return _conv(2, x, w, strides, padding, data_format, dilations, groups=c)
+    y = _conv(2, x, w, strides, padding, data_format, dilations, groups=c)
+    return y if bias is None else _biased(y, bias, data_format, 2, "depthwise_conv2d")
 
 
 def _conv_transpose(
@@ -205,8 +223,10 @@ def conv1d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NWC",
     dilations: int | Sequence[int] = 1,
+    bias: _Array | None = None,
 ) -> _Array:
-    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+    y = _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 1, "conv1d_transpose")
 
 
 def conv2d_transpose(
@@ -219,8 +239,10 @@ def conv2d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: _Array | None = None,
 ) -> _Array:
-    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+    y = _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 2, "conv2d_transpose")
 
 
 def conv3d_transpose(
@@ -233,8 +255,10 @@ def conv3d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NDHWC",
     dilations: int | Sequence[int] = 1,
+    bias: _Array | None = None,
 ) -> _Array:
-    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+    y = _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 3, "conv3d_transpose")
 
 
 # -------------------------------------------------------------------------------------- pooling

@@ -17,8 +17,16 @@ import math
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from ivy.plugin_kit import (
+    add_channel_bias,
+    check_bias,
+    conv_family,
+    conv_transpose_family,
+    ntuple,
+    padding_pairs,
+    pool_family,
+)
 from ivy.plugin_kit import channels_last as _channels_last
-from ivy.plugin_kit import conv_family, conv_transpose_family, ntuple, padding_pairs, pool_family
 
 from ._common import cast, where
 from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, uint8
@@ -59,6 +67,7 @@ def _conv(
     pads: list[tuple[int, int]],
     dilations: tuple[int, ...],
     channels_last: bool,
+    bias: Any = None,
 ) -> Any:
     n = len(strides)
     x, filters = _float_input(x, filters)
@@ -75,13 +84,14 @@ def _conv(
     out = npx.convolution(
         xc,
         w,
+        None if bias is None else cast(bias, x.dtype),
         kernel=k,
         stride=strides,
         dilate=dilations,
         pad=tuple(lo for lo, _ in pads) if symmetric else (0,) * n,
         num_filter=d_out,
         num_group=channels // d_in,
-        no_bias=True,
+        no_bias=bias is None,
     )
     return _from_first(out, channels_last)
 
@@ -108,6 +118,7 @@ def _conv_t(
     dilations: tuple[int, ...],
     channels_last: bool,
     out_sizes: tuple[int, ...],
+    bias: Any = None,
 ) -> Any:
     n = len(strides)
     x, filters = _float_input(x, filters)
@@ -136,7 +147,8 @@ def _conv_t(
     if any(extra):
         full = _pad_with(full, [(0, e) for e in extra], 0.0)
     sl = (slice(None), slice(None)) + tuple(slice(lo, lo + o) for (lo, _), o in zip(pads, out_sizes))
-    return _from_first(full[sl], channels_last)
+    out = full[sl] if bias is None else add_channel_bias(full[sl], cast(bias, x.dtype), False)
+    return _from_first(out, channels_last)
 
 
 def _lowest(dt: Any) -> Any:
@@ -225,6 +237,7 @@ def depthwise_conv2d(
     *,
     data_format: Literal["NHWC", "NCHW"] = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Array | None = None,
 ) -> Array:
     last = _channels_last(data_format, 2)
     if x.ndim != 4:
@@ -241,7 +254,12 @@ def depthwise_conv2d(
     if int(filters.shape[2]) != c:
         raise ValueError(f"ivy.depthwise_conv2d: the input has {c} channels, the filters {filters.shape[2]}")
     w = mnp.expand_dims(mnp.transpose(filters, (2, 0, 1)), 1)  # [d_in, 1, fh, fw]: one group per channel
-    out = npx.convolution(xc, w, kernel=k, stride=s, dilate=d, pad=(0, 0), num_filter=c, num_group=c, no_bias=True)
+    if bias is not None:
+        check_bias(bias, c, "depthwise_conv2d")
+        bias = cast(bias, x.dtype)
+    out = npx.convolution(
+        xc, w, bias, kernel=k, stride=s, dilate=d, pad=(0, 0), num_filter=c, num_group=c, no_bias=bias is None
+    )
     return _from_first(out, last)
 
 
@@ -249,6 +267,10 @@ def erf(x: Array, /) -> Array:
     return npx.erf(x if x.dtype in FLOATS else cast(x, DEFAULT_FLOAT))
 
 
-_FAMILY = {**conv_family(_conv), **conv_transpose_family(_conv_t), **pool_family(_max_pool, _avg_pool)}
+_FAMILY = {
+    **conv_family(_conv, fused_bias=True),
+    **conv_transpose_family(_conv_t, fused_bias=True),
+    **pool_family(_max_pool, _avg_pool),
+}
 globals().update(_FAMILY)
 __all__ = sorted([*_FAMILY, "depthwise_conv2d", "erf"])

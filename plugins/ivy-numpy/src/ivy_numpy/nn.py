@@ -21,6 +21,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import check_bias as _check_bias
 from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import padding_pairs as _pads
 
@@ -101,6 +102,14 @@ def _windows(xp: np.ndarray, axes: Sequence[int], k: Sequence[int], s: Sequence[
 # ---------------------------------------------------------------------------------------- convs
 
 
+def _biased(y: np.ndarray, bias: Any, data_format: str, n: int, op: str) -> np.ndarray:
+    """A convolution's result ``y`` plus its checked ``bias``, in place (``y`` is a fresh array)."""
+    cl = _channel_last(data_format, n)
+    _check_bias(bias, y.shape[-1 if cl else 1], op)
+    y += np.asarray(bias, dtype=y.dtype)[(slice(None),) + (() if cl else (None,) * n)]
+    return y
+
+
 def _to_channel_last(x: np.ndarray, cl: bool, pads: Sequence[tuple[int, int]]) -> np.ndarray:
     """Channel-first input moved to channel-last (copied now unless the padding copies it)."""
     if cl:
@@ -143,8 +152,10 @@ def conv1d(
     *,
     data_format: str = "NWC",
     dilations: int | Sequence[int] = 1,
+    bias: np.ndarray | None = None,
 ) -> np.ndarray:
-    return _conv(1, x, filters, strides, padding, data_format, dilations)
+    y = _conv(1, x, filters, strides, padding, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 1, "conv1d")
 
 
 def conv2d(
@@ -156,8 +167,10 @@ def conv2d(
     *,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: np.ndarray | None = None,
 ) -> np.ndarray:
-    return _conv(2, x, filters, strides, padding, data_format, dilations)
+    y = _conv(2, x, filters, strides, padding, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 2, "conv2d")
 
 
 def conv3d(
@@ -169,8 +182,10 @@ def conv3d(
     *,
     data_format: str = "NDHWC",
     dilations: int | Sequence[int] = 1,
+    bias: np.ndarray | None = None,
 ) -> np.ndarray:
-    return _conv(3, x, filters, strides, padding, data_format, dilations)
+    y = _conv(3, x, filters, strides, padding, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 3, "conv3d")
 
 
 def depthwise_conv2d(
@@ -182,6 +197,7 @@ def depthwise_conv2d(
     *,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: np.ndarray | None = None,
 ) -> np.ndarray:
     cl = _channel_last(data_format, 2)
     x = np.asarray(x)
@@ -207,7 +223,7 @@ def depthwise_conv2d(
             out = xp[tuple(sl)] * wt
         else:
             out += xp[tuple(sl)] * wt
-    return out
+    return out if bias is None else _biased(out, bias, data_format, 2, "depthwise_conv2d")
 
 
 def _conv_transpose(
@@ -273,8 +289,10 @@ def conv1d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NWC",
     dilations: int | Sequence[int] = 1,
+    bias: np.ndarray | None = None,
 ) -> np.ndarray:
-    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+    y = _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 1, "conv1d_transpose")
 
 
 def conv2d_transpose(
@@ -287,8 +305,10 @@ def conv2d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: np.ndarray | None = None,
 ) -> np.ndarray:
-    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+    y = _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 2, "conv2d_transpose")
 
 
 def conv3d_transpose(
@@ -301,8 +321,10 @@ def conv3d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NDHWC",
     dilations: int | Sequence[int] = 1,
+    bias: np.ndarray | None = None,
 ) -> np.ndarray:
-    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+    y = _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+    return y if bias is None else _biased(y, bias, data_format, 3, "conv3d_transpose")
 
 
 # -------------------------------------------------------------------------------------- pooling

@@ -46,28 +46,49 @@ def _conv_call(
     data_format: str,
     dilations: Any,
     weights: Callable[[Any], Any],
+    bias: Any = None,
     groups: int = 1,
 ) -> Callable[..., Any] | None:
     if x.dtype != w.dtype:
         return None
+    if bias is not None and (bias.dtype != x.dtype or tuple(bias.shape) != (w.shape[-1],)):
+        return None  # casts and the bias's shape error: the general call
     cl = _channel_last(data_format, n)
     spatial = list(x.shape[1 : 1 + n]) if cl else list(x.shape[2:])
     s, d = _tuple(strides, n, "strides"), _tuple(dilations, n, "dilations")
     pairs = _pads(padding, n, spatial, [di * (k - 1) + 1 for di, k in zip(d, w.shape[:n])], s)
     conv, fmt = _CONV[n], _PD_FORMAT[(n, cl)]
     bare = _c_conv(n, list(s), [p for pair in pairs for p in pair], list(d), fmt) if groups == 1 else None
+    pads = _full_pads(pairs, cl)
+    if bias is not None:  # added as the general call adds it (see nn._add_bias)
+
+        def unbiased(x: Any, w: Any) -> Any:
+            return conv(x, w, stride=s, padding=pads, dilation=d, groups=groups, data_format=fmt)
+
+        run = bare or unbiased
+        if cl:
+            return lambda x, f, b: run(x, weights(f)) + b
+        shape = [-1] + [1] * n
+        return lambda x, f, b: run(x, weights(f)) + b.reshape(shape)
     if bare is not None:
         return lambda x, f: bare(x, weights(f))
-    pads = _full_pads(pairs, cl)
     return lambda x, f: conv(x, weights(f), stride=s, padding=pads, dilation=d, groups=groups, data_format=fmt)
 
 
 def _conv(n: int) -> Callable[..., Any]:
     def call(
-        x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+        x: Any,
+        filters: Any,
+        strides: Any,
+        padding: Any,
+        /,
+        *,
+        data_format: str = "NHWC",
+        dilations: Any = 1,
+        bias: Any = None,
     ) -> Callable[..., Any] | None:
         perm = _PERM[n]
-        return _conv_call(n, x, filters, strides, padding, data_format, dilations, lambda f: f.transpose(perm))
+        return _conv_call(n, x, filters, strides, padding, data_format, dilations, lambda f: f.transpose(perm), bias)
 
     return call
 
@@ -78,7 +99,15 @@ for _n, _op in ((1, nn.conv1d), (2, nn.conv2d), (3, nn.conv3d)):
 
 @specializer(nn.depthwise_conv2d)
 def _depthwise(
-    x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+    x: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: Any = 1,
+    bias: Any = None,
 ) -> Callable[..., Any] | None:
     # [fh, fw, c] -> [c, 1, fh, fw]: one group per channel
     return _conv_call(
@@ -90,6 +119,7 @@ def _depthwise(
         data_format,
         dilations,
         lambda f: f.transpose([2, 0, 1]).unsqueeze(1),
+        bias,
         groups=filters.shape[-1],
     )
 

@@ -11,7 +11,7 @@ import numpy as np
 from ivy import dtype_name
 from ivy.plugin_kit import composed
 
-from ._common import cast, place, promote_many, to_device
+from ._common import _C_ops, cast, place, promote_many, to_device
 from ._dtypes import (
     COMPLEX,
     DEFAULT_COMPLEX,
@@ -21,6 +21,8 @@ from ._dtypes import (
     INEXACT,
     NAME,
     bool_,
+    complex64,
+    complex128,
     float32,
     float64,
     idset,
@@ -223,7 +225,7 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
         return []
     if indexing not in ("xy", "ij"):
         raise ValueError(f"ivy.meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
-    xs = promote_many([a.reshape([-1]) for a in arrays], "meshgrid")
+    xs = promote_many([a if len(a.shape) == 1 else a.reshape([-1]) for a in arrays], "meshgrid")
     if indexing == "xy" and len(xs) >= 2:
         # Cartesian: build in matrix order with the first two swapped, then swap them back
         xs[0], xs[1] = xs[1], xs[0]
@@ -233,7 +235,12 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
     return _mesh_ij(xs)
 
 
+_MESH = idset(int32, int64, float32, float64, complex64, complex128)  # paddle's meshgrid kernels
+
+
 def _mesh_ij(xs: list[Any]) -> list[Any]:
+    if len(xs) > 1 and id(xs[0].dtype) in _MESH:
+        return list(_C_ops.meshgrid(xs))  # paddle.meshgrid's own call: one kernel for all outputs
     shape = [x.shape[0] for x in xs]
     n = len(xs)
     out = []

@@ -206,6 +206,9 @@ def flatten(x: Tensor, /, *, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     return reshape(x, [*shape[:s], math.prod(shape[s : e + 1]), *shape[e + 1 :]])
 
 
+_split, _split_num = paddle._C_ops.split, paddle._C_ops.split_with_num
+
+
 def split(
     x: Tensor,
     /,
@@ -219,6 +222,8 @@ def split(
         sizes = [1] * n
     elif isinstance(num_or_size_splits, int):
         k = num_or_size_splits
+        if k > 0 and n and not n % k:  # equal pieces: paddle.split's own call
+            return _split_num(x, k, axis % len(x.shape))
         if n % k:
             if not with_remainder:
                 raise ValueError(
@@ -234,7 +239,7 @@ def split(
             raise ValueError(f"split: sizes {sizes} do not add up to the axis length {n}")
     if not sizes or 0 in sizes:  # paddle.split refuses empty pieces
         return _compose("split")(x, num_or_size_splits, axis=axis, with_remainder=with_remainder)
-    return list(paddle.split(x, sizes, axis))
+    return _split(x, sizes, axis % len(x.shape))  # paddle.split's own call (a list)
 
 
 def pad(

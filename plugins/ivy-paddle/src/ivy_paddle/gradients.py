@@ -26,6 +26,15 @@ __all__ = ["variable", "is_variable", "stop_gradient", "value_and_grad_flat", "v
 #: How many transforms are running around the current call (their ``func`` is on the stack).
 _DEPTH = 0
 
+_run_partial_grad = getattr(getattr(paddle.base.core, "eager", None), "run_partial_grad", None)
+_in_dygraph = paddle.base.framework.in_dygraph_mode
+_in_to_static = paddle.base.dygraph.base.in_to_static_mode
+
+
+def _eager_mode() -> bool:
+    # paddle.grad's own test: under paddle.jit.to_static it builds static gradients instead
+    return _run_partial_grad is not None and _in_dygraph() and not _in_to_static()
+
 
 class _Nested:
     def __enter__(self) -> None:
@@ -100,13 +109,13 @@ def _grads(
 
 
 def _may_hold_tensors(tree: Any) -> bool:
-    if isinstance(tree, Tensor):
-        return True
-    if type(tree) in (tuple, list):
-        return any(_may_hold_tensors(v) for v in tree)
-    if type(tree) is dict:
-        return any(_may_hold_tensors(v) for v in tree.values())
-    return not (tree is None or type(tree) in (bool, int, float, str))  # other containers: maybe
+    t = type(tree)
+    if t is tuple or t is list or t is dict:
+        for v in tree.values() if t is dict else tree:  # (a loop: any() of a generator costs more)
+            if _may_hold_tensors(v):
+                return True
+        return False
+    return not (tree is None or t is bool or t is int or t is float or t is str)  # others: maybe
 
 
 def _detach_tree(tree: Any) -> Any:
@@ -137,10 +146,35 @@ def value_and_grad_flat(
     if y.stop_gradient:
         grads = [paddle.zeros_like(x) for x in inputs]
     else:
-        grads = paddle.grad(y, inputs, allow_unused=True)
-        if any(g is None for g in grads):  # (not `None in grads`: that compares tensors with ==)
-            grads = [paddle.zeros_like(x) if g is None else g for g, x in zip(grads, inputs)]
-    return y.detach(), grads, _detach_tree(aux) if has_aux else aux
+        grads = _top_grad(y, inputs)
+        for g in grads:
+            if g is None:  # (not `None in grads`: that compares tensors with ==)
+                grads = [paddle.zeros_like(x) if g is None else g for g, x in zip(grads, inputs)]
+                break
+    return y.detach(), grads, _detach_tree(aux) if has_aux and aux is not None else aux
+
+
+#: paddle.grad's own C call (``core.eager.run_partial_grad``) where this paddle has it as below:
+#: None until tried, then True or False.
+_PARTIAL_GRAD: list[bool | None] = [None]
+
+
+def _top_grad(y: Tensor, inputs: list[Tensor]) -> list[Any]:
+    """``paddle.grad(y, inputs, allow_unused=True)`` in dynamic mode: paddle.grad's own C call
+    with the arguments it would pass, without its Python checks and decorators (several µs of a
+    small training step; this is the gradient of every eager step and emitted loss program)."""
+    if _PARTIAL_GRAD[0] is not False and _eager_mode():
+        try:
+            # (outputs, inputs, grad outputs, retain graph, create graph, only inputs, allow
+            # unused, no-grad vars, dump path): paddle.grad's defaults, allow_unused=True
+            gs = _run_partial_grad([y], inputs, [], False, False, True, True, [], None)
+            _PARTIAL_GRAD[0] = True
+            return gs
+        except TypeError:  # another paddle's signature (checked before anything runs): never again
+            if _PARTIAL_GRAD[0] is not None:
+                raise
+            _PARTIAL_GRAD[0] = False
+    return paddle.grad(y, inputs, allow_unused=True)
 
 
 def _as_list(out: Any) -> tuple[list[Tensor], bool]:
@@ -298,21 +332,22 @@ _C_ADAM: list[bool | None] = [None]
 
 
 def _adam_c(
-    w: Tensor, g: Tensor, m: Tensor, v: Tensor, lr: float, step: float, beta1: float, beta2: float, epsilon: float
+    w: Tensor, g: Tensor, m: Tensor, v: Tensor, scalars: Sequence[Tensor], beta1: float, beta2: float, epsilon: float
 ) -> tuple[Tensor, Tensor, Tensor]:
-    # The kernel updates param, moments and the two β^step accumulators in place: it is handed
-    # copies and fresh tensors only, never the caller's arrays.
+    # The kernel updates param and moments in place: it is handed copies, never the caller's
+    # arrays. `scalars` (lr, β1^step, β2^step) are shared by every leaf of one update: with the
+    # "global β pow" flag the kernel only reads them (else it would advance them in place).
     w2, m2, v2 = w.clone(), m.clone(), v.clone()
-    dt = w.dtype
+    lr, b1p, b2p = scalars
     paddle._C_ops.adam_(
         w2,
         g,
-        paddle.full([1], lr, dt),
+        lr,
         m2,
         v2,
         None,  # no moment2_max (no amsgrad)
-        paddle.full([1], beta1**step, dt),
-        paddle.full([1], beta2**step, dt),
+        b1p,
+        b2p,
         None,
         None,  # no master weight, skip flag
         beta1,
@@ -321,7 +356,7 @@ def _adam_c(
         False,
         1000,
         False,
-        False,
+        True,
         False,  # lazy, min rows, multi-precision, global pow, amsgrad
     )
     return w2, m2, v2
@@ -369,6 +404,7 @@ def adam_update_flat(
     public ops. Pure either way: the inputs are never written, only tensors made here.
     """
     out: list[tuple[Tensor, Tensor, Tensor] | None] = []
+    scalars: dict[Any, list[Tensor]] = {}  # per dtype: lr, β1^step, β2^step as [1] tensors
     with paddle.no_grad():
         for w, g, m, v in zip(ws, gs, ms, vs):
             if not _fusable(w, g, m, v):
@@ -377,7 +413,10 @@ def adam_update_flat(
             res = None
             if _C_ADAM[0] is not False:
                 try:
-                    res = _adam_c(w, g, m, v, lr, step, beta1, beta2, epsilon)
+                    sc = scalars.get(w.dtype)
+                    if sc is None:
+                        sc = scalars[w.dtype] = [paddle.full([1], c, w.dtype) for c in (lr, beta1**step, beta2**step)]
+                    res = _adam_c(w, g, m, v, sc, beta1, beta2, epsilon)
                     _C_ADAM[0] = True
                 except (AttributeError, TypeError, ValueError, RuntimeError):
                     if _C_ADAM[0] is None:  # the kernel's signature differs here: never again

@@ -20,4 +20,12 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
 
 
 def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+    xs, ns = x.shape, indices.shape
+    nd = len(xs)
+    if len(ns) == nd and -nd <= axis < nd:
+        a = axis % nd
+        if all(xs[i] == ns[i] for i in range(nd) if i != a):
+            # nothing to broadcast: paddle's broadcast=True would still copy x (an expand, and
+            # its reduction in the backward pass)
+            return lift(paddle.take_along_axis, x, indices, a, broadcast=False, complex_split=True)
     return lift(paddle.take_along_axis, x, indices, axis, complex_split=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ivy.plugin_kit import fastpath
+
 from ._common import c_op, promote2
-from ._dtypes import COMPLEX, INTS, bool_, idset, int8, int16, int32, uint8
+from ._dtypes import COMPLEX, INTS, T_COMPLEX, T_FLOATS, bool_, idset, int8, int16, int32, uint8
 from ._framework import Tensor, paddle
 from .manipulation import broadcast_shapes
 
@@ -17,6 +19,9 @@ _pmatmul = c_op(paddle.matmul)
 _INTS = INTS | _NARROW
 
 
+# Floating operands of one dtype: paddle's C matmul itself. It raises ValueError for 0-d operands
+# and mismatched shapes, which the Python function then reports itself.
+@fastpath(_pmatmul, nargs=2, dtypes={*T_FLOATS, *T_COMPLEX}, same=(0, 1), retry=ValueError)
 def matmul(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
         x1, x2 = promote2(x1, x2, "matmul")

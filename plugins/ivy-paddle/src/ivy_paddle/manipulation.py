@@ -12,6 +12,12 @@ from ._framework import Tensor, paddle
 
 _LIFT = idset(int8, int16, uint8)
 
+# the C ops behind paddle's Python functions, which only rename arguments before calling them
+# (in dynamic and PIR mode); about 1 µs less per call
+_concat = paddle._C_ops.concat
+_stack = paddle._C_ops.stack
+_expand = paddle._C_ops.expand
+
 __all__ = [
     "broadcast_arrays",
     "broadcast_to",
@@ -52,19 +58,22 @@ def broadcast_arrays(*arrays: Any) -> list[Any]:
 
 def broadcast_to(x: Any, /, shape: Any) -> Any:
     shape = list(shape)
-    if broadcast_shapes(x.shape, shape) != shape:
-        raise ValueError(f"cannot broadcast an array of shape {tuple(x.shape)} to {tuple(shape)}")
-    return paddle.broadcast_to(x, shape)
+    xs = x.shape
+    k = len(shape) - len(xs)
+    # each axis of x is 1 or the target's (paddle's expand also takes -1, "keep this axis")
+    if k < 0 or any(d != s and d != 1 for d, s in zip(xs, shape[k:])) or any(s < 0 for s in shape):
+        raise ValueError(f"cannot broadcast an array of shape {tuple(xs)} to {tuple(shape)}")
+    return _expand(x, shape)  # what paddle.broadcast_to calls, minus two Python layers
 
 
-# axis 0: paddle.concat's default. It raises ValueError for mixed dtypes (which this function
-# promotes) and for everything else it rejects, which this function then reports itself.
-@fastpath(paddle.concat, nargs=1, retry=ValueError)
+# paddle.concat's C op with its default axis 0. It raises ValueError for mixed dtypes (which this
+# function promotes) and for everything else it rejects, which this function then reports itself.
+@fastpath(_concat, nargs=1, defaults=(0,), keywords=("axis",), retry=(ValueError, TypeError))
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
     xs = promote_many(arrays, "concat")
     if axis is None:
-        return paddle.concat([x.reshape([-1]) for x in xs], 0)
-    return paddle.concat(xs, axis)
+        return _concat([x.reshape([-1]) for x in xs], 0)
+    return _concat(xs, axis)  # paddle.concat's own call (it checks the arrays itself)
 
 
 _unsqueeze = paddle._C_ops.unsqueeze
@@ -147,8 +156,10 @@ def squeeze(x: Any, /, axis: Any) -> Any:
     return paddle.squeeze(x, axes) if axes else x
 
 
+# paddle.stack's C op: like concat's, it raises ValueError for mixed dtypes (promoted here)
+@fastpath(_stack, nargs=1, defaults=(0,), keywords=("axis",), retry=(ValueError, TypeError))
 def stack(arrays: Any, /, *, axis: int = 0) -> Any:
-    return paddle.stack(promote_many(arrays, "stack"), axis)
+    return _stack(promote_many(arrays, "stack"), axis)  # paddle.stack's own call
 
 
 def tile(x: Any, repetitions: Any, /) -> Any:

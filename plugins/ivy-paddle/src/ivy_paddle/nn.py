@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import check_bias as _check_bias
 from ivy.plugin_kit import composed, fastpath, ntuple
 from ivy.plugin_kit import padding_pairs as _pads
 
@@ -111,19 +112,43 @@ _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv1d_transpose, 2: F.conv2d_transpose, 3: F.conv3d_transpose}
 
 
+def _bias(bias: Tensor, channels: int, dtype: Any, op: str) -> Tensor:
+    """A given bias checked against the output channels, in the result's dtype."""
+    _check_bias(bias, channels, op)
+    return bias if bias.dtype == dtype else bias.astype(dtype)
+
+
+def _add_bias(y: Tensor, bias: Tensor, cl: bool) -> Tensor:
+    """``y + bias`` on the channel axis. Not paddle's own ``bias=``: its broadcast add along an
+    axis runs a third slower than this add of a reshaped bias (forward and backward, CPU)."""
+    return y + bias if cl else y + bias.reshape([-1] + [1] * (len(y.shape) - 2))
+
+
 def _conv(
-    n: int, x: Tensor, w: Tensor, strides: Any, padding: Any, data_format: str, dilations: Any, groups: int = 1
+    n: int,
+    x: Tensor,
+    w: Tensor,
+    strides: Any,
+    padding: Any,
+    data_format: str,
+    dilations: Any,
+    bias: Tensor | None,
+    groups: int = 1,
+    op: str = "",
 ) -> Tensor:
     cl = _channel_last(data_format, n)
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
+    if bias is not None:
+        bias = _bias(bias, w.shape[0], x.dtype, op or f"conv{n}d")
     s = _tuple(strides, n, "strides")
     d = _tuple(dilations, n, "dilations")
     ks = list(w.shape[2:])
     pads = _pads(padding, n, _spatial(x, n, cl), [di * (k - 1) + 1 for di, k in zip(d, ks)], s)
-    return _CONV[n](
+    y = _CONV[n](
         x, w, stride=s, padding=_full_pads(pads, cl), dilation=d, groups=groups, data_format=_PD_FORMAT[(n, cl)]
     )
+    return y if bias is None else _add_bias(y, bias, cl)
 
 
 def conv1d(
@@ -135,8 +160,9 @@ def conv1d(
     *,
     data_format: str = "NWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv(1, x, filters.transpose(_PERM[1]), strides, padding, data_format, dilations)
+    return _conv(1, x, filters.transpose(_PERM[1]), strides, padding, data_format, dilations, bias)
 
 
 def conv2d(
@@ -148,8 +174,9 @@ def conv2d(
     *,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv(2, x, filters.transpose(_PERM[2]), strides, padding, data_format, dilations)
+    return _conv(2, x, filters.transpose(_PERM[2]), strides, padding, data_format, dilations, bias)
 
 
 def conv3d(
@@ -161,8 +188,9 @@ def conv3d(
     *,
     data_format: str = "NDHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv(3, x, filters.transpose(_PERM[3]), strides, padding, data_format, dilations)
+    return _conv(3, x, filters.transpose(_PERM[3]), strides, padding, data_format, dilations, bias)
 
 
 def depthwise_conv2d(
@@ -174,9 +202,12 @@ def depthwise_conv2d(
     *,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
     w = filters.transpose([2, 0, 1]).unsqueeze(1)  # [fh, fw, c] -> [c, 1, fh, fw], one group per channel
-    return _conv(2, x, w, strides, padding, data_format, dilations, groups=filters.shape[-1])
+    return _conv(
+        2, x, w, strides, padding, data_format, dilations, bias, groups=filters.shape[-1], op="depthwise_conv2d"
+    )
 
 
 def _crop_or_pad(y: Tensor, axis: int, lo: int, size: int) -> Tensor:
@@ -194,12 +225,22 @@ def _crop_or_pad(y: Tensor, axis: int, lo: int, size: int) -> Tensor:
 
 
 def _conv_transpose(
-    n: int, x: Tensor, filters: Tensor, strides: Any, padding: Any, output_shape: Any, data_format: str, dilations: Any
+    n: int,
+    x: Tensor,
+    filters: Tensor,
+    strides: Any,
+    padding: Any,
+    output_shape: Any,
+    data_format: str,
+    dilations: Any,
+    bias: Tensor | None,
 ) -> Tensor:
     cl = _channel_last(data_format, n)
     w = filters.transpose(_PERM[n])  # [*k, d_out, d_in] -> [d_in, d_out, *k], paddle's transposed layout
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
+    if bias is not None:
+        bias = _bias(bias, w.shape[1], x.dtype, f"conv{n}d_transpose")
     s = _tuple(strides, n, "strides")
     d = _tuple(dilations, n, "dilations")
     sizes = _spatial(x, n, cl)
@@ -226,7 +267,8 @@ def _conv_transpose(
     first = 1 if cl else 2
     for i, (o, (lo, _)) in enumerate(zip(outs, pads)):
         y = _crop_or_pad(y, first + i, lo, o)
-    return y
+    # after the crop: positions zero-padded at the end get the bias too
+    return y if bias is None else _add_bias(y, bias, cl)
 
 
 def conv1d_transpose(
@@ -239,8 +281,9 @@ def conv1d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations, bias)
 
 
 def conv2d_transpose(
@@ -253,8 +296,9 @@ def conv2d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations, bias)
 
 
 def conv3d_transpose(
@@ -267,8 +311,9 @@ def conv3d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NDHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations, bias)
 
 
 # -------------------------------------------------------------------------------------- pooling
@@ -459,9 +504,14 @@ def softmax(x: Tensor, /, *, axis: int = -1) -> Tensor:
 
 
 def log_softmax(x: Tensor, /, *, axis: int = -1) -> Tensor:
-    # paddle's F.log_softmax floors at -64 (float32 logits 1e4 apart give -64, not -2e4);
-    # x - logsumexp(x) is exact there and equal elsewhere
-    return x - paddle.logsumexp(x, axis=axis, keepdim=True)
+    # paddle's F.log_softmax floors at -64 (float32 logits 1e4 apart give -64, not -2e4), and
+    # x - paddle.logsumexp(x) takes twice as long forward and backward on CPU as these four ops.
+    # The shift by the maximum only keeps exp finite: the result does not depend on it, so it
+    # is a constant to autodiff (no max in the backward pass, exact at every order).
+    if x.shape[axis] == 0:  # nothing to normalise (paddle's max refuses an empty axis)
+        return x - paddle.logsumexp(x, axis=axis, keepdim=True)
+    s = x - paddle.max(x, axis=axis, keepdim=True).detach()
+    return s - paddle.log(paddle.sum(paddle.exp(s), axis=axis, keepdim=True))
 
 
 @fastpath(F.softplus, nargs=1)  # beta=1, threshold=20: paddle's defaults too
@@ -484,6 +534,14 @@ def linear(x: Tensor, weight: Tensor, /, bias: Tensor | None = None) -> Tensor:
         return _compose("linear")(x, weight, bias)
     y = paddle.matmul(x, weight, transpose_y=True)
     return y if bias is None else y + bias
+
+
+def _causal_bias(lq: int, lk: int, dtype: Any) -> Tensor:
+    # query i attends to keys j <= i: 0 there, -inf above the diagonal. Added to the scores, it
+    # costs less than a where (which expands its three inputs, and reduces them in the backward
+    # pass). Built per call: a cache would hold traced values under paddle.jit.to_static.
+    bias = paddle.triu(paddle.full([lq, lk], -math.inf, paddle.float32), 1)
+    return bias if dtype is paddle.float32 else bias.astype(dtype)  # (0 and -inf: exact; no bf16 triu)
 
 
 def scaled_dot_product_attention(
@@ -512,13 +570,11 @@ def scaled_dot_product_attention(
         )
     s = (1.0 / math.sqrt(q.shape[-1])) if scale is None else scale
     scores = paddle.matmul(q, k, transpose_y=True) * s
-    if is_causal or (mask is not None and mask.dtype == paddle.bool):
-        neg = paddle.full([], -math.inf, scores.dtype)  # a query with no key to attend to: NaN
-        if is_causal:  # query i attends to keys j <= i (top-left aligned)
-            keep = paddle.tril(paddle.ones([q.shape[-2], k.shape[-2]], dtype=paddle.bool))
-            scores = paddle.where(keep, scores, neg)
-        if mask is not None and mask.dtype == paddle.bool:  # True marks the positions to attend to
-            scores = paddle.where(mask, scores, neg)
+    if is_causal:  # query i attends to keys j <= i (top-left aligned)
+        scores = scores + _causal_bias(q.shape[-2], k.shape[-2], q.dtype)
+    if mask is not None and mask.dtype == paddle.bool:  # True marks the positions to attend to
+        # a query with no key to attend to: NaN
+        scores = paddle.where(mask, scores, paddle.full([], -math.inf, scores.dtype))
     if mask is not None and mask.dtype != paddle.bool:  # an additive mask
         scores = scores + mask
     return paddle.matmul(F.softmax(scores, -1), v)

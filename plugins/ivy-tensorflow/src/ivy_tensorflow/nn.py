@@ -22,6 +22,7 @@ from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
 
 from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import check_bias as _check_bias
 from ivy.plugin_kit import composed
 from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import padding_pairs as _pads
@@ -116,8 +117,23 @@ def _dilate_filter(w: Any, d: Sequence[int], n: int) -> Any:
 # ---------------------------------------------------------------------------------------- convs
 
 
+def _with_bias(y: Any, bias: Any, op: str) -> Any:
+    """Channel-last ``y`` plus its checked ``bias`` (``tf.nn.bias_add``: one fused kernel, and a
+    reduction kernel for its gradient)."""
+    _check_bias(bias, int(y.shape[-1]), op)
+    return tf.nn.bias_add(y, bias if bias.dtype == y.dtype else tf.cast(bias, y.dtype))
+
+
 def _conv(
-    n: int, x: Any, w: Any, strides: Any, padding: Any, data_format: str, dilations: Any, depthwise: bool = False
+    n: int,
+    x: Any,
+    w: Any,
+    strides: Any,
+    padding: Any,
+    data_format: str,
+    dilations: Any,
+    bias: Any = None,
+    depthwise: bool = False,
 ) -> Any:
     cl = _channel_last(data_format, n)
     if not cl:
@@ -161,33 +177,77 @@ def _conv(
         y = tf.nn.conv2d(x, w, s, pad, dilations=d)
     if n == 1:
         y = tf.squeeze(y, 1)
+    if bias is not None:
+        y = _with_bias(y, bias, "depthwise_conv2d" if depthwise else f"conv{n}d")
     return y if cl else tf.transpose(y, _TO_FIRST[n])
 
 
-def conv1d(x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", dilations: Any = 1) -> Any:
-    return _conv(1, x, filters, strides, padding, data_format, dilations)
+def conv1d(
+    x: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NWC",
+    dilations: Any = 1,
+    bias: Any = None,
+) -> Any:
+    return _conv(1, x, filters, strides, padding, data_format, dilations, bias)
 
 
 def conv2d(
-    x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+    x: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: Any = 1,
+    bias: Any = None,
 ) -> Any:
-    return _conv(2, x, filters, strides, padding, data_format, dilations)
+    return _conv(2, x, filters, strides, padding, data_format, dilations, bias)
 
 
 def conv3d(
-    x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", dilations: Any = 1
+    x: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NDHWC",
+    dilations: Any = 1,
+    bias: Any = None,
 ) -> Any:
-    return _conv(3, x, filters, strides, padding, data_format, dilations)
+    return _conv(3, x, filters, strides, padding, data_format, dilations, bias)
 
 
 def depthwise_conv2d(
-    x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+    x: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: Any = 1,
+    bias: Any = None,
 ) -> Any:
-    return _conv(2, x, filters, strides, padding, data_format, dilations, depthwise=True)
+    return _conv(2, x, filters, strides, padding, data_format, dilations, bias, depthwise=True)
 
 
 def _conv_transpose(
-    n: int, x: Any, w: Any, strides: Any, padding: Any, output_shape: Any, data_format: str, dilations: Any
+    n: int,
+    x: Any,
+    w: Any,
+    strides: Any,
+    padding: Any,
+    output_shape: Any,
+    data_format: str,
+    dilations: Any,
+    bias: Any = None,
 ) -> Any:
     cl = _channel_last(data_format, n)
     if not cl:
@@ -250,6 +310,8 @@ def _conv_transpose(
         ]
     if n == 1:
         y = tf.squeeze(y, 1)
+    if bias is not None:
+        y = _with_bias(y, bias, f"conv{n}d_transpose")
     return y if cl else tf.transpose(y, _TO_FIRST[n])
 
 
@@ -263,8 +325,9 @@ def conv1d_transpose(
     output_shape: Any = None,
     data_format: str = "NWC",
     dilations: Any = 1,
+    bias: Any = None,
 ) -> Any:
-    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations, bias)
 
 
 def conv2d_transpose(
@@ -277,8 +340,9 @@ def conv2d_transpose(
     output_shape: Any = None,
     data_format: str = "NHWC",
     dilations: Any = 1,
+    bias: Any = None,
 ) -> Any:
-    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations, bias)
 
 
 def conv3d_transpose(
@@ -291,8 +355,9 @@ def conv3d_transpose(
     output_shape: Any = None,
     data_format: str = "NDHWC",
     dilations: Any = 1,
+    bias: Any = None,
 ) -> Any:
-    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations, bias)
 
 
 # -------------------------------------------------------------------------------------- pooling

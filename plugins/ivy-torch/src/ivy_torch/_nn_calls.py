@@ -38,16 +38,25 @@ def _conv_call(
     data_format: str,
     dilations: Any,
     weights: Callable[[Any], Any],
+    bias: Any = None,
     groups: int = 1,
 ) -> Callable[..., Any] | None:
-    if x.dtype != w.dtype:
-        return None
+    if x.dtype != w.dtype or (bias is not None and bias.dtype != x.dtype):
+        return None  # casts (and the bias's shape check): the general call
     cl = _channel_last(data_format, n)
     spatial = x.shape[1:-1] if cl else x.shape[2:]
     k = w.shape[:n]
     s, d = _tuple(strides, n, "strides"), _tuple(dilations, n, "dilations")
     pads = _pads(padding, n, spatial, [di * (ki - 1) + 1 for di, ki in zip(d, k)], s)
     conv = _CONV[n]
+    if bias is not None:
+        if tuple(bias.shape) != (w.shape[-1],):
+            return None  # the general call raises the shape error
+        if all(lo == hi for lo, hi in pads):
+            p = [lo for lo, _ in pads]
+            return _in_layout(lambda x, f, b: conv(x, weights(f), b, s, p, d, groups), cl)
+        flat = _flat_pad(pads)
+        return _in_layout(lambda x, f, b: conv(F.pad(x, flat), weights(f), b, s, 0, d, groups), cl)
     if all(lo == hi for lo, hi in pads):
         p = [lo for lo, _ in pads]
         return _in_layout(lambda x, f: conv(x, weights(f), None, s, p, d, groups), cl)
@@ -57,10 +66,18 @@ def _conv_call(
 
 def _conv(n: int) -> Callable[..., Any]:
     def call(
-        x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+        x: Any,
+        filters: Any,
+        strides: Any,
+        padding: Any,
+        /,
+        *,
+        data_format: str = "NHWC",
+        dilations: Any = 1,
+        bias: Any = None,
     ) -> Callable[..., Any] | None:
         perm = _PERM[n]
-        return _conv_call(n, x, filters, strides, padding, data_format, dilations, lambda f: f.permute(perm))
+        return _conv_call(n, x, filters, strides, padding, data_format, dilations, lambda f: f.permute(perm), bias)
 
     return call
 
@@ -71,7 +88,15 @@ for _n, _op in ((1, nn.conv1d), (2, nn.conv2d), (3, nn.conv3d)):
 
 @specializer(nn.depthwise_conv2d)
 def _depthwise(
-    x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+    x: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: Any = 1,
+    bias: Any = None,
 ) -> Callable[..., Any] | None:
     # [fh, fw, c] -> [c, 1, fh, fw]: one group per channel
     return _conv_call(
@@ -83,6 +108,7 @@ def _depthwise(
         data_format,
         dilations,
         lambda f: f.permute(2, 0, 1).unsqueeze(1),
+        bias,
         groups=filters.shape[-1],
     )
 

@@ -54,7 +54,8 @@ def _common(arrays: Any) -> list[Tensor]:
     return [a if a.dtype is dt else a.to(dt) for a in arrays]
 
 
-@fastpath(torch.cat, nargs=1, retry=RuntimeError)  # axis 0; torch.cat promotes like the standard
+# torch.cat promotes like the standard; axis=None (TypeError in torch.cat) goes to the function
+@fastpath(torch.cat, nargs=1, defaults=(0,), keywords=("axis",), retry=(RuntimeError, TypeError))
 def concat(arrays: tuple[Tensor, ...] | list[Tensor], /, *, axis: int | None = 0) -> Tensor:
     if axis is None:
         arrays = [a.reshape(-1) for a in arrays]
@@ -152,6 +153,7 @@ def squeeze(x: Tensor, /, axis: int | tuple[int, ...]) -> Tensor:
     return torch.squeeze(x, axes)
 
 
+@fastpath(torch.stack, nargs=1, defaults=(0,), keywords=("axis",), retry=RuntimeError)
 def stack(arrays: tuple[Tensor, ...] | list[Tensor], /, *, axis: int = 0) -> Tensor:
     try:
         return torch.stack(arrays, dim=axis)
@@ -167,5 +169,6 @@ def tile(x: Tensor, repetitions: tuple[int, ...], /) -> Tensor:
         return viewcall(torch.tile, x, tuple(repetitions))
 
 
+@fastpath(torch.unbind, nargs=1, defaults=(0,), keywords=("axis",))
 def unstack(x: Tensor, /, *, axis: int = 0) -> tuple[Tensor, ...]:
     return torch.unbind(x, axis)

@@ -18,6 +18,7 @@ import torch
 import torch.nn.functional as F
 
 from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import check_bias as _check_bias
 from ivy.plugin_kit import composed, fastpath
 from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import padding_pairs as _pads
@@ -94,21 +95,38 @@ _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 _PERM = {1: (2, 1, 0), 2: (3, 2, 0, 1), 3: (4, 3, 0, 1, 2)}
 
 
+def _bias(bias: Tensor, channels: int, dtype: Any, op: str) -> Tensor:
+    """A given bias checked against the output channels, in the result's dtype."""
+    _check_bias(bias, channels, op)
+    return bias if bias.dtype == dtype else bias.to(dtype)
+
+
 def _conv(
-    n: int, x: Tensor, w: Tensor, strides: Any, padding: Any, data_format: str, dilations: Any, groups: int = 1
+    n: int,
+    x: Tensor,
+    w: Tensor,
+    strides: Any,
+    padding: Any,
+    data_format: str,
+    dilations: Any,
+    bias: Tensor | None,
+    groups: int = 1,
+    op: str = "",
 ) -> Tensor:
     cl = _channel_last(data_format, n)
     if cl:
         x = x.movedim(-1, 1)
     if w.dtype != x.dtype:
         w = w.to(x.dtype)
+    if bias is not None:
+        bias = _bias(bias, w.shape[0], x.dtype, op or f"conv{n}d")
     s = _tuple(strides, n, "strides")
     d = _tuple(dilations, n, "dilations")
     pads = _pads(padding, n, x.shape[2:], [di * (k - 1) + 1 for di, k in zip(d, w.shape[2:])], s)
     if all(lo == hi for lo, hi in pads):
-        y = _CONV[n](x, w, None, s, [lo for lo, _ in pads], d, groups)
+        y = _CONV[n](x, w, bias, s, [lo for lo, _ in pads], d, groups)
     else:
-        y = _CONV[n](F.pad(x, _flat_pad(pads)), w, None, s, 0, d, groups)
+        y = _CONV[n](F.pad(x, _flat_pad(pads)), w, bias, s, 0, d, groups)
     return y.movedim(1, -1) if cl else y
 
 
@@ -121,8 +139,9 @@ def conv1d(
     *,
     data_format: str = "NWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv(1, x, filters.permute(2, 1, 0), strides, padding, data_format, dilations)
+    return _conv(1, x, filters.permute(2, 1, 0), strides, padding, data_format, dilations, bias)
 
 
 def conv2d(
@@ -134,8 +153,9 @@ def conv2d(
     *,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv(2, x, filters.permute(3, 2, 0, 1), strides, padding, data_format, dilations)
+    return _conv(2, x, filters.permute(3, 2, 0, 1), strides, padding, data_format, dilations, bias)
 
 
 def conv3d(
@@ -147,8 +167,9 @@ def conv3d(
     *,
     data_format: str = "NDHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv(3, x, filters.permute(4, 3, 0, 1, 2), strides, padding, data_format, dilations)
+    return _conv(3, x, filters.permute(4, 3, 0, 1, 2), strides, padding, data_format, dilations, bias)
 
 
 def depthwise_conv2d(
@@ -160,13 +181,24 @@ def depthwise_conv2d(
     *,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
     w = filters.permute(2, 0, 1).unsqueeze(1)  # [fh, fw, c] -> [c, 1, fh, fw], one group per channel
-    return _conv(2, x, w, strides, padding, data_format, dilations, groups=filters.shape[-1])
+    return _conv(
+        2, x, w, strides, padding, data_format, dilations, bias, groups=filters.shape[-1], op="depthwise_conv2d"
+    )
 
 
 def _conv_transpose(
-    n: int, x: Tensor, filters: Tensor, strides: Any, padding: Any, output_shape: Any, data_format: str, dilations: Any
+    n: int,
+    x: Tensor,
+    filters: Tensor,
+    strides: Any,
+    padding: Any,
+    output_shape: Any,
+    data_format: str,
+    dilations: Any,
+    bias: Tensor | None,
 ) -> Tensor:
     cl = _channel_last(data_format, n)
     if cl:
@@ -174,6 +206,8 @@ def _conv_transpose(
     w = filters.permute(_PERM[n])  # [*k, d_out, d_in] -> [d_in, d_out, *k], torch's transposed layout
     if w.dtype != x.dtype:
         w = w.to(x.dtype)
+    if bias is not None:
+        bias = _bias(bias, w.shape[1], x.dtype, f"conv{n}d_transpose")
     s = _tuple(strides, n, "strides")
     d = _tuple(dilations, n, "dilations")
     sizes = x.shape[2:]
@@ -199,10 +233,12 @@ def _conv_transpose(
     # torch removes `lo` on both sides and appends output_padding (< max(stride, dilation)) at the end
     ops = [o - f + 2 * lo for o, f, (lo, _) in zip(outs, full, pads)]
     if all(0 <= op < max(si, di) for op, si, di in zip(ops, s, d)):
-        y = _CONV_T[n](x, w, None, s, [lo for lo, _ in pads], ops, 1, d)
+        y = _CONV_T[n](x, w, bias, s, [lo for lo, _ in pads], ops, 1, d)
     else:  # the full output, then crop lo at the start and crop or zero-pad the end (F.pad < 0 crops)
         y = _CONV_T[n](x, w, None, s, 0, 0, 1, d)
         y = F.pad(y, _flat_pad([(-lo, o + lo - f) for o, f, (lo, _) in zip(outs, full, pads)]))
+        if bias is not None:  # after the padding: the zeros added at the end get it too
+            y = y + bias.reshape(-1, *(1,) * n)
     return y.movedim(1, -1) if cl else y
 
 
@@ -216,8 +252,9 @@ def conv1d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
+    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations, bias)
 
 
 def conv2d_transpose(
@@ -230,8 +267,9 @@ def conv2d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
+    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations, bias)
 
 
 def conv3d_transpose(
@@ -244,8 +282,9 @@ def conv3d_transpose(
     output_shape: Sequence[int] | None = None,
     data_format: str = "NDHWC",
     dilations: int | Sequence[int] = 1,
+    bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
+    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations, bias)
 
 
 # -------------------------------------------------------------------------------------- pooling

@@ -40,6 +40,7 @@ def _conv(
     pads: list[tuple[int, int]],
     dilations: tuple[int, ...],
     channels_last: bool,
+    bias: Any = None,
 ) -> Any:
     n = len(strides)
     a = np.pad(_channels_last(x, channels_last, n), [(0, 0), *pads, (0, 0)])
@@ -47,6 +48,8 @@ def _conv(
     w = _windows(a, f.shape[:n], strides, dilations)  # [batch, *out, d_in, *window]
     win_axes = tuple(range(w.ndim - n, w.ndim))
     out = np.tensordot(w, f, axes=((w.ndim - n - 1, *win_axes), (n, *range(n))))
+    if bias is not None:  # [d_out] on the channel axis, which is last here
+        out = out + to_numpy(bias)
     return _back(out, channels_last, x.dtype)
 
 
@@ -94,6 +97,6 @@ def _avg_pool(
     return _pool(x, kernel, strides, pads, channels_last, "avg", count_include_pad)
 
 
-_FAMILY = {**conv_family(_conv), **pool_family(_max_pool, _avg_pool)}
+_FAMILY = {**conv_family(_conv, fused_bias=True), **pool_family(_max_pool, _avg_pool)}
 globals().update(_FAMILY)
 __all__ = sorted(_FAMILY)

@@ -34,7 +34,9 @@ __all__ = [
 
 def _matrix(rows: list[list[Any]]) -> Any:
     """``[..., 3, 3]`` from nine ``[...]`` entries given row by row."""
-    return ivy.stack([ivy.stack(row, axis=-1) for row in rows], axis=-2)
+    # one stack of the nine entries in row-major order, then a reshape (a view): two ops, not four
+    entries = ivy.stack([e for row in rows for e in row], axis=-1)
+    return ivy.reshape(entries, tuple(entries.shape)[:-1] + (3, 3))
 
 
 def _rodrigues(v: Any, cos_theta: Any, a: Any, b: Any) -> Any:

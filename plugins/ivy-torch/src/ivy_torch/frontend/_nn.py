@@ -40,13 +40,20 @@ def _batched(x: Any, n: int) -> tuple[Any, bool]:
     return x, False
 
 
-def _conv(x: Any, weight: Any, stride: list[int], padding: list[int], dilation: list[int], n: int) -> Any:
+def _conv(x: Any, weight: Any, bias: Any, stride: list[int], padding: list[int], dilation: list[int], n: int) -> Any:
     pads = [(p, p) for p in padding]
-    return _CONV[n](x, _to_hwio(weight, n), stride, pads, data_format=_FORMATS[n], dilations=dilation)
+    return _CONV[n](x, _to_hwio(weight, n), stride, pads, data_format=_FORMATS[n], dilations=dilation, bias=bias)
 
 
 def _conv_transpose(
-    x: Any, weight: Any, stride: list[int], padding: list[int], dilation: list[int], output_padding: list[int], n: int
+    x: Any,
+    weight: Any,
+    bias: Any,
+    stride: list[int],
+    padding: list[int],
+    dilation: list[int],
+    output_padding: list[int],
+    n: int,
 ) -> Any:
     size = [
         (x.shape[2 + i] - 1) * stride[i]
@@ -58,7 +65,14 @@ def _conv_transpose(
     ]
     pads = [(p, p) for p in padding]
     return _CONV_T[n](
-        x, _to_hwio(weight, n), stride, pads, output_shape=size, data_format=_FORMATS[n], dilations=dilation
+        x,
+        _to_hwio(weight, n),
+        stride,
+        pads,
+        output_shape=size,
+        data_format=_FORMATS[n],
+        dilations=dilation,
+        bias=bias,
     )
 
 
@@ -74,28 +88,32 @@ def convolution(
     output_padding: Sequence[int],
     groups: int,
 ) -> Any:
-    """ivy.conv{1,2,3}d(_transpose) in NC* layout, weights permuted to HWIO inside the graph;
-    depthwise: ivy.depthwise_conv2d; other groups: split, convolve, concat"""
+    """ivy.conv{1,2,3}d(_transpose) in NC* layout, weights permuted to HWIO inside the graph, the
+    bias as the op's ``bias=``; depthwise: ivy.depthwise_conv2d; other groups: split, convolve,
+    concat"""
     n = weight.ndim - 2
     stride, padding, dilation = ntuple(stride, n), ntuple(padding, n), ntuple(dilation, n)
     x, unbatched = _batched(x, n)
+    # each group's output channels take their own slice of the bias
+    biases = [None] * groups if bias is None else ivy.split(bias, groups, axis=0) if groups > 1 else [bias]
     if transposed:
         output_padding = ntuple(output_padding, n)
         pieces = zip(ivy.split(x, groups, axis=1), ivy.split(weight, groups, axis=0)) if groups > 1 else [(x, weight)]
-        ys = [_conv_transpose(xi, wi, stride, padding, dilation, output_padding, n) for xi, wi in pieces]
+        ys = [
+            _conv_transpose(xi, wi, bi, stride, padding, dilation, output_padding, n)
+            for (xi, wi), bi in zip(pieces, biases)
+        ]
     elif groups == 1:
-        ys = [_conv(x, weight, stride, padding, dilation, n)]
+        ys = [_conv(x, weight, bias, stride, padding, dilation, n)]
     elif n == 2 and groups == x.shape[1] == weight.shape[0]:
         # depthwise: [C, 1, kh, kw] -> Ivy's [kh, kw, C]
         filters = ivy.permute_dims(ivy.reshape(weight, (groups, *weight.shape[2:])), (1, 2, 0))
         pads = [(p, p) for p in padding]
-        ys = [ivy.depthwise_conv2d(x, filters, stride, pads, data_format="NCHW", dilations=dilation)]
+        ys = [ivy.depthwise_conv2d(x, filters, stride, pads, data_format="NCHW", dilations=dilation, bias=bias)]
     else:
         pieces = zip(ivy.split(x, groups, axis=1), ivy.split(weight, groups, axis=0))
-        ys = [_conv(xi, wi, stride, padding, dilation, n) for xi, wi in pieces]
+        ys = [_conv(xi, wi, bi, stride, padding, dilation, n) for (xi, wi), bi in zip(pieces, biases)]
     y = ys[0] if len(ys) == 1 else ivy.concat(ys, axis=1)
-    if bias is not None:
-        y = ivy.add(y, ivy.reshape(bias, (1, -1) + (1,) * n))
     return ivy.squeeze(y, axis=0) if unbatched else y
 
 
