@@ -548,7 +548,12 @@ OPS: dict[str, tuple[str, str, dict[str, str]]] = {
             "isinstance(x, paddle.Tensor)",
         ),
     ),
-    "to_numpy": ("x", "", _expr("np.asarray(x)", "x.numpy()", "np.asarray(x)", "x.numpy()", "x.numpy()")),
+    # the copy the spec promises (numpy(), np.asarray share memory with the array where they can)
+    "to_numpy": (
+        "x",
+        "",
+        _expr("np.array(x)", "x.numpy().copy()", "np.array(x)", "np.array(x.numpy())", "x.numpy()"),
+    ),
 }
 
 #: Functions a library may call whose natives are not comparable (random draws, whole-program
