@@ -83,6 +83,11 @@ CALLS: dict[str, tuple[str, tuple[Any, ...], dict[str, Any]]] = {
     "all options": ("sum", (m,), {"axis": 1, "keepdims": True, "dtype": "float32"}),
     "unknown keyword": ("sum", (m,), {"axes": 0}),
     "positional by keyword": ("reshape", (a,), {"shape": (2, 2)}),
+    "positional by keyword, and an option": ("reshape", (a,), {"shape": (2, 2), "copy": True}),
+    "positional by keyword, twice": ("reshape", (a, (2, 2)), {"shape": (4,)}),
+    "positional by keyword after a gap": ("clip", (a,), {"max": b}),
+    "positional by keyword, unknown": ("expand_dims", (a,), {"axis": 0, "axes": 1}),
+    "positional by keyword, too few": ("matmul", (), {"x2": m}),
     "positional by keyword, plain": ("reshape", (a, (2, 2)), {}),
     "array by keyword": ("clip", (a,), {"min": 1.0, "max": b}),
     "array positional after scalar": ("clip", (a, 1.0, b), {}),
@@ -110,8 +115,31 @@ def test_c_and_python_paths_agree(case: str) -> None:
     assert type(fn).__module__ == "ivy._cdispatch", case
     with ivy.use_backend("numpy"):
         got = _outcome(fn, args, kwargs)
+        again = _outcome(fn, args, kwargs)  # the C object's remembered lookup and keywords
         want = _outcome(fn.__ivy_python__, args, kwargs)
-    assert got == want
+    assert got == want and again == want
+
+
+@needs_c
+def test_remembered_lookups_follow_each_call() -> None:
+    # The C objects remember the last call's lookup (and keyword names): calls that alternate
+    # argument types, sequences and keyword names must each get their own backend and options.
+    x, t = a, T.make(T(1.0, 2.0))
+    for _ in range(2):
+        assert isinstance(ivy.concat([x, b], axis=0), np.ndarray)
+        with pytest.raises(ivy.errors.MissingOpError, match="toy"):  # the toy backend's, not numpy's
+            ivy.concat([t, t], axis=0)
+        assert isinstance(ivy.concat((x, b)), np.ndarray)
+        assert ivy.vecdot(x, b, axis=0) == 6.0
+        assert type(ivy.vecdot(t, t, axis=0)).__name__ == "ToyArray"
+        with pytest.raises(ivy.errors.MixedBackendsError):
+            ivy.concat([x, t], axis=0)
+        assert ivy.sum(m, axis=0).shape == (3,) and ivy.sum(m, axis=1).shape == (2,)
+        assert ivy.sum(m, keepdims=True, axis=1).shape == (2, 1)
+        assert ivy.sum(m, axis=1, keepdims=True).shape == (2, 1)
+        assert type(ivy.sum(t, axis=0)).__name__ == "ToyArray"
+        with pytest.raises(TypeError):
+            ivy.sum(m, axes=0)
 
 
 @needs_c
@@ -414,3 +442,165 @@ def test_dispatcher_sees_every_change_of_its_table() -> None:
     table[A] = lambda a: "third"
     table[int] = lambda a: "an unrelated entry"
     assert d(a) == "third"
+
+
+@needs_c
+def test_keywords_naming_positional_parameters_take_the_table() -> None:
+    # expand_dims(x, axis=-1), as libraries write it: moved to its position in C, the table's
+    # implementation called positionally (no Python function in between)
+    ivy.expand_dims(a, axis=0)
+    table = _dispatch.TABLES["expand_dims"]
+    seen = []
+    orig = table[np.ndarray]
+    table[np.ndarray] = lambda *xs, **kw: seen.append((len(xs), tuple(kw))) or orig(*xs, **kw)
+    try:
+        assert ivy.expand_dims(a, axis=1).shape == (4, 1)
+        assert ivy.reshape(a, shape=(2, 2)).shape == (2, 2)  # another table: not recorded
+        assert ivy.expand_dims(a, 0).shape == (1, 4)
+    finally:
+        table[np.ndarray] = orig
+    assert seen == [(2, ()), (2, ())]
+    # moved next to an option left as a keyword
+    ivy.reshape(a, (4,))
+    rt = _dispatch.TABLES["reshape"]
+    orig_r = rt[np.ndarray]
+    rt[np.ndarray] = lambda *xs, **kw: seen.append((len(xs), tuple(kw))) or orig_r(*xs, **kw)
+    try:
+        r = ivy.reshape(a, shape=(2, 2), copy=True)
+    finally:
+        rt[np.ndarray] = orig_r
+    assert seen[-1] == (2, ("copy",)) and r.shape == (2, 2) and not np.shares_memory(r, a)
+
+
+@needs_c
+def test_dispatcher_calls_a_plain_fast_path_by_its_native_function() -> None:
+    from ivy._cdispatch import Dispatcher
+
+    class A:
+        pass
+
+    log: list[Any] = []
+
+    def native(x: Any, *rest: Any) -> Any:
+        log.append(("native", len(rest)))
+        if rest and rest[0] == "unsupported":
+            raise NotImplementedError("no kernel")
+        if rest and rest[0] == "bad":
+            raise ValueError("bad input")
+        return "native"
+
+    def full(x: Any, *rest: Any, **kw: Any) -> Any:
+        log.append(("full", len(rest), tuple(kw)))
+        return "full"
+
+    fp = fastpath(native, full, nargs=(1, 2), retry=NotImplementedError)
+    table: dict[type, Callable[..., Any]] = {A: fp}
+    d = Dispatcher(lambda *a, **k: "fallback", table, frozenset({"k"}), 1, 2, (0,), -1, -1)
+    x = A()
+    assert d(x) == "native" and d(x, 1) == "native"
+    assert d(x, "unsupported") == "full"  # the fast path's retry
+    with pytest.raises(ValueError, match="bad input"):
+        d(x, "bad")
+    assert d(x, k=1) == "full"  # a keyword: through the FastPath, which hands it to full
+    assert log == [("native", 0), ("native", 1), ("native", 1), ("full", 1, ()), ("native", 1), ("full", 0, ("k",))]
+
+    # A table changed while the native function runs (the FastPath may be gone): the Python
+    # function gets the call.
+    def dropping(x: Any) -> Any:
+        table.clear()
+        raise NotImplementedError("no kernel")
+
+    table[A] = fastpath(dropping, full, nargs=1, retry=NotImplementedError)
+    assert d(x) == "fallback"  # first call: the lookup; the table is changed during it
+    assert table == {}
+
+
+@needs_c
+def test_fastpath_leaves_out_the_native_defaults_the_call_does_not_give() -> None:
+    calls: list[tuple[Any, ...]] = []
+
+    def native(*args: Any) -> tuple[Any, ...]:
+        calls.append(args)
+        return args
+
+    def full(*args: Any, **kwargs: Any) -> Any:
+        return ("full", args, kwargs)
+
+    # like torch.sum(x, dim, keepdim): both defaults are the framework's own
+    f = fastpath(
+        native,
+        full,
+        nargs=1,
+        defaults=(None, False),
+        keywords=("axis", "keepdims"),
+        native_defaults=2,
+        keyword_types=((int,), bool),
+    )
+    assert f(1) == (1,)
+    assert f(1, axis=-1) == (1, -1)
+    assert f(1, keepdims=True) == (1, None, True)  # a later one given: the earlier default filled in
+    assert f(1, keepdims=True, axis=2) == (1, 2, True)
+    assert f(1, axis=()) == ("full", (1,), {"axis": ()})  # not an int
+    assert f(1, axis=True) == ("full", (1,), {"axis": True})  # exact types: a bool is no int here
+    assert f(1, keepdims=1) == ("full", (1,), {"keepdims": 1})
+    # one native default of two: the first is always passed
+    g = fastpath(native, full, nargs=(1, 2), defaults=(0, "x"), keywords=("mode",), native_defaults=1)
+    assert g(1) == (1, 0) and g(1, 5) == (1, 5) and g(1, mode="y") == (1, 0, "y")
+    with pytest.raises(ValueError, match="native_defaults"):
+        fastpath(native, full, nargs=1, defaults=(0,), native_defaults=2)
+    with pytest.raises(ValueError, match="keyword_types"):
+        fastpath(native, full, nargs=1, defaults=(0,), keywords=("axis",), keyword_types=(int, int))
+
+
+@needs_c
+def test_natives_that_take_a_tuple_are_called_directly() -> None:
+    # builtins.max takes its arguments as a tuple (METH_VARARGS | METH_KEYWORDS), like torch's and
+    # paddle's functions: the C code calls it directly; errors and retries behave as before
+    from ivy._cdispatch import Dispatcher
+
+    class A(int):
+        pass
+
+    full_calls: list[tuple[Any, ...]] = []
+
+    def full(*args: Any, **kwargs: Any) -> Any:
+        full_calls.append(args)
+        return "full"
+
+    fp = fastpath(max, full, nargs=(1, 2), retry=TypeError)
+    assert fp(3, 5) == 5 and fp([4, 2]) == 4
+    assert fp(A(1), "x") == "full"  # max's TypeError: the full function
+    with pytest.raises(ValueError, match="empty"):
+        fp([])  # not a retry exception: max's own error
+    d = Dispatcher(lambda *a, **k: "fallback", {A: fp}, None, 1, 2, (0, 1), -1, -1)
+    assert d(A(3), A(5)) == 5 and d(A(7), A(2)) == 7
+    assert d(A(1), "x") == "full"
+    d2 = Dispatcher(lambda *a, **k: "fallback", {A: max}, None, 1, 2, (0, 1), -1, -1)
+    assert d2(A(3), A(5)) == 5
+    with pytest.raises(TypeError):
+        d2(A(1), "x")
+    assert full_calls == [(A(1), "x"), (A(1), "x")]
+
+
+@needs_c
+def test_context_dispatch_takes_an_explicit_backend_namespace() -> None:
+    # ivy.zeros(..., backend=xp): the namespace's backend, decided in C; any other backend= (a
+    # name, a module) and every unusual call go to the Python function, with the same results
+    np_ns = ivy.backend_namespace("numpy")
+    toy_ns = ivy.backend_namespace("toy")
+    z = ivy.zeros
+    with ivy.use_backend("toy"):
+        for _ in range(2):  # the second call takes the cached namespace and keyword names
+            r = z((2,), dtype="float32", backend=np_ns)
+            assert isinstance(r, np.ndarray) and r.dtype == np.float32
+        assert isinstance(z((2,), backend=np_ns), np.ndarray)  # backend= the only keyword
+        assert isinstance(z((2,), backend="numpy"), np.ndarray)  # a name: the Python function
+        assert isinstance(z((2,), backend=np), np.ndarray)  # the framework module
+        assert type(z((2,), backend=toy_ns)).__name__ == "ToyArray"  # another namespace
+        r = z((2,), backend=np_ns, dtype="int32")  # backend= not last: the Python function
+        assert r.dtype == np.int32
+        with pytest.raises(TypeError, match="zeros"):
+            z((2,), dtpye="float32", backend=np_ns)  # a misspelt option still names the op
+        assert type(z((2,))).__name__ == "ToyArray"  # no backend=: the context's
+    with pytest.raises(Exception, match="backend"):
+        z((2,), backend=object())

@@ -68,6 +68,21 @@ def namespace(*arrays: Any) -> Any:
 _NAMESPACES: dict[type, Any] = _dispatch.TABLES.setdefault("<namespace>", {})
 
 
+def _c_namespace() -> Any:
+    """``namespace`` with its common call (one array of a known type) answered in C."""
+    py = namespace
+    obj = _dispatch._cdispatch.TypeLookup(_NAMESPACES, py)
+    for attr in ("__doc__", "__module__", "__qualname__", "__name__"):
+        setattr(obj, attr, getattr(py, attr))
+    obj.__wrapped__ = py  # inspect.signature reads its signature
+    obj.__ivy_python__ = py  # what tracing compilers look at
+    return obj
+
+
+if _dispatch._cdispatch is not None:
+    namespace = _c_namespace()  # noqa: F811 - the same function, its hot path in C
+
+
 def is_native_array(x: Any, /) -> bool:
     """Whether ``x`` is an array of an installed backend's framework (imports no framework)."""
     if type(x) in _dispatch._NEUTRAL:

@@ -248,8 +248,6 @@ def public_function(name: str) -> Callable[..., Any]:
 
 def _c_wrap(s: Spec, py: Callable[..., Any]) -> Callable[..., Any]:
     """The C callable doing ``py``'s hot path (itself where the call shape is beyond the C code)."""
-    if s.convert:  # the context is read before the arguments: beyond the C code
-        return py
     P = inspect.Parameter
     params = list(s.signature.parameters.values())
     if any(p.kind is P.KEYWORD_ONLY and p.default is P.empty for p in params):
@@ -263,15 +261,29 @@ def _c_wrap(s: Spec, py: Callable[..., Any]) -> Callable[..., Any]:
     npos_min = sum(p.default is P.empty for p in positional)
     npos_max = -1 if var else len(positional)
     obj: Any
-    if s.infer:
+    if s.convert:
+        # the context is read before the arguments (beyond the C code), except where the call
+        # names its backend: ivy.asarray(values, dtype=d, backend=xp)
+        obj = _cdispatch.ContextDispatcher(py, s.name, _stack.STACK, kwonly, npos_min, npos_max, True)
+    elif s.infer:
         index = {p.name: i for i, p in enumerate(positional)}
         arrays = tuple(index[n] for n, r in s.roles if r == "array" and n in index)
         seqs = [index[n] for n, r in s.roles if r != "array" and n in index]
         var_from = len(positional) if any(p.kind is P.VAR_POSITIONAL and p.name in roles for p in params) else -1
         if len(seqs) > 1 or len(arrays) > 8:
             return py
+        # positional parameters a call may name (expand_dims(x, axis=-1)): moved to their places
+        poskw = tuple(p.name if p.kind is P.POSITIONAL_OR_KEYWORD else None for p in positional)
         obj = _cdispatch.Dispatcher(
-            py, TABLES[s.name], kwonly, npos_min, npos_max, arrays, seqs[0] if seqs else -1, var_from
+            py,
+            TABLES[s.name],
+            kwonly,
+            npos_min,
+            npos_max,
+            arrays,
+            seqs[0] if seqs else -1,
+            var_from,
+            poskw if any(poskw) and len(poskw) <= 16 else None,
         )
     else:
         obj = _cdispatch.ContextDispatcher(py, s.name, _stack.STACK, kwonly, npos_min, npos_max)

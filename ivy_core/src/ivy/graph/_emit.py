@@ -48,7 +48,9 @@ def direct(fn: Any, node: Node, backend: Any) -> tuple[Any, tuple[Any, ...]] | N
         if not (isinstance(a, Value) and isinstance(b, Value) and a.dtype == b.dtype):
             return None
     defaults = tuple(info.get("defaults") or ())
-    return native, defaults[n - lo :] if defaults else ()
+    # the last native_defaults are the framework's own defaults too: left out, as the fast path does
+    keep = len(defaults) - info.get("native_defaults", 0)
+    return native, defaults[n - lo : keep] if n - lo < keep else ()
 
 
 def missing_ops(g: GraphIR, backend: Any) -> list[Node]:

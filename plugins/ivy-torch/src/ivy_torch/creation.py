@@ -318,6 +318,8 @@ def ones_like(x: Tensor, /, *, dtype: Any = None, device: Any = None) -> Tensor:
 
 
 def zeros(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None) -> Tensor:
+    if device is None and (dtype is None or type(dtype) is torch.dtype):  # no device= to parse
+        return torch.zeros(shape, dtype=dtype)
     if dtype is not None:
         dtype = native(dtype)
     if device is not None:

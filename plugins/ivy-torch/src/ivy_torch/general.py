@@ -355,6 +355,7 @@ def top_k(x: Tensor, k: int, /, *, axis: int = -1, largest: bool = True, sorted:
 # -------------------------------------------------------------------------------------- einsum
 
 
+@fastpath(torch.einsum, nargs=3, same=(1, 2))  # two operands of one dtype: torch's own call
 def einsum(equation: str, /, *operands: Tensor) -> Tensor:
     dts = {o.dtype for o in operands}
     if len(dts) > 1:  # torch wants one dtype: the standard's promotion first

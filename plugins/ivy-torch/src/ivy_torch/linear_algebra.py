@@ -6,12 +6,17 @@ from collections.abc import Sequence
 
 import torch
 
+from ivy.plugin_kit import fastpath
+
 from ._dtypes import INEXACT, PARTIAL
 from ._helpers import Tensor, prep2, uint_call
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 
 
+# torch's errors (shapes, 0-d inputs, dtypes without a kernel) send the call to the function, which
+# raises the standard's ValueError or computes what torch cannot
+@fastpath(torch.matmul, nargs=2, same=(0, 1), retry=(RuntimeError, NotImplementedError))
 def matmul(x1: Tensor, x2: Tensor, /) -> Tensor:
     try:
         if x1.dtype is x2.dtype:

@@ -35,6 +35,7 @@ def broadcast_arrays(*arrays: Tensor) -> list[Tensor]:
     return list(torch.broadcast_tensors(*arrays))
 
 
+@fastpath(torch.broadcast_to, nargs=2, retry=RuntimeError)  # the function raises the standard's ValueError
 def broadcast_to(x: Tensor, /, shape: tuple[int, ...]) -> Tensor:
     try:
         return torch.broadcast_to(x, shape)
@@ -54,8 +55,17 @@ def _common(arrays: Any) -> list[Tensor]:
     return [a if a.dtype is dt else a.to(dt) for a in arrays]
 
 
-# torch.cat promotes like the standard; axis=None (TypeError in torch.cat) goes to the function
-@fastpath(torch.cat, nargs=1, defaults=(0,), keywords=("axis",), retry=(RuntimeError, TypeError))
+# torch.cat promotes like the standard; axis=None goes to the function. dim=0 is torch's default
+# too: not passed when the call gives no axis (torch parses each argument it gets)
+@fastpath(
+    torch.cat,
+    nargs=1,
+    defaults=(0,),
+    keywords=("axis",),
+    native_defaults=1,
+    keyword_types=(int,),
+    retry=(RuntimeError, TypeError),
+)
 def concat(arrays: tuple[Tensor, ...] | list[Tensor], /, *, axis: int | None = 0) -> Tensor:
     if axis is None:
         arrays = [a.reshape(-1) for a in arrays]
@@ -76,6 +86,7 @@ def _cat_views(arrays: list[Tensor], axis: int) -> Tensor:
     return torch.cat([a.view(s) for a in arrays], dim=axis).view(d)
 
 
+@fastpath(torch.unsqueeze, nargs=(1, 2), defaults=(0,), retry=TypeError)  # unsqueeze has no default dim
 def expand_dims(x: Tensor, /, axis: int = 0) -> Tensor:
     return torch.unsqueeze(x, axis)
 
@@ -153,7 +164,9 @@ def squeeze(x: Tensor, /, axis: int | tuple[int, ...]) -> Tensor:
     return torch.squeeze(x, axes)
 
 
-@fastpath(torch.stack, nargs=1, defaults=(0,), keywords=("axis",), retry=RuntimeError)
+@fastpath(
+    torch.stack, nargs=1, defaults=(0,), keywords=("axis",), native_defaults=1, keyword_types=(int,), retry=RuntimeError
+)
 def stack(arrays: tuple[Tensor, ...] | list[Tensor], /, *, axis: int = 0) -> Tensor:
     try:
         return torch.stack(arrays, dim=axis)
@@ -169,6 +182,6 @@ def tile(x: Tensor, repetitions: tuple[int, ...], /) -> Tensor:
         return viewcall(torch.tile, x, tuple(repetitions))
 
 
-@fastpath(torch.unbind, nargs=1, defaults=(0,), keywords=("axis",))
+@fastpath(torch.unbind, nargs=1, defaults=(0,), keywords=("axis",), native_defaults=1, keyword_types=(int,))
 def unstack(x: Tensor, /, *, axis: int = 0) -> tuple[Tensor, ...]:
     return torch.unbind(x, axis)
