@@ -82,6 +82,14 @@ def _plain_args(name: str, dtype: torch.dtype) -> tuple[Any, ...]:
         return (a, (1, 0))
     if name == "where":
         return (_array(torch.int64, (2, 3), 2) > 1, a, b)
+    if name in ("matmul", "linalg.matmul"):
+        return (a, _array(dtype, (3, 2), 1))
+    if name == "einsum":
+        return ("ij,kj->ik", a, b)
+    if name == "expand_dims":
+        return (a, 1)
+    if name == "broadcast_to":
+        return (a, (2, 2, 3))
     return (a, b)  # binary element-wise
 
 
@@ -115,7 +123,9 @@ def test_torch_common_ops_are_fast_paths() -> None:
 @pytest.mark.parametrize("dtype", DTYPES, ids=str)
 @pytest.mark.parametrize("name", _fast_ops())
 def test_torch_fast_path_equals_full_function(name: str, dtype: torch.dtype) -> None:
-    fn = getattr(ivy.backend_namespace("torch"), name)
+    fn = ivy.backend_namespace("torch")
+    for part in name.split("."):  # linalg.matmul: the namespace's linalg module
+        fn = getattr(fn, part)
     args = _plain_args(name, dtype)
     got = _outcome(fn, args)
     want = _outcome(fn.__ivy_python__, args)
@@ -183,3 +193,45 @@ def test_torch_compile_first_call_leaves_dispatch_caches_alone(tmp_path):
     )
     p = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert p.returncode == 0 and p.stdout.strip().endswith("ok"), p.stderr[-3000:]
+
+
+KEYWORD_CALLS: list[tuple[str, dict[str, Any]]] = [
+    *[
+        (op, kw)
+        for op in ("sum", "prod", "max", "min", "mean")
+        for kw in (
+            {"axis": 0},
+            {"axis": -1, "keepdims": True},
+            {"keepdims": True},
+            {"keepdims": False, "axis": 1},
+            {"axis": ()},  # torch reads dim=() as every axis: the full function
+            {"axis": (0, 1)},
+            {"axis": True},  # a bool is no axis here: the full function decides
+        )
+    ],
+    ("concat", {"axis": -1}),
+    ("concat", {"axis": None}),
+    ("stack", {"axis": 1}),
+    ("unstack", {"axis": -1}),
+]
+
+
+@pytest.mark.parametrize("dtype", [torch.bool, torch.int32, torch.uint8, torch.uint16, torch.float32], ids=str)
+@pytest.mark.parametrize(("name", "kwargs"), KEYWORD_CALLS, ids=lambda v: str(v))
+def test_torch_fast_path_keywords_equal_full_function(name: str, kwargs: dict[str, Any], dtype: torch.dtype) -> None:
+    # options passed by keyword take the fast path (positionally to torch) where they can, and
+    # give what the full Python function gives
+    fn = getattr(ivy.backend_namespace("torch"), name)
+    a, b = _array(dtype, (2, 3), 0), _array(dtype, (2, 3), 1)
+    args: tuple[Any, ...] = ([a, b],) if name in ("concat", "stack") else (a,)
+
+    def call(f: Any) -> tuple[Any, ...]:
+        return _outcome(lambda *xs: f(*xs, **kwargs), args)
+
+    got, want = call(fn), call(fn.__ivy_python__)
+    if want[0] == "ok" and got[0] == "ok":
+        assert got[:3] == want[:3]
+        np.testing.assert_array_equal(np.asarray(got[3]), np.asarray(want[3]))
+    else:
+        assert got == want
+    assert call(getattr(ivy, name)) == got  # through ivy's dispatch: the same
