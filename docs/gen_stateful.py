@@ -151,7 +151,9 @@ def render() -> str:
         "Every layer is an `ivy.Module`: besides the arguments below, it takes `backend=`, `device=` and "
         "`dtype=` (see `ivy.Module`), and runs on every backend. Layouts: channel-last by default "
         '(Keras); layers that torch users would write channel-first take `data_format` (`"NCHW"`, '
-        '`"NCL"`, `"NCDHW"`; or `"channels_first"`/`"channels_last"`).',
+        '`"NCL"`, `"NCDHW"`; or `"channels_first"`/`"channels_last"`). Sequences: batch-first by default '
+        "(`[batch, time, features]`, Keras' layout); the recurrent, attention and transformer layers take "
+        "`batch_first=False` for torch's default `[time, batch, features]`.",
         "",
     ]
     for title, mod, prefix, names in SECTIONS:

@@ -1,6 +1,7 @@
 """Multi-head attention (masks, key/value input, attention weights) and the transformer blocks
-(pre- and post-norm encoder and decoder layers) against each backend's own framework layers (see
-test_fn_layers_harness); torch.nn where the framework has no such layer."""
+(pre- and post-norm encoder and decoder layers, and stacks), batch- or sequence-first, against
+each backend's own framework layers (see test_fn_layers_harness); torch.nn where the framework has
+no such layer, and for the sequence-first layout (torch's default)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,11 @@ MEMORY = RNG.standard_normal((2, LK, KDIM)).astype(np.float32)
 # batch 1 may not attend to its last two keys; each query also sees only keys j <= i + 1
 KEY_MASK = np.ones((2, LQ), bool)
 KEY_MASK[1, -2:] = False
-FULL_MASK = KEY_MASK[:, None, :] & (np.arange(LQ)[None, :, None] + 1 >= np.arange(LQ)[None, None, :])
+SHIFTED_CAUSAL = np.arange(LQ)[:, None] + 1 >= np.arange(LQ)[None, :]
+FULL_MASK = KEY_MASK[:, None, :] & SHIFTED_CAUSAL[None]
+# batch 0 may not attend to the last key of the memory
+MEMORY_KEY_MASK = np.ones((2, LK), bool)
+MEMORY_KEY_MASK[0, -1] = False
 
 
 def _f32(*shape: int, scale: float = 0.5) -> np.ndarray:
@@ -181,10 +186,9 @@ def test_fn_layers_self_attention_with_masks_matches_the_framework_layer(backend
         def call(lyr: Any, x: Any, v: Any) -> Any:
             return lyr(x, v=v, mask=to_native(backend, FULL_MASK))
     else:  # the same mask, from a key mask and a shifted causal one
-        shifted = np.arange(LQ)[:, None] + 1 >= np.arange(LQ)[None, :]
 
         def call(lyr: Any, x: Any, v: Any) -> Any:
-            return lyr(x, v=v, key_mask=to_native(backend, KEY_MASK), mask=to_native(backend, shifted))
+            return lyr(x, v=v, key_mask=to_native(backend, KEY_MASK), mask=to_native(backend, SHIFTED_CAUSAL))
 
     check_layer(backend, layer, _weights(layer), _f32(2, LQ, E, scale=1.0), _mha_refs(False), call=call)
 
@@ -221,10 +225,56 @@ def test_fn_layers_attention_weights_and_causal_mask_match_torch(backend):
     assert tuple(weights.shape) == (2, HEADS, LQ, LQ)
 
 
+@pytest.mark.parametrize("how", ["self_masks_and_weights", "cross_key_mask"])
+def test_fn_layers_sequence_first_attention_matches_torch(backend, how):
+    # batch_first=False: query, key, value and output [length, batch, features], against torch's
+    # layer left at its default layout; masks and attention weights are batch-major in both
+    cross = how.startswith("cross")
+    kdim = KDIM if cross else E
+    layer = ivy.MultiHeadAttention(E, HEADS, key_dim=kdim, value_dim=kdim, batch_first=False, backend=backend)
+    memory = np.ascontiguousarray(np.swapaxes(MEMORY, 0, 1))  # [LK, batch, KDIM]
+
+    def torch_mha() -> Any:
+        import torch
+
+        class Wrap(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.mha = torch.nn.MultiheadAttention(E, HEADS, kdim=kdim, vdim=kdim)
+                assert not self.mha.batch_first
+
+            def forward(self, x: Any) -> Any:
+                if cross:
+                    kv, pad = torch.tensor(memory), torch.tensor(~MEMORY_KEY_MASK)  # True: masked
+                    return self.mha(x, kv, kv, key_padding_mask=pad, need_weights=False)[0]
+                m, pad = torch.tensor(~SHIFTED_CAUSAL), torch.tensor(~KEY_MASK)
+                return self.mha(x, x, x, attn_mask=m, key_padding_mask=pad, average_attn_weights=False)
+
+        return Wrap()
+
+    def call(lyr: Any, x: Any, v: Any) -> Any:
+        if cross:
+            return lyr(x, to_native(backend, memory), v=v, key_mask=to_native(backend, MEMORY_KEY_MASK))
+        mask, key_mask = to_native(backend, SHIFTED_CAUSAL), to_native(backend, KEY_MASK)
+        return lyr(x, v=v, mask=mask, key_mask=key_mask, return_attention_weights=True)
+
+    refs = {"torch": Ref(torch_mha, _torch_mha_weights(separate=cross))}
+    x = _f32(LQ, 2, E, scale=1.0)  # [length, batch, features]
+    check_layer(backend, layer, _weights(layer), x, refs, call=call, framework="torch")
+
+
 def test_fn_layers_attention_shape_errors(backend):
     layer = ivy.MultiHeadAttention(E, HEADS, backend=backend)
-    with pytest.raises(ValueError, match=r"the query \[batch, length, 8\]"):
+    with pytest.raises(ValueError, match=r"the query \[batch, length, 8\] \(batch_first=True"):
         layer(to_native(backend, _f32(2, LQ, E + 1)))
+    seq_first = ivy.MultiHeadAttention(E, HEADS, key_dim=KDIM, value_dim=KDIM, batch_first=False, backend=backend)
+    with pytest.raises(ValueError, match=r"the key \[length, batch, 5\] \(batch_first=False"):
+        seq_first(to_native(backend, _f32(LQ, 2, E)), to_native(backend, _f32(LK, 2, E)))
+    # a torch user's [length, batch, features] query and memory, given to a batch-first layer
+    with pytest.raises(ValueError, match=r"batch sizes differ \(query 5, key 6, value 6\).*pass batch_first=False"):
+        layer(to_native(backend, _f32(LQ, 2, E)), to_native(backend, _f32(LK, 2, E)))
+    with pytest.raises(ValueError, match="the key and value must have the same length"):
+        layer(to_native(backend, _f32(2, LQ, E)), to_native(backend, _f32(2, LK, E)), to_native(backend, _f32(2, 4, E)))
     with pytest.raises(ValueError, match="3 heads do not divide embed_dim 8"):
         ivy.MultiHeadAttention(E, 3)
 
@@ -329,6 +379,84 @@ def test_fn_layers_transformer_block_matches_the_framework_layer(backend, kind, 
 
     x = _f32(2, LQ, E, scale=1.0)
     check_layer(backend, layer, _weights(layer), x, refs, call=call, rtol=2e-4, atol=2e-5)
+
+
+def _torch_stack_weights(kind: str, n: int) -> dict[Any, Any]:
+    """Ivy key chains of an encoder or decoder stack -> torch's names (``layers.{i}.``...)."""
+    out: dict[Any, Any] = {}
+    for i in range(n):
+        torch_w, _ = _block_weights(kind, f"layers/{i}/")
+        out.update({k: (f"layers.{i}.{name}", tf) for k, (name, tf) in torch_w.items()})
+    return out
+
+
+@pytest.mark.parametrize("stack", [False, True], ids=["block", "stack"])
+@pytest.mark.parametrize("kind", ["encoder", "decoder"])
+def test_fn_layers_sequence_first_transformer_matches_torch(backend, kind, stack):
+    # batch_first=False: x and memory [length, batch, d_model], against torch's blocks (and a
+    # stack of two) left at their default layout; masks as in torch: causal, key padding
+    mem = np.ascontiguousarray(np.swapaxes(RNG.standard_normal((2, LK, E)).astype(np.float32), 0, 1))
+    causal = np.tril(np.ones((LQ, LQ), bool))
+    kw: dict[str, Any] = {"batch_first": False, "backend": backend}
+    if kind == "encoder":
+        layer = (
+            ivy.TransformerEncoder(2, E, HEADS, 16, 0.0, **kw)
+            if stack
+            else ivy.TransformerEncoderLayer(E, HEADS, 16, 0.0, **kw)
+        )
+    else:
+        layer = (
+            ivy.TransformerDecoder(2, E, HEADS, 16, 0.0, **kw)
+            if stack
+            else ivy.TransformerDecoderLayer(E, HEADS, 16, 0.0, **kw)
+        )
+    assert ("batch_first=False" in repr(layer)) and layer.batch_first is False
+
+    def torch_model() -> Any:
+        import torch
+
+        nn = torch.nn
+        block = (nn.TransformerEncoderLayer if kind == "encoder" else nn.TransformerDecoderLayer)(E, HEADS, 16, 0.0)
+        assert not block.self_attn.batch_first
+        if stack:
+            block = (
+                nn.TransformerEncoder(block, 2, enable_nested_tensor=False)
+                if kind == "encoder"
+                else nn.TransformerDecoder(block, 2)
+            )
+
+        class Wrap(nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.block = block
+
+            def forward(self, x: Any) -> Any:
+                pad = torch.tensor(~KEY_MASK)
+                if kind == "encoder":
+                    return self.block(x, torch.tensor(~causal), src_key_padding_mask=pad)  # src_mask, mask
+                mem_pad = torch.tensor(~MEMORY_KEY_MASK)
+                return self.block(
+                    x,
+                    torch.tensor(mem),
+                    tgt_mask=torch.tensor(~causal),
+                    tgt_key_padding_mask=pad,
+                    memory_key_padding_mask=mem_pad,
+                )
+
+        return Wrap()
+
+    names = _torch_stack_weights(kind, 2) if stack else _block_weights(kind, "")[0]
+    refs = {"torch": Ref(torch_model, {k: ("block." + n, tf) for k, (n, tf) in names.items()})}
+
+    def call(lyr: Any, x: Any, v: Any) -> Any:
+        key_mask = to_native(backend, KEY_MASK)
+        if kind == "encoder":
+            return lyr(x, v=v, is_causal=True, key_mask=key_mask)
+        memory, memory_key_mask = to_native(backend, mem), to_native(backend, MEMORY_KEY_MASK)
+        return lyr(x, memory, v=v, is_causal=True, key_mask=key_mask, memory_key_mask=memory_key_mask)
+
+    x = _f32(LQ, 2, E, scale=1.0)
+    check_layer(backend, layer, _weights(layer), x, refs, call=call, rtol=2e-4, atol=2e-5, framework="torch")
 
 
 def test_fn_layers_transformer_stack_and_repr(backend):

@@ -1,6 +1,6 @@
-"""Convolution, pooling and resampling layers against each backend's own framework layers
-(torch.nn, Keras, Flax, paddle.nn; see test_fn_layers_harness): outputs and gradients for the
-same weights; and the errors a wrong channel layout gets."""
+"""Convolution layers against each backend's own framework layers (torch.nn, Keras, Flax,
+paddle.nn; see test_fn_layers_harness): outputs and gradients for the same weights; and the errors
+a wrong channel layout gets. Pooling and resampling: test_fn_layers_pooling."""
 
 from __future__ import annotations
 
@@ -283,72 +283,6 @@ def test_fn_layers_separable_conv1d_matches_torch(backend):
     check_layer(
         backend, ivy.SeparableConv1D(2, 4, 3, 1, 1, data_format="NCW"), w, _f32(3, 2, 6), refs, framework="torch"
     )
-
-
-# ------------------------------------------------------------------ pooling and resampling
-
-
-@pytest.mark.parametrize("kind", ["Avg", "Max"])
-def test_fn_layers_global_pooling_matches_the_framework_layer(backend, kind):
-    def torch_global() -> Any:
-        import torch
-
-        return torch.nn.Sequential(getattr(torch.nn, f"Adaptive{kind}Pool2d")(1), torch.nn.Flatten())
-
-    def paddle_global() -> Any:
-        import paddle
-
-        return paddle.nn.Sequential(getattr(paddle.nn, f"Adaptive{kind}Pool2D")(1), paddle.nn.Flatten())
-
-    name = {"Avg": "GlobalAveragePooling2D", "Max": "GlobalMaxPooling2D"}[kind]
-    refs = {"torch": Ref(torch_global), "paddle": Ref(paddle_global), "keras": Ref(keras_mod(name))}
-    cls = getattr(ivy, f"Global{kind}Pool2D")
-    if backend == "tensorflow":
-        check_layer(backend, cls(), {}, _f32(2, 5, 4, 3), refs)
-    else:
-        check_layer(backend, cls(data_format="NCHW"), {}, _f32(2, 3, 5, 4), refs)
-
-
-@pytest.mark.parametrize("nd", [1, 2, 3])
-@pytest.mark.parametrize("kind", ["Avg", "Max"])
-def test_fn_layers_adaptive_pooling_matches_the_framework_layer(backend, kind, nd):
-    out = (3, 2, 2)[:nd]
-    refs = {"torch": Ref(torch_mod(f"Adaptive{kind}Pool{nd}d", out if nd > 1 else out[0]))}
-    if nd in (1, 2) or kind == "Avg":
-        refs["paddle"] = Ref(paddle_mod(f"Adaptive{kind}Pool{nd}D", out if nd > 1 else out[0]))
-    layer = getattr(ivy, f"Adaptive{kind}Pool{nd}D")(out, data_format=FIRST[nd])
-    check_layer(backend, layer, {}, _f32(2, 3, *(7, 5, 4)[:nd]), refs)
-
-
-@pytest.mark.parametrize("mode", ["nearest", "bilinear"])
-def test_fn_layers_upsample_by_a_factor_matches_the_framework_layer(backend, mode):
-    refs = {
-        "torch": Ref(torch_mod("Upsample", scale_factor=2, mode=mode)),
-        "paddle": Ref(paddle_mod("Upsample", scale_factor=2, mode=mode)),
-        "keras": Ref(keras_mod("UpSampling2D", 2, interpolation=mode)),
-    }
-    if backend == "tensorflow":
-        check_layer(backend, ivy.Upsample(scale_factor=2, mode=mode), {}, _f32(2, 4, 5, 3), refs)
-    else:
-        check_layer(
-            backend, ivy.Upsample(scale_factor=2, mode=mode, data_format="channels_first"), {}, _f32(2, 3, 4, 5), refs
-        )
-
-
-@pytest.mark.parametrize("align_corners", [False, True])
-def test_fn_layers_upsample_to_a_size_matches_torch(backend, align_corners):
-    refs = {"torch": Ref(torch_mod("Upsample", size=(7, 4), mode="bilinear", align_corners=align_corners))}
-    layer = ivy.Upsample((7, 4), mode="bilinear", align_corners=align_corners, data_format="NCHW")
-    check_layer(backend, layer, {}, _f32(2, 3, 4, 6), refs, framework="torch")
-    refs = {"torch": Ref(torch_mod("Upsample", size=9, mode="linear", align_corners=align_corners))}
-    layer = ivy.Upsample(9, mode="linear", align_corners=align_corners, data_format="channels_first")
-    check_layer(backend, layer, {}, _f32(2, 3, 5), refs, framework="torch")
-
-
-def test_fn_layers_pools_take_keras_padding_names(backend):
-    x = _f32(2, 5, 5, 3)
-    got = ivy.MaxPool2D(2, padding="same")(to_native(backend, x))
-    assert tuple(got.shape) == (2, 3, 3, 3)
 
 
 # ------------------------------------------------------------------ layouts and their errors

@@ -186,7 +186,8 @@ def _run_flax(ref: Ref, w: dict[str, np.ndarray], x: np.ndarray, cts: list[np.nd
     for name, a in _ref_weights(ref, w).items():
         flat[name] = jnp.asarray(a)
     variables = traverse_util.unflatten_dict(flat, sep="/")
-    params, rest = variables["params"], {k: v for k, v in variables.items() if k != "params"}
+    # (a layer without variables, such as a pooling one, has no "params" collection)
+    params, rest = variables.get("params", {}), {k: v for k, v in variables.items() if k != "params"}
 
     def f(p: Any, xx: Any) -> Any:
         if ref.mutable:

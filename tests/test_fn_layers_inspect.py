@@ -91,3 +91,39 @@ def test_fn_layers_repr_shows_each_layer_settings(backend):
     assert repr(ivy.LSTM(3, 4, bidirectional=True)) == "LSTM(input_channels=3, output_channels=4, bidirectional=True)"
     assert repr(ivy.Lambda(np.tanh)) == "Lambda(fn=tanh)"
     assert repr(ivy.GELU(approximate=True)) == "GELU(approximate=True)"
+
+
+_LAYER_MODULES = ("basic", "layers", "pooling", "normalization", "embeddings", "recurrent", "attention", "sequential")
+
+
+def test_fn_layers_constructors_name_every_option(backend):
+    """Each layer's constructor signature (what repr, the generated reference of docs/stateful.md
+    and type checkers read) names every option of its base classes' constructors: ``**kwargs``
+    is left only :class:`ivy.Module`'s own (``device``, ``backend``...)."""
+    import importlib
+    import inspect
+
+    if backend != "numpy":
+        pytest.skip("the signatures do not depend on the backend: runs in the numpy test process")
+    variadic = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+    hidden = {}
+    for mod in _LAYER_MODULES:
+        module = importlib.import_module(f"ivy._stateful.{mod}")
+        for name in module.__all__:
+            cls = getattr(module, name)
+            if not (inspect.isclass(cls) and issubclass(cls, ivy.Module)):
+                continue
+            own = set(inspect.signature(cls.__init__).parameters)
+            for base in cls.__mro__[1:]:
+                if base is ivy.Module or not issubclass(base, ivy.Module) or "__init__" not in vars(base):
+                    continue
+                params = inspect.signature(base.__init__).parameters.items()
+                missing = {p for p, q in params if q.kind not in variadic and p != "self"} - own
+                if missing:
+                    hidden[name] = sorted(missing)
+    assert not hidden, f"options only reachable through **kwargs: {hidden}"
+    layer = ivy.SimpleRNN(3, 4, num_layers=2, bidirectional=True, batch_first=False, activation="relu")
+    assert repr(layer) == (
+        "SimpleRNN(input_channels=3, output_channels=4, num_layers=2, bidirectional=True, batch_first=False, "
+        "activation='relu')"
+    )

@@ -1,5 +1,5 @@
 """Embeddings (token, learned / sinusoidal / rotary positions) and recurrent layers (SimpleRNN,
-GRU, LSTM; stacked, bidirectional) against each backend's own framework layers (see
+GRU, LSTM; stacked, bidirectional, batch- or sequence-first) against each backend's own framework layers (see
 test_fn_layers_harness), and NumPy formulas where no framework layer is at hand."""
 
 from __future__ import annotations
@@ -206,12 +206,17 @@ def test_fn_layers_recurrent_layer_matches_the_framework_layer(backend, kind):
     check_layer(backend, layer, _weights(layer), _f32(2, 5, IN), _single_layer_refs(kind))
 
 
-def _stacked_refs(kind: str) -> dict[str, Ref]:
+_TORCH = {"SimpleRNN": "RNN", "GRU": "GRU", "LSTM": "LSTM"}
+
+
+def _torch_names(kind: str, num_layers: int, bidirectional: bool) -> tuple[dict[str, Any], list[str]]:
+    """Ivy key chain -> (torch's (and paddle's) name, transform), and the second biases torch
+    adds (zeroed: Ivy folds them into one), of every layer and direction."""
     t = (1, 0)
     names = {}
     zero = []
-    for layer in range(2):
-        for d in ("", "_reverse"):
+    for layer in range(num_layers):
+        for d in ("", "_reverse") if bidirectional else ("",):
             names[f"layer{layer}{d}/w"] = (f"weight_ih_l{layer}{d}", t)
             names[f"layer{layer}{d}/r"] = (f"weight_hh_l{layer}{d}", t)
             names[f"layer{layer}{d}/b"] = (f"bias_ih_l{layer}{d}", None)
@@ -219,11 +224,16 @@ def _stacked_refs(kind: str) -> dict[str, Ref]:
                 names[f"layer{layer}{d}/rb"] = (f"bias_hh_l{layer}{d}", None)
             else:
                 zero.append(f"bias_hh_l{layer}{d}")
+    return names, zero
+
+
+def _stacked_refs(kind: str) -> dict[str, Ref]:
+    names, zero = _torch_names(kind, 2, True)
 
     def torch_rnn() -> Any:
         import torch
 
-        cls = getattr(torch.nn, {"SimpleRNN": "RNN", "GRU": "GRU", "LSTM": "LSTM"}[kind])
+        cls = getattr(torch.nn, _TORCH[kind])
         return _zeroed(cls(IN, H, num_layers=2, bidirectional=True, batch_first=True), zero)
 
     def paddle_rnn() -> Any:
@@ -240,6 +250,69 @@ def test_fn_layers_stacked_bidirectional_recurrent_layers_match_the_framework_la
     # and direction; Keras and Flax stack and reverse with wrappers of other names, torch's is used
     layer = getattr(ivy, kind)(IN, H, num_layers=2, bidirectional=True, backend=backend)
     check_layer(backend, layer, _weights(layer), _f32(2, 5, IN), _stacked_refs(kind))
+
+
+#: sequence-first cases: (num_layers, bidirectional, return_sequence, with an initial state)
+_SEQUENCE_FIRST = [
+    (1, False, True, False),  # for LSTM: the whole stack in one ivy.lstm
+    (2, True, True, True),
+    (2, True, False, False),
+]
+
+
+@pytest.mark.parametrize(
+    "case", _SEQUENCE_FIRST, ids=["single", "stacked_bidirectional_state", "stacked_bidirectional_last"]
+)
+@pytest.mark.parametrize("kind", ["SimpleRNN", "GRU", "LSTM"])
+def test_fn_layers_sequence_first_recurrent_layers_match_torch(backend, kind, case):
+    # batch_first=False: [time, batch, features] in and out, as torch's default layout, against
+    # torch's layer left at that default; the states are [layers * directions, batch, hidden]
+    num_layers, bidirectional, return_sequence, with_state = case
+    layer = getattr(ivy, kind)(
+        IN,
+        H,
+        num_layers=num_layers,
+        bidirectional=bidirectional,
+        return_sequence=return_sequence,
+        batch_first=False,
+        backend=backend,
+    )
+    names, zero = _torch_names(kind, num_layers, bidirectional)
+    states = num_layers * (2 if bidirectional else 1)
+    h0, c0 = _f32(states, 2, H, scale=0.5), _f32(states, 2, H, scale=0.5)
+
+    def torch_rnn() -> Any:
+        import torch
+
+        rnn = _zeroed(getattr(torch.nn, _TORCH[kind])(IN, H, num_layers=num_layers, bidirectional=bidirectional), zero)
+        assert not rnn.batch_first
+
+        class Wrap(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.rnn = rnn
+
+            def forward(self, x: Any) -> Any:
+                state = None
+                if with_state:
+                    state = (torch.tensor(h0), torch.tensor(c0)) if kind == "LSTM" else torch.tensor(h0)
+                out, final = self.rnn(x, state)
+                if not return_sequence:  # the last layer's final states (forward, backward) joined
+                    h_n = final[0] if kind == "LSTM" else final
+                    out = torch.cat(list(h_n[-2:]) if bidirectional else [h_n[-1]], dim=-1)
+                return out, final
+
+        return Wrap()
+
+    def call(lyr: Any, x: Any, v: Any) -> Any:
+        if not with_state:
+            return lyr(x, v=v)
+        h, c = to_native(backend, h0), to_native(backend, c0)
+        return lyr(x, (h, c) if kind == "LSTM" else h, v=v)
+
+    refs = {"torch": Ref(torch_rnn, {k: ("rnn." + n, tf) for k, (n, tf) in names.items()})}
+    x = _f32(5, 2, IN)  # [time, batch, features]: 5 steps, a batch of 2
+    check_layer(backend, layer, _weights(layer), x, refs, call=call, framework="torch")
 
 
 def test_fn_layers_bidirectional_final_output_joins_both_directions(backend):
@@ -262,8 +335,19 @@ def test_fn_layers_recurrent_initial_state_and_errors(backend):
     x = to_native(backend, _f32(2, 5, IN))
     with pytest.raises(ValueError, match=r"initial state must be \(2, 2, 4\)"):
         ivy.GRU(IN, H, num_layers=2, backend=backend)(x, to_native(backend, _f32(1, 2, H)))
-    with pytest.raises(ValueError, match=r"\[batch, time, 3\]"):
+    with pytest.raises(ValueError, match=r"the input \[batch, time, 3\] \(batch_first=True"):
         layer(to_native(backend, _f32(2, 5, IN + 1)))
+    with pytest.raises(ValueError, match=r"the input \[time, batch, 3\] \(batch_first=False"):
+        ivy.LSTM(IN, H, batch_first=False, backend=backend)(to_native(backend, _f32(5, 2)))
+    # a torch user's [time, batch, features] input, and state, given to a batch-first layer
+    with pytest.raises(ValueError, match="looks sequence-first, pass batch_first=False"):
+        layer(
+            to_native(backend, _f32(5, 2, IN)), (to_native(backend, _f32(2, 2, H)), to_native(backend, _f32(2, 2, H)))
+        )
+    with pytest.raises(ValueError, match="looks batch-first, pass batch_first=True"):
+        ivy.GRU(IN, H, batch_first=False, backend=backend)(
+            to_native(backend, _f32(2, 5, IN)), to_native(backend, _f32(1, 2, H))
+        )
     h0, c0 = _f32(2, 2, H), _f32(2, 2, H)
     out, (h, c) = layer(x, (to_native(backend, h0), to_native(backend, c0)))
     assert tuple(out.shape) == (2, 5, H) and tuple(h.shape) == (2, 2, H) and tuple(c.shape) == (2, 2, H)

@@ -109,20 +109,6 @@ def test_fn_stateful_depthwise_conv_vs_torch(backend):
     _close(_np(backend, layer(to_native(backend, np.moveaxis(x, 1, -1)))), want, rtol=1e-4)
 
 
-@pytest.mark.parametrize("kind", ["max", "avg"])
-def test_fn_stateful_pools_vs_torch(backend, kind):
-    _needs_torch(backend)
-    torch = _torch()
-    x = RNG.standard_normal((2, 3, 7, 7, 7)).astype("float32")
-    for nd in (1, 2, 3):
-        xs = x[(slice(None), slice(None), *([0] * (3 - nd)))]
-        kw = {"count_include_pad": False} if kind == "avg" else {}
-        ref = getattr(torch.nn, f"{kind.capitalize()}Pool{nd}d")(3, stride=2, padding=1, **kw)
-        fmt = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[nd]
-        layer = getattr(ivy, f"{kind.capitalize()}Pool{nd}D")(3, 2, 1, data_format=fmt, **kw)
-        _close(_np(backend, layer(to_native(backend, xs))), _t2np(ref(torch.from_numpy(xs))), rtol=1e-5)
-
-
 def test_fn_stateful_layer_norm_vs_torch(backend):
     _needs_torch(backend)
     torch = _torch()

@@ -1,5 +1,9 @@
-"""Channel layouts of the layers: ``data_format`` names, and input checks whose errors say which
-layout was expected (torch users pass channel-first arrays, Keras users channel-last ones)."""
+"""Layouts of the layers' inputs, and input checks whose errors say which layout was expected.
+
+Channels: ``data_format`` names (torch users pass channel-first arrays, Keras users channel-last
+ones). Sequences: ``batch_first`` (torch's meaning; Keras' layout, ``[batch, time, features]``,
+is ``batch_first=True``, the default of Ivy's layers; torch's recurrent and attention layers
+default to ``batch_first=False``, ``[time, batch, features]``)."""
 
 from __future__ import annotations
 
@@ -14,6 +18,10 @@ __all__ = [
     "padding",
     "is_integer",
     "is_bool",
+    "sequence_layout",
+    "check_sequence",
+    "check_batch",
+    "size",
 ]
 
 
@@ -101,3 +109,60 @@ def check_input(layer: Any, x: Any, data_format: str, channels: int | None = Non
 def padding(p: Any) -> Any:
     """Padding as Ivy's ops take it: Keras' lower-case ``"same"`` / ``"valid"`` upper-cased."""
     return p.upper() if isinstance(p, str) else p
+
+
+# ------------------------------------------------------------------ sequences
+
+
+def sequence_layout(batch_first: bool, features: int | str = "features", length: str = "time") -> str:
+    """``[batch, time, features]`` (``batch_first``) or ``[time, batch, features]``."""
+    return f"[batch, {length}, {features}]" if batch_first else f"[{length}, batch, {features}]"
+
+
+def _sequence_text(batch_first: bool) -> str:
+    return "batch_first=True: batch first" if batch_first else "batch_first=False: sequence first, as torch's default"
+
+
+def check_sequence(
+    layer: Any, x: Any, batch_first: bool, features: int, *, what: str = "input", length: str = "time"
+) -> None:
+    """Raise a ValueError naming the expected layout if ``x`` is not rank 3 with ``features`` on
+    its last axis."""
+    shape = tuple(x.shape)
+    if len(shape) != 3 or (shape[-1] is not None and int(shape[-1]) != features):
+        raise ValueError(
+            f"{type(layer).__name__} expects the {what} {sequence_layout(batch_first, features, length)} "
+            f"({_sequence_text(batch_first)}; features last), got shape {shape}"
+        )
+
+
+def size(d: Any) -> int | None:
+    """A dimension as an int, ``None`` where unknown (a traced shape)."""
+    return None if d is None else int(d)
+
+
+def check_batch(
+    layer: Any,
+    batch_first: bool,
+    found: dict[str, int | None],
+    others: dict[str, int | None],
+    *,
+    length: str = "length",
+) -> None:
+    """Raise a ValueError if the batch sizes ``found`` (name -> size on the batch axis of the
+    layout; ``None``: unknown, not compared) differ; ``others`` holds the sizes on the other
+    leading axis, or what those would be in the other layout: where they agree, the error says
+    the input looks laid out the other way."""
+    if len({v for v in found.values() if v is not None}) <= 1:
+        return
+    sizes = ", ".join(f"{k} {v}" for k, v in found.items())
+    hint = ""
+    if None not in others.values() and len(set(others.values())) == 1:
+        hint = (
+            f"; they agree on axis {1 if batch_first else 0}: the input looks "
+            f"{'sequence' if batch_first else 'batch'}-first, pass batch_first={not batch_first}"
+        )
+    raise ValueError(
+        f"{type(layer).__name__}: the batch sizes differ ({sizes}) on axis {0 if batch_first else 1}, the "
+        f"batch axis of {sequence_layout(batch_first, length=length)} ({_sequence_text(batch_first)}){hint}"
+    )

@@ -127,8 +127,19 @@ class _Global(Module):
         Module.__init__(self, **kwargs)
 
     def _forward(self, x: Any) -> Any:
+        ivy = _ivy()
         check_input(self, x, self.data_format)
-        return getattr(_ivy(), self._REDUCE)(x, axis=_spatial_axes(self.data_format), keepdims=self.keepdims)
+        first = channel_axis(self.data_format) == 1
+        c = int(x.shape[1 if first else -1])
+        size = math.prod(int(x.shape[a]) for a in _spatial_axes(self.data_format))
+        # the spatial axes folded into one and reduced over it: one reduction over one axis (the
+        # gradient of paddle's max over several axes of a rank-5 array is wrong on paddle 3.3)
+        flat = ivy.reshape(x, (-1, c, size) if first else (-1, size, c))
+        y = getattr(ivy, self._REDUCE)(flat, axis=2 if first else 1)
+        if not self.keepdims:
+            return y
+        ones = (1,) * self._NDIM
+        return ivy.reshape(y, (-1, c, *ones) if first else (-1, *ones, c))
 
 
 _GLOBAL_DOC = """Global {kind} pooling: the {kind} over every spatial axis, ``[batch, channels]`` out

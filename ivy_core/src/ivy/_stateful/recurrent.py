@@ -1,5 +1,7 @@
-"""Recurrent layers over batch-first sequences ``[batch, time, features]``: :class:`SimpleRNN`,
-:class:`GRU` and :class:`LSTM`, stacked (``num_layers``) and optionally bidirectional.
+"""Recurrent layers: :class:`SimpleRNN`, :class:`GRU` and :class:`LSTM`, stacked
+(``num_layers``) and optionally bidirectional, over sequences ``[batch, time, features]``
+(``batch_first=True``, the default, Keras' layout) or ``[time, batch, features]``
+(``batch_first=False``, torch's default).
 
 Variables per layer ``l`` and direction, under ``layer{l}`` (and ``layer{l}_reverse`` for the
 backward direction): ``w`` (input kernel ``[in, G * hidden]``, ``in`` being ``hidden *
@@ -15,6 +17,7 @@ from typing import Any
 
 from .. import _api
 from ..container import Container
+from ._layout import check_batch, check_sequence
 from .initializers import Initializer, Uniform
 from .module import Module
 
@@ -39,6 +42,7 @@ class _RNN(Module):
         bidirectional: bool = False,
         return_sequence: bool = True,
         return_state: bool = True,
+        batch_first: bool = True,
         dropout: float = 0.0,
         with_bias: bool = True,
         weight_initializer: Initializer | None = None,
@@ -47,7 +51,7 @@ class _RNN(Module):
         if not 0.0 <= dropout < 1.0:
             raise ValueError(f"{type(self).__name__}: dropout must be in [0, 1), got {dropout}")
         self.input_channels, self.output_channels, self.num_layers = input_channels, output_channels, num_layers
-        self.bidirectional = bidirectional
+        self.bidirectional, self.batch_first = bidirectional, batch_first
         self.return_sequence, self.return_state, self.with_bias = return_sequence, return_state, with_bias
         self.dropout = dropout
         k = 1.0 / math.sqrt(output_channels)
@@ -81,28 +85,48 @@ class _RNN(Module):
         """One direction of one layer: ``(hs [batch, time, hidden], h_T, c_T or None)``."""
         raise NotImplementedError(f"{type(self).__name__} must implement _run")  # a subclass hook
 
-    def _forward(self, x: Any, initial_state: Any = None) -> Any:
+    def _prepare(self, x: Any, initial_state: Any) -> tuple[Any, Any, Any]:
+        """The input checked and batch-major, and the initial states ``[num_layers * directions,
+        batch, hidden]`` (zeros by default; the cell state ``None`` but for :class:`LSTM`)."""
         ivy = _ivy()
-        if len(x.shape) != 3 or int(x.shape[-1]) != self.input_channels:
-            raise ValueError(
-                f"{type(self).__name__} expects [batch, time, {self.input_channels}] (batch first, "
-                f"features last), got shape {tuple(x.shape)}"
-            )
-        v = self.v
-        n_states = self.num_layers * len(self._directions)
-        shape = (n_states, int(x.shape[0]), self.output_channels)
+        check_sequence(self, x, self.batch_first, self.input_channels)
+        ax = 0 if self.batch_first else 1
+        batch = int(x.shape[ax])
+        shape = (self.num_layers * len(self._directions), batch, self.output_channels)
         if initial_state is None:
             z = ivy.zeros(shape, dtype=x.dtype, device=ivy.dev(x), backend=ivy.namespace(x))
-            h0s, c0s = z, z
+            h0s, c0s = z, (z if self._HAS_CELL else None)
         elif self._HAS_CELL:
             h0s, c0s = initial_state
         else:
             h0s, c0s = initial_state, None
-        if tuple(int(d) for d in h0s.shape) != shape:
+        for what, s in (("initial state", h0s), ("initial cell state", c0s)):
+            got = None if s is None else tuple(int(d) for d in s.shape)
+            if got is None or got == shape:
+                continue
+            if len(got) == 3 and (got[0], got[2]) == (shape[0], shape[2]):  # only the batch differs
+                other = int(x.shape[1 - ax])
+                check_batch(
+                    self,
+                    self.batch_first,
+                    {"input": batch, what: got[1]},
+                    {"input": other, what: got[1]},
+                    length="time",
+                )
             raise ValueError(
-                f"{type(self).__name__}: the initial state must be {shape} "
-                f"([num_layers * directions, batch, hidden]), got {tuple(h0s.shape)}"
+                f"{type(self).__name__}: the {what} must be {shape} "
+                f"([num_layers * directions, batch, hidden]), got {got}"
             )
+        return (x if self.batch_first else ivy.permute_dims(x, (1, 0, 2))), h0s, c0s
+
+    def _sequence_out(self, hs: Any) -> Any:
+        """A sequence of outputs ``[batch, time, ...]`` in the layer's layout."""
+        return hs if self.batch_first else _ivy().permute_dims(hs, (1, 0, 2))
+
+    def _forward(self, x: Any, initial_state: Any = None) -> Any:
+        ivy = _ivy()
+        x, h0s, c0s = self._prepare(x, initial_state)
+        v = self.v
         hs_n: list[Any] = []
         cs_n: list[Any] = []
         lasts: list[Any] = []
@@ -121,7 +145,11 @@ class _RNN(Module):
             seq = outs[0] if len(outs) == 1 else ivy.concat(outs, axis=-1)
             if self.dropout and self.training and layer < self.num_layers - 1:
                 seq = ivy.dropout(seq, self.dropout, training=True)
-        out = seq if self.return_sequence else (lasts[0] if len(lasts) == 1 else ivy.concat(lasts, axis=-1))
+        out = (
+            self._sequence_out(seq)
+            if self.return_sequence
+            else (lasts[0] if len(lasts) == 1 else ivy.concat(lasts, axis=-1))
+        )
         if not self.return_state:
             return out
         h_n = ivy.stack(hs_n, axis=0)
@@ -136,38 +164,67 @@ _RNN_ARGS = """
         bidirectional: also run each layer backwards in time; the two directions' hidden states
             are concatenated (``[..., 2 * hidden]``).
         return_sequence: return the (last layer's) hidden states of every step,
-            ``[batch, time, directions * hidden]``; else the final ones, ``[batch, directions *
-            hidden]`` (for the backward direction, its state after the whole reversed sequence, as
-            Keras' ``Bidirectional``).
+            ``[batch, time, directions * hidden]`` (``[time, batch, ...]`` with
+            ``batch_first=False``); else the final ones, ``[batch, directions * hidden]`` (for the
+            backward direction, its state after the whole reversed sequence, as Keras'
+            ``Bidirectional``).
         return_state: also return the final state{state}, ``[num_layers * directions, batch,
-            hidden]`` (torch's order: layer 0 forward, layer 0 backward, layer 1 ...).
+            hidden]`` in either layout (torch's order: layer 0 forward, layer 0 backward, layer 1
+            ...).
+        batch_first: the sequence layout of the input and output sequence: ``True`` (default,
+            Keras' layout) ``[batch, time, features]``; ``False`` (torch's default) ``[time,
+            batch, features]``. The states are ``[num_layers * directions, batch, hidden]``
+            either way (as torch's).
         dropout: dropout on the outputs of every layer but the last, in training mode (torch's).
         with_bias: whether to have the biases.
         weight_initializer: default ``Uniform(-1/sqrt(hidden), 1/sqrt(hidden))`` (as torch), also
-            used for the biases.
-        **kwargs: see :class:`Module`.
+            used for the biases.{extra}
+        **kwargs: ``device``, ``backend``, ``dtype``, ``v``, ``training`` (see :class:`Module`).
 
-    Call: ``layer(x, initial_state=None)``, ``x`` ``[batch, time, input_channels]``;
-    ``initial_state`` as the returned state (zeros by default).
+    Call: ``layer(x, initial_state=None)``, ``x`` ``[batch, time, input_channels]`` (``[time,
+    batch, input_channels]`` with ``batch_first=False``); ``initial_state`` as the returned state
+    (zeros by default).
 """
 
 
 class SimpleRNN(_RNN):
-    __doc__ = (
-        """Elman recurrent layers (torch's ``RNN``, Keras' ``SimpleRNN``):
+    __doc__ = """Elman recurrent layers (torch's ``RNN``, Keras' ``SimpleRNN``):
     ``h_t = act(x_t @ w + b + h_{t-1} @ r)``, ``act`` ``tanh`` or ``relu`` (``activation=``).
     ``b`` is torch's ``bias_ih + bias_hh``. Returns ``out`` or ``(out, h_n)``.
-"""
-        + _RNN_ARGS.format(state=" ``h_n``")
-        + """        activation: ``"tanh"`` (default) or ``"relu"``.
-"""
-    )
+""" + _RNN_ARGS.format(state=" ``h_n``", extra='\n        activation: ``"tanh"`` (default) or ``"relu"``.')
 
-    def __init__(self, input_channels: int, output_channels: int, *, activation: str = "tanh", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        input_channels: int,
+        output_channels: int,
+        *,
+        num_layers: int = 1,
+        bidirectional: bool = False,
+        return_sequence: bool = True,
+        return_state: bool = True,
+        batch_first: bool = True,
+        dropout: float = 0.0,
+        with_bias: bool = True,
+        weight_initializer: Initializer | None = None,
+        activation: str = "tanh",
+        **kwargs: Any,
+    ) -> None:
         if activation not in ("tanh", "relu"):
             raise ValueError(f"SimpleRNN: activation must be 'tanh' or 'relu', got {activation!r}")
         self.activation = activation
-        super().__init__(input_channels, output_channels, **kwargs)
+        super().__init__(
+            input_channels,
+            output_channels,
+            num_layers=num_layers,
+            bidirectional=bidirectional,
+            return_sequence=return_sequence,
+            return_state=return_state,
+            batch_first=batch_first,
+            dropout=dropout,
+            with_bias=with_bias,
+            weight_initializer=weight_initializer,
+            **kwargs,
+        )
 
     def _run(self, x: Any, lv: Any, h0: Any, c0: Any) -> tuple[Any, Any, Any]:
         ivy = _ivy()
@@ -192,7 +249,7 @@ class GRU(_RNN):
 
     ``b`` and ``rb`` are torch's ``bias_ih`` and ``bias_hh`` (Keras' two bias rows, its gate order
     being ``z, r, n``). Returns ``out`` or ``(out, h_n)``.
-""" + _RNN_ARGS.format(state=" ``h_n``")
+""" + _RNN_ARGS.format(state=" ``h_n``", extra="")
 
     _GATES = 3
     _RECURRENT_BIAS = True
@@ -220,7 +277,7 @@ class LSTM(_RNN):
     __doc__ = """Long short-term memory layers (:func:`ivy.lstm_update`), the gates ordered
     ``i, f, g, o`` along the last axis (torch's order; ``b`` is torch's ``bias_ih + bias_hh``).
     Returns ``out`` or ``(out, (h_n, c_n))``.
-""" + _RNN_ARGS.format(state=" ``(h_n, c_n)``")
+""" + _RNN_ARGS.format(state=" ``(h_n, c_n)``", extra="")
 
     _GATES = 4
     _HAS_CELL = True
@@ -234,20 +291,10 @@ class LSTM(_RNN):
             return super()._forward(x, initial_state)
         # unidirectional and no dropout: the whole stack in one ivy.lstm (a native kernel on torch)
         ivy = _ivy()
-        if len(x.shape) != 3 or int(x.shape[-1]) != self.input_channels:
-            raise ValueError(
-                f"LSTM expects [batch, time, {self.input_channels}] (batch first, features last), "
-                f"got shape {tuple(x.shape)}"
-            )
+        x, h0, c0 = self._prepare(x, initial_state)
         v = self.v
         layers = [v[f"layer{i}"] for i in range(self.num_layers)]
-        if initial_state is None:
-            shape = (self.num_layers, x.shape[0], self.output_channels)
-            h0 = ivy.zeros(shape, dtype=x.dtype, device=ivy.dev(x), backend=ivy.namespace(x))
-            initial_state = (h0, h0)
         biases = [lv.b for lv in layers] if self.with_bias else None
-        hs, (h, c) = ivy.lstm(
-            x, initial_state[0], initial_state[1], [lv.w for lv in layers], [lv.r for lv in layers], biases=biases
-        )
-        out = hs if self.return_sequence else hs[:, -1]
+        hs, (h, c) = ivy.lstm(x, h0, c0, [lv.w for lv in layers], [lv.r for lv in layers], biases=biases)
+        out = self._sequence_out(hs) if self.return_sequence else hs[:, -1]
         return (out, (h, c)) if self.return_state else out
