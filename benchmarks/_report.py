@@ -75,7 +75,8 @@ METHOD = """## How the figures were obtained
   framework single-threaded (thread environment variables and the frameworks' own settings).
 * The variants of one measurement (native, Ivy, a peer, the native call again as "A/A") run in
   interleaved rounds: in each round every variant makes a fixed number of calls back to back
-  (about 0.5 ms of them), each call timed alone, and the order of the variants reverses from one
+  (about 0.5 ms of them; per-function figures at least 12 where those take at most 2 ms), each
+  call timed alone, and the order of the variants reverses from one
   round to the next. A variant's figure in a round is its **fastest call** in that round (the
   scheduler of a shared machine interrupts some calls; the fastest is one it did not); a ratio is
   the **median over rounds of the ratio within a round**, so that a change of machine load, which

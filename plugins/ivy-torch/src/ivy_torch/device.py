@@ -39,8 +39,13 @@ def _ivy_str(d: torch.device) -> str:
 
 
 def dev(x: Tensor, /, *, as_native: bool = False) -> str | torch.device:
+    if as_native:
+        return x.device
+    if x.is_cpu:  # the common case, without making a torch.device (libraries ask often)
+        return "cpu"
     d = x.device
-    return d if as_native else _ivy_str(d)
+    s = _STR.get(d)
+    return s if s is not None else _ivy_str(d)
 
 
 def _checked(device: Any) -> torch.device:
