@@ -72,19 +72,21 @@ def header(results: dict[str, Any]) -> str:
 METHOD = """## How the figures were obtained
 
 * Every backend runs in its own process (paddle is never imported after tensorflow), with every
-  framework single-threaded (thread environment variables and the frameworks' own settings).
+  framework single-threaded (thread environment variables and the frameworks' own settings). The
+  per-function figures pool the rounds of three processes per backend (from one process to the
+  next a figure can move by a percent: where the allocator and the loader place things).
 * The variants of one measurement (native, Ivy, a peer, the native call again as "A/A") run in
-  interleaved rounds: in each round every variant makes a fixed number of calls back to back
-  (about 0.5 ms of them; per-function figures at least 12 where those take at most 2 ms), each
-  call timed alone, and the order of the variants reverses from one
-  round to the next. A variant's figure in a round is its **fastest call** in that round (the
-  scheduler of a shared machine interrupts some calls; the fastest is one it did not); a ratio is
-  the **median over rounds of the ratio within a round**, so that a change of machine load, which
-  drifts over seconds, hits both sides of a ratio alike. Microseconds are the fastest call over
-  all rounds, "+µs" the median within-round difference. The A/A ratio (native against itself in
-  the same rounds) shows how much of a ratio is noise. Every stage is timed this way except the
-  compiled model functions, which take the median call of each round (their section says so).
-  JAX results are waited for (`block_until_ready`).
+  interleaved rounds: in each round every variant makes a fixed number of calls (about 0.5 ms of
+  them; per-function figures at least 12 where those take at most 2 ms), **alternating call by
+  call** with the other variants (the order reversing from one turn to the next), each call timed
+  alone. A variant's figure in a round is its **fastest call** in that round (the scheduler of a
+  shared machine interrupts some calls; the fastest is one it did not); a ratio is the **median
+  over rounds of the ratio within a round**. Alternating call by call, every variant meets the
+  same state of the machine (its clock, caches and neighbours' load drift even within a round).
+  Microseconds are the fastest call over all rounds, "+µs" the median within-round difference.
+  The A/A ratio (native against itself in the same rounds) shows how much of a ratio is noise.
+  Every stage is timed this way except the compiled model functions, which take the median call
+  of each round (their section says so). JAX results are waited for (`block_until_ready`).
 * Native functions are the framework's own calls (`torch.sin(x)`, `jnp.linalg.solve(a, b)`) or,
   where the framework has none, its one-line idiom; results are checked against Ivy's before
   anything is timed (a native or peer that disagrees is left out and listed).

@@ -430,7 +430,7 @@ def bench_backend(name: str, sizes: list[int], rounds: int, target_s: float, wit
     """Runs in a child process: times every op for one backend."""
     import numpy as np
 
-    from benchmarks._common import fastest_call, pin_one_thread, progress
+    from benchmarks._common import fastest_alternating, pin_one_thread, progress
     from benchmarks._peers import peers
 
     pin_one_thread(name)
@@ -524,11 +524,10 @@ def bench_backend(name: str, sizes: list[int], rounds: int, target_s: float, wit
                     for k, f in variants.items()
                 }
                 samples: dict[str, list[float]] = {k: [] for k in variants}
-                order = list(variants.items())
                 for i in range(rounds):
-                    # alternate the order: no variant always runs first (or just after another)
-                    for k, f in order if i % 2 == 0 else order[::-1]:
-                        samples[k].append(fastest_call(f, numbers[k]))
+                    # the variants' calls alternate within a round; the order flips between rounds
+                    for k, t in fastest_alternating(variants, numbers, flip=i % 2 == 1).items():
+                        samples[k].append(t)
             finally:
                 if token is not None:
                     ivy.unset_backend()

@@ -1,7 +1,8 @@
 """The paper's per-function analysis (its Figure 6), for the core functions the libraries call.
 
-A stage of ``scripts/bench`` (``python -m benchmarks.run --stages functions``). For each backend (own
-process, single-threaded) and each function of ``_native_ops.OPS`` that the libraries call (the
+A stage of ``scripts/bench`` (``python -m benchmarks.run --stages functions``). For each backend (three
+processes whose rounds are pooled, single-threaded) and each function of ``_native_ops.OPS`` that the libraries
+call (the
 ``usage`` stage's counts), inputs of 1e4 elements, interleaved rounds of:
 
 * native        the framework's call (``torch.sin(x)``), and the same call again as a second
@@ -162,16 +163,8 @@ def bench_backend(
             row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
             done += 3 if name in compiled_ops else 1
             continue
-        row.update(_rounds_row(samples, ""))
-        row["eager"] = paired(samples, "ivy", "native")
-        row["aa"] = paired(samples, "aa", "native")
-        # the paper's groups, µs per call (medians of within-round differences)
-        if "namespace" in samples:
-            row["namespace"] = paired(samples, "namespace", "native")
-            row["backend_specific_us"] = row["namespace"]["added_us"]
-            row["dispatch_us"] = paired(samples, "ivy", "namespace")["added_us"]
-        else:
-            row["backend_specific_us"], row["dispatch_us"] = None, row["eager"]["added_us"]
+        row["samples"] = samples  # pooled with the other processes' rounds by the parent
+        _eager_figures(row)
         done += 1
         progress(done, work)
         if name in compiled_ops:
@@ -212,6 +205,38 @@ def bench_backend(
     return {"backend": backend, "rows": rows}
 
 
+def _eager_figures(row: dict[str, Any]) -> None:
+    """The eager figures of ``row`` from its per-round ``samples`` (seconds per variant)."""
+    samples = row["samples"]
+    row.update(_rounds_row(samples, ""))
+    row["eager"] = paired(samples, "ivy", "native")
+    row["aa"] = paired(samples, "aa", "native")
+    # the paper's groups, µs per call (medians of within-round differences)
+    if "namespace" in samples:
+        row["namespace"] = paired(samples, "namespace", "native")
+        row["backend_specific_us"] = row["namespace"]["added_us"]
+        row["dispatch_us"] = paired(samples, "ivy", "namespace")["added_us"]
+    else:
+        row["backend_specific_us"], row["dispatch_us"] = None, row["eager"]["added_us"]
+
+
+def pooled(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    """One backend's result from its processes' results: each op's eager rounds pooled (an op
+    with an error or skip in any process keeps the first process's row), the compiled figures of
+    the first process (the only one that compiles)."""
+    first = parts[0]
+    for i, row in enumerate(first["rows"]):
+        others = [p["rows"][i] for p in parts[1:]]
+        if "samples" not in row or any("samples" not in o for o in others):
+            continue
+        row["samples"] = {k: v + [x for o in others for x in o["samples"][k]] for k, v in row["samples"].items()}
+        _eager_figures(row)
+    for row in first["rows"]:
+        row.pop("samples", None)
+    first["processes"] = len(parts)
+    return first
+
+
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Medians over the timed ops of one backend."""
     timed = [r for r in rows if "eager" in r]
@@ -234,9 +259,13 @@ def run_stage(cfg: dict[str, Any], bar: Any) -> dict[str, Any]:
     by_freq = [o for o in ops if o in OPS and o not in UTILITIES]
     quick = cfg.get("quick", False)
     # short rounds, many of them: on a loaded machine a round of 0.5 ms is seldom cut by the scheduler
-    rounds, target = (31, 0.0005) if quick else (121, 0.0005)
+    rounds, target = (31, 0.0005) if quick else (120, 0.0005)
+    # The rounds are split over several processes: from one process to the next an op's figure
+    # can move by a percent (where the allocator and the loader place things), more than it
+    # moves between rounds of one process; pooling the processes' rounds averages that out.
+    procs = 1 if quick else 3
     names = cfg["backends"]
-    out: dict[str, Any] = {"rounds": rounds, "backends": {}, "errors": {}}
+    out: dict[str, Any] = {"rounds": rounds, "processes": procs, "backends": {}, "errors": {}}
     for i, b in enumerate(names):
         # compiling takes a second or more per function (torch.compile and paddle's to_static
         # several): the most called functions only, which cover most of the libraries' calls
@@ -245,12 +274,23 @@ def run_stage(cfg: dict[str, Any], bar: Any) -> dict[str, Any]:
         if b == "numpy":
             compiled_ops = []
         try:
-            res = run_child(
-                "benchmarks.bench_functions",
-                "bench_backend",
-                {"backend": b, "ops": ops, "compiled_ops": compiled_ops, "rounds": rounds, "target_s": target},
-                lambda f, i=i, b=b: bar.update((i + f) / len(names), b),
-            )
+            parts = []
+            for k in range(procs):  # the first process also compiles
+                parts.append(
+                    run_child(
+                        "benchmarks.bench_functions",
+                        "bench_backend",
+                        {
+                            "backend": b,
+                            "ops": ops,
+                            "compiled_ops": compiled_ops if k == 0 else [],
+                            "rounds": rounds // procs,
+                            "target_s": target,
+                        },
+                        lambda f, i=i, b=b, k=k: bar.update((i + (k + f) / procs) / len(names), b),
+                    )
+                )
+            res = pooled(parts)
             res["summary"] = summary(res["rows"])
             out["backends"][b] = res
         except ChildError as e:

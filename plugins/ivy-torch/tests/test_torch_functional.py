@@ -260,3 +260,23 @@ def test_torch_compile_hook_only_for_torch_and_options_pass_through():
     x = t(np.linspace(0, 1, 5))
     close(fn(x), 2 * np.cos(np.linspace(0, 1, 5)), 1e-12)
     assert seen == [1]
+
+
+def test_torch_take_along_axis_wraps_negative_indices_and_checks_bounds():
+    # torch's gather refuses negative indices: the plugin wraps [-n, 0) (with or without
+    # broadcasting) and, where nothing is broadcast (gather checks its indices), raises IndexError
+    # beyond
+    import numpy as np
+    import torch
+
+    import ivy
+
+    x = torch.arange(20.0).reshape(4, 5)
+    for idx in ([[0, -1, 2]] * 4, [[4, -5]], [[1], [2], [-3], [0]]):
+        i = torch.tensor(idx)
+        want = np.take_along_axis(x.numpy(), np.broadcast_to(i.numpy(), (4, i.shape[1])), 1)
+        np.testing.assert_array_equal(ivy.take_along_axis(x, i, axis=1).numpy(), want)
+    with pytest.raises(IndexError, match="out of bounds"):
+        ivy.take_along_axis(x, torch.tensor([[5]] * 4), axis=1)
+    with pytest.raises(IndexError, match="out of bounds"):
+        ivy.take_along_axis(x, torch.tensor([[-6]] * 4), axis=-1)

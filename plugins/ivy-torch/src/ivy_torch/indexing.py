@@ -33,6 +33,21 @@ def take(x: Tensor, indices: Tensor, /, *, axis: int | None = None) -> Tensor:
 def take_along_axis(x: Tensor, indices: Tensor, /, *, axis: int = -1) -> Tensor:
     if indices.dtype is not torch.int64:
         indices = indices.long()  # gather wants int64
+    xs, js = x.shape, indices.shape
+    if len(xs) == len(js) and x.is_cpu:
+        a = norm_axis(axis, len(xs))
+        if xs[:a] == js[:a] and xs[a + 1 :] == js[a + 1 :]:
+            # nothing to broadcast: gather (4x faster than take_along_dim), which checks its
+            # indices on the CPU and raises for negative ones: those are wrapped below
+            try:
+                return torch.gather(x, a, indices)
+            except RuntimeError as e:
+                if "out of bounds" in str(e):  # (else a dtype without a gather kernel: below)
+                    wrapped = torch.where(indices < 0, indices + xs[a], indices)
+                    try:
+                        return torch.gather(x, a, wrapped)
+                    except RuntimeError as e2:  # an index out of [-n, n)
+                        raise IndexError(f"take_along_axis: {e2}") from None
     n = x.shape[axis]
     indices = torch.where(indices < 0, indices + n, indices)  # gather rejects negative indices
     try:
