@@ -37,9 +37,11 @@
  * unusual calls need is kept out of line. */
 #if defined(__GNUC__) || defined(__clang__)
 #define COLD __attribute__((noinline, cold))
+#define NOINLINE __attribute__((noinline))
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #else
 #define COLD
+#define NOINLINE
 #define LIKELY(x) (x)
 #endif
 
@@ -299,7 +301,7 @@ keyword_slot(PyObject *keywords, PyObject *name)
 /* The call of `native` with the positional arguments `args` followed by the keyword arguments
  * (kwnames, values after args) in their positions and the defaults in between: NULL with no error
  * set when the keywords are beyond the fast path (the full function decides). */
-static COLD PyObject *
+static NOINLINE PyObject *
 fast_with_keywords(FastPath *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PyObject *stack[MAX_ARGS];
@@ -356,10 +358,7 @@ fast_retry(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnam
     return PyObject_Vectorcall(self->full, args, nargsf, kwnames);
 }
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((noinline))
-#endif
-static PyObject *
+static NOINLINE PyObject *
 fast_call(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
