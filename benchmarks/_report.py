@@ -73,8 +73,9 @@ METHOD = """## How the figures were obtained
 
 * Every backend runs in its own process (paddle is never imported after tensorflow), with every
   framework single-threaded (thread environment variables and the frameworks' own settings). The
-  per-function figures pool the rounds of three processes per backend (from one process to the
-  next a figure can move by a percent: where the allocator and the loader place things).
+  per-function figures pool the rounds of three processes per backend, each compiling its own
+  programs (from one process to the next a figure can move by a percent: where the allocator, the
+  loader and a JIT place things; two `jax.jit` programs of one HLO were seen 5-17% apart).
 * The variants of one measurement (native, Ivy, a peer, the native call again as "A/A") run in
   interleaved rounds: in each round every variant makes a fixed number of calls (about 0.5 ms of
   them; per-function figures at least 12 where those take at most 2 ms), **alternating call by
@@ -90,9 +91,11 @@ METHOD = """## How the figures were obtained
 * Native functions are the framework's own calls (`torch.sin(x)`, `jnp.linalg.solve(a, b)`) or,
   where the framework has none, its one-line idiom; results are checked against Ivy's before
   anything is timed (a native or peer that disagrees is left out and listed).
-* Compiled: `ivy.compile(f)` (no `backend=`: the first call picks the backend) against the native
+* Compiled (per function): the program `ivy.compile(f, backend=...)` builds against the native
   function compiled by the framework (`jax.jit`, `torch.compile`, `tf.function`,
-  `paddle.jit.to_static`).
+  `paddle.jit.to_static`), and `ivy.compile(f)` without `backend=`, whose per-call object picks
+  the program by the type of the first argument (its cost per call is reported apart). The
+  compiled model functions and the training step time `ivy.compile(f)` as users call it.
 * Usage counts: every public `ivy.*` function (and the backend namespace's) is wrapped by a counter
   that records calls made from the library's own code, while the library's test suite (pytest,
   hypothesis profile `ci`) and a few steps of the drone demo run.
@@ -253,22 +256,36 @@ def table3_section(results: dict[str, Any], images: dict[str, str]) -> str:
 def compiled_note(results: dict[str, Any]) -> str:
     """What the compiled per-function overhead is made of: the time added per call, which is
     about constant (the call through ``ivy.compile``'s callable), against the native time."""
-    parts = []
+    parts, inferred = [], []
     for b, res in _res(results, "functions").get("backends", {}).items():
         rows = [r for r in res["rows"] if "compiled" in r]
         if rows:
             added = statistics.median(r["compiled"]["added_us"] for r in rows)
             native = statistics.median(r["compiled native_us"] for r in rows)
             parts.append(f"{b} {added:+.2f} µs on a median {native:.0f} µs ({len(rows)} functions)")
+        rows = [r for r in rows if "compiled_inferred" in r]
+        if rows:
+            added = statistics.median(r["compiled_inferred"]["added_us"] for r in rows)
+            ratio = statistics.median(r["compiled_inferred"]["ratio"] for r in rows)
+            inferred.append(f"{b} {added:+.2f} µs ({ratio:.3f}x)")
     if not parts:
         return ""
-    return (
-        "Each function is compiled alone here, so a compiled figure is a single op's program: the time "
-        "Ivy adds per compiled call (median within-round difference) is "
+    note = (
+        "Each function is compiled alone here, so a compiled figure is a single op's program: the "
+        "framework's compiled callable that `ivy.compile(f, backend=...)` returns (with no state to "
+        "thread; on JAX, whose random key may need threading, the jax.jit program inside Ivy's "
+        "per-call object); the time Ivy adds per compiled call (median within-round difference) is "
         + "; ".join(parts)
-        + ": a cost per call of the callable `ivy.compile` returns rather than a slower program; on whole "
-        "programs (the compiled model functions below) it is lost in the noise.\n"
+        + ".\n"
     )
+    if inferred:
+        note += (
+            "\nWithout `backend=`, `ivy.compile(f)` returns a small object that picks the program by the "
+            "type of the first argument on each call; measured in the same rounds, it adds (median over "
+            "the functions) " + "; ".join(inferred) + ": a cost per call, not a slower program, lost in "
+            "the noise on whole programs (the compiled model functions below).\n"
+        )
+    return note
 
 
 def direct_section(results: dict[str, Any], images: dict[str, str]) -> str:

@@ -9,9 +9,11 @@ call (the
                 variant ("A/A"), whose ratio to the first shows how large the noise is;
 * namespace     ``ivy.<fw>.<op>(x)``: the plugin's function, no dispatch;
 * ivy           ``ivy.<op>(x)``: the backend inferred from the argument types on every call;
-* compiled      ``ivy.compile(lambda x: ivy.<op>(x))`` against the native lambda compiled with
-                the framework's compiler (``jax.jit``, ``torch.compile``, ``tf.function``,
-                ``paddle.jit.to_static``), again with an A/A pair.
+* compiled      the program of ``ivy.compile(lambda x: ivy.<op>(x), backend=...)`` against the
+                native lambda compiled with the framework's compiler (``jax.jit``,
+                ``torch.compile``, ``tf.function``, ``paddle.jit.to_static``), again with an A/A
+                pair; and ``ivy.compile`` without ``backend=``, whose per-call object picks the
+                program by the first argument's type (its cost per call, reported apart).
 
 The eager overhead splits into the paper's groups: *backend-specific code* (namespace - native:
 what the plugin adds to unify behaviour; the part that adds ops stays in a compiled program) and
@@ -105,6 +107,17 @@ def _same_result(a: Any, b: Any) -> bool:
     return True
 
 
+def _program(compiled: Any, args: tuple[Any, ...]) -> Any:
+    """The compiled program itself: what ``ivy.compile(f, backend=...)`` returns, or where that is
+    still Ivy's per-call object (JAX: a random key may have to be threaded, which shows on the
+    first call), the framework's program that object calls for these arguments."""
+    by_type = getattr(compiled, "_by_type", None)
+    if by_type is None:
+        return compiled
+    compiled(*args)  # the first call compiles
+    return by_type.get(type(args[0]), compiled)
+
+
 def _calls(fn: Any, target_s: float) -> int:
     """Calls per round: about ``target_s`` of them, and at least 12 where those take at most four
     times that (a round's fastest of only a few calls of a slow op is a noisy figure)."""
@@ -119,7 +132,11 @@ def _rounds_row(samples: dict[str, list[float]], pre: str) -> dict[str, Any]:
 
 
 def bench_backend(
-    backend: str, ops: list[str], compiled_ops: list[str], rounds: int, target_s: float
+    backend: str,
+    ops: list[str],
+    compiled_ops: list[str],
+    rounds: int,
+    target_s: float,
 ) -> dict[str, Any]:
     """Child: every op of ``ops`` eager, those of ``compiled_ops`` compiled too."""
     pin_one_thread(backend)
@@ -179,12 +196,18 @@ def bench_backend(
             plist = ", ".join(params)
             try:
                 nat_c = compiler(eval(f"lambda {plist}: {native}", g))  # noqa: S307
-                ivy_c = ivy.compile(eval(f"lambda {plist}: ivy.{name}({call})", g))  # noqa: S307
-                gc_ = {**g, "nat_c": nat_c, "ivy_c": ivy_c}
+                # the program: ivy.compile with the backend named (the framework's compiled callable
+                # itself where no state is threaded); and the same without backend= (a small object
+                # picks the program by the first argument's type on each call)
+                ivy_c = ivy.compile(eval(f"lambda {plist}: ivy.{name}({call})", g), backend=backend)  # noqa: S307
+                ivy_ci = ivy.compile(eval(f"lambda {plist}: ivy.{name}({call})", g))  # noqa: S307
+                ivy_c = _program(ivy_c, eval(f"({plist},)", g))  # noqa: S307
+                gc_ = {**g, "nat_c": nat_c, "ivy_c": ivy_c, "ivy_ci": ivy_ci}
                 cthunks = {
                     "native": eval(f"lambda: nat_c({plist})", gc_),  # noqa: S307
                     "aa": eval(f"lambda: nat_c({plist})", gc_),  # noqa: S307
                     "ivy": eval(f"lambda: ivy_c({plist})", gc_),  # noqa: S307
+                    "inferred": eval(f"lambda: ivy_ci({plist})", gc_),  # noqa: S307
                 }
                 ok = _same_result(cthunks["ivy"](), cthunks["native"]())  # compiles both
                 done += 1
@@ -193,10 +216,8 @@ def bench_backend(
                 for _ in range(3):
                     for f in ctimed.values():
                         f()
-                csamples = interleaved(ctimed, rounds, _calls(ctimed["native"], target_s), fastest=True)
-                row.update(_rounds_row(csamples, "compiled "))
-                row["compiled"] = paired(csamples, "ivy", "native")
-                row["compiled_aa"] = paired(csamples, "aa", "native")
+                row["csamples"] = interleaved(ctimed, rounds, _calls(ctimed["native"], target_s), fastest=True)
+                _compiled_figures(row)
                 row["compiled_same_result"] = ok
             except Exception as e:  # noqa: BLE001
                 row["compiled_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
@@ -220,19 +241,29 @@ def _eager_figures(row: dict[str, Any]) -> None:
         row["backend_specific_us"], row["dispatch_us"] = None, row["eager"]["added_us"]
 
 
+def _compiled_figures(row: dict[str, Any]) -> None:
+    """The compiled figures of ``row`` from its per-round ``csamples``."""
+    csamples = row["csamples"]
+    row.update(_rounds_row(csamples, "compiled "))
+    row["compiled"] = paired(csamples, "ivy", "native")
+    row["compiled_aa"] = paired(csamples, "aa", "native")
+    row["compiled_inferred"] = paired(csamples, "inferred", "native")
+
+
 def pooled(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    """One backend's result from its processes' results: each op's eager rounds pooled (an op
-    with an error or skip in any process keeps the first process's row), the compiled figures of
-    the first process (the only one that compiles)."""
+    """One backend's result from its processes' results: each op's rounds pooled, eager and
+    compiled apart (an op with an error or skip in any process keeps the first process's row)."""
     first = parts[0]
-    for i, row in enumerate(first["rows"]):
-        others = [p["rows"][i] for p in parts[1:]]
-        if "samples" not in row or any("samples" not in o for o in others):
-            continue
-        row["samples"] = {k: v + [x for o in others for x in o["samples"][k]] for k, v in row["samples"].items()}
-        _eager_figures(row)
+    for key, figures in (("samples", _eager_figures), ("csamples", _compiled_figures)):
+        for i, row in enumerate(first["rows"]):
+            others = [p["rows"][i] for p in parts[1:]]
+            if key not in row or any(key not in o for o in others):
+                continue
+            row[key] = {k: v + [x for o in others for x in o[key][k]] for k, v in row[key].items()}
+            figures(row)
     for row in first["rows"]:
         row.pop("samples", None)
+        row.pop("csamples", None)
     first["processes"] = len(parts)
     return first
 
@@ -261,8 +292,9 @@ def run_stage(cfg: dict[str, Any], bar: Any) -> dict[str, Any]:
     # short rounds, many of them: on a loaded machine a round of 0.5 ms is seldom cut by the scheduler
     rounds, target = (31, 0.0005) if quick else (120, 0.0005)
     # The rounds are split over several processes: from one process to the next an op's figure
-    # can move by a percent (where the allocator and the loader place things), more than it
-    # moves between rounds of one process; pooling the processes' rounds averages that out.
+    # can move by a percent (where the allocator and the loader place things; for compiled
+    # programs, where the JIT places the code: two jax.jit programs of one HLO can differ by 5%
+    # and more), more than it moves between rounds of one process; pooling averages that out.
     procs = 1 if quick else 3
     names = cfg["backends"]
     out: dict[str, Any] = {"rounds": rounds, "processes": procs, "backends": {}, "errors": {}}
@@ -275,7 +307,7 @@ def run_stage(cfg: dict[str, Any], bar: Any) -> dict[str, Any]:
             compiled_ops = []
         try:
             parts = []
-            for k in range(procs):  # the first process also compiles
+            for k in range(procs):
                 parts.append(
                     run_child(
                         "benchmarks.bench_functions",
@@ -283,7 +315,7 @@ def run_stage(cfg: dict[str, Any], bar: Any) -> dict[str, Any]:
                         {
                             "backend": b,
                             "ops": ops,
-                            "compiled_ops": compiled_ops if k == 0 else [],
+                            "compiled_ops": compiled_ops,  # each process compiles anew
                             "rounds": rounds // procs,
                             "target_s": target,
                         },
