@@ -357,3 +357,129 @@ def test_fn_schedules_checkpoint_resumes_exactly(autodiff, tmp_path):
     first.save_weights(tmp_path / "w.safetensors")
     with pytest.raises(ValueError, match="not a checkpoint"):
         ivy.load_checkpoint(tmp_path / "w.safetensors", resumed)
+
+
+class DropNet(ivy.Module):
+    def __init__(self, **kw: Any) -> None:
+        self.l0 = ivy.Linear(3, 16)
+        self.drop = ivy.Dropout(0.5)
+        self.l1 = ivy.Linear(16, 2)
+        ivy.Module.__init__(self, **kw)
+
+    def _forward(self, x: Any) -> Any:
+        return self.l1(self.drop(ivy.relu(self.l0(x))))
+
+
+def _straight_and_resumed(
+    backend: str,
+    tmp_path: Any,
+    fresh: Callable[[], tuple[Any, Any]],
+    train: Callable[[Any, Any, range], None],
+    n: int,
+    **load: Any,
+) -> tuple[tuple[Any, Any], tuple[Any, Any]]:
+    """``(model, optimizer)`` trained on batches ``0..n`` uninterrupted, and trained on ``0..n/2``,
+    saved, loaded into fresh objects (after another seed: only the checkpoint can bring back the
+    random stream) and trained on ``n/2..n``."""
+    straight = fresh()
+    train(*straight, range(n))
+    first = fresh()
+    train(*first, range(n // 2))
+    path = tmp_path / "resume.safetensors"
+    ivy.save_checkpoint(path, *first)
+    resumed = fresh()
+    ivy.seed(1)
+    ivy.load_checkpoint(path, *resumed, **load)
+    train(*resumed, range(n // 2, n))
+    return straight, resumed
+
+
+def _flat(backend: str, m: Any) -> dict[str, np.ndarray]:
+    return {k: native_to_numpy(backend, v) for k, v in m.v.to_flat_dict().items()}
+
+
+def _assert_same(backend: str, a: Any, b: Any) -> None:
+    want = _flat(backend, a)
+    for k, v in _flat(backend, b).items():
+        np.testing.assert_allclose(v, want[k], rtol=1e-6, atol=1e-7, err_msg=k)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_fn_schedules_checkpoint_resumes_dropout_exactly(autodiff, tmp_path, compiled):
+    backend = autodiff
+
+    def fresh() -> tuple[Any, Any]:
+        ivy.seed(0)
+        m = DropNet(backend=backend)
+        m.build(to_native(backend, XS[0]))
+        return m, ivy.Adam(0.05)
+
+    def train(m: Any, opt: Any, batches: range) -> None:
+        step = _step_of(m, opt)
+        if compiled:
+            step = ivy.compile(step, **({"options": {"backend": "eager"}} if backend == "torch" else {}))
+        for b in batches:
+            step(to_native(backend, XS[b]), to_native(backend, YS[b]))
+
+    straight, resumed = _straight_and_resumed(backend, tmp_path, fresh, train, 6)
+    _assert_same(backend, straight[0], resumed[0])
+    if not compiled:  # without the saved random state, dropout draws other masks after resuming
+        straight, other = _straight_and_resumed(backend, tmp_path, fresh, train, 6, random_state=False)
+        want = _flat(backend, straight[0])
+        assert any(not np.allclose(v, want[k], rtol=1e-3) for k, v in _flat(backend, other[0]).items())
+
+
+def test_fn_schedules_checkpoint_restores_the_random_stream(backend, tmp_path):
+    ones = to_native(backend, np.ones(64, np.float32))
+
+    def draws() -> np.ndarray:
+        return np.stack([native_to_numpy(backend, ivy.dropout(ones, 0.5)) for _ in range(2)])
+
+    ivy.seed(3)
+    draws()
+    path = tmp_path / "rng.safetensors"
+    ivy.save_checkpoint(path, _model(backend))
+    want = draws()
+    ivy.load_checkpoint(path, _model(backend))
+    np.testing.assert_array_equal(draws(), want)  # the draws that followed the save, again
+    ivy.load_checkpoint(path, _model(backend), random_state=False)  # the stream goes on
+    assert not np.array_equal(draws(), want)
+
+
+def test_fn_schedules_checkpoint_resumes_mid_accumulation_exactly(autodiff, tmp_path):
+    backend = autodiff
+
+    def fresh() -> tuple[Any, Any]:
+        return _model(backend), ivy.Adam(0.05, accumulate_steps=4)
+
+    def train(m: Any, opt: Any, batches: range) -> None:
+        step = _step_of(m, opt)
+        for b in batches:
+            step(to_native(backend, XS[b % 6]), to_native(backend, YS[b % 6]))
+
+    # 10 micro-batches, saved after 5: one update done, one micro-batch's gradients pending
+    straight, resumed = _straight_and_resumed(backend, tmp_path, fresh, train, 10)
+    _assert_same(backend, straight[0], resumed[0])
+    assert (resumed[1].step_count, resumed[1].micro_step) == (straight[1].step_count, straight[1].micro_step) == (2, 2)
+
+
+def test_fn_schedules_checkpoint_resumes_reduce_on_plateau_exactly(autodiff, tmp_path):
+    backend = autodiff
+    # the monitored value after each epoch: best, better, worse, worse (patience 1: the rate halves),
+    # worse, best. Resumed after epoch 3, the best value and the count of bad epochs decide the cut.
+    monitored = [1.0, 0.5, 0.6, 0.7, 0.8, 0.3]
+
+    def fresh() -> tuple[Any, Any]:
+        plateau = ivy.schedules.ReduceLROnPlateau(0.1, patience=1, factor=0.5)
+        return _model(backend), ivy.SGD(plateau, momentum=0.9)
+
+    def train(m: Any, opt: Any, epochs: range) -> None:
+        step = _step_of(m, opt)
+        for e in epochs:
+            step(to_native(backend, XS[e]), to_native(backend, YS[e]))
+            opt.lr.update(monitored[e])
+
+    straight, resumed = _straight_and_resumed(backend, tmp_path, fresh, train, 6)
+    _assert_same(backend, straight[0], resumed[0])
+    assert resumed[1].lr.state_dict() == straight[1].lr.state_dict()
+    assert straight[1].lr.lr == pytest.approx(0.05) and straight[1].lr.best == 0.3

@@ -6,6 +6,7 @@ compiled training step (equal to the eager one) and its eager fallback."""
 from __future__ import annotations
 
 import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -81,6 +82,32 @@ def test_fn_training_loop_compiled_step_equals_eager(autodiff):
         )
         h = tr.fit(X, Y, epochs=2, batch_size=32, shuffle=False, verbose=0, validation_data=(XV, YV))
         runs[bool(compiled)] = (_weights(backend, model), h.history)
+    for k, v in runs[False][0].items():
+        np.testing.assert_allclose(runs[True][0][k], v, rtol=1e-5, atol=1e-6, err_msg=k)
+    for k, v in runs[False][1].items():
+        np.testing.assert_allclose(runs[True][1][k], v, rtol=1e-5, err_msg=k)
+
+
+def test_fn_training_loop_default_torch_compile_equals_eager(backend):
+    if backend != "torch":
+        pytest.skip("torch.compile with its default compiler (inductor): the torch backend's")
+    from torch._dynamo.utils import counters
+
+    x, y = X[:8], Y[:8]  # two batches, two epochs: four steps (inductor's compiling is what costs)
+    runs = {}
+    for compiled in (False, True):
+        model = _model(backend)
+        kw = {} if compiled else {"compile": False}  # compiled: the Trainer's default, no options
+        tr = ivy.Trainer(model, "cross_entropy", ivy.SGD(0.1, momentum=0.9), metrics=["accuracy"], **kw)
+        before = sum(counters["inductor"].values())
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            h = tr.fit(x, y, epochs=2, batch_size=4, shuffle=False, verbose=0)
+        assert not [w for w in caught if "eagerly" in str(w.message)]  # no fall back to the eager step
+        if compiled:
+            assert tr._train_fn is not tr.train_step and tr.compile is True
+            assert sum(counters["inductor"].values()) > before  # inductor compiled the step
+        runs[compiled] = (_weights(backend, model), h.history)
     for k, v in runs[False][0].items():
         np.testing.assert_allclose(runs[True][0][k], v, rtol=1e-5, atol=1e-6, err_msg=k)
     for k, v in runs[False][1].items():
@@ -262,26 +289,39 @@ def test_fn_training_loop_reduces_the_rate_on_a_plateau(autodiff):
 
 def test_fn_training_loop_progress_output(autodiff, capsys, monkeypatch):
     backend = autodiff
-    ivy.fit(
-        _model(backend),
-        X,
-        Y,
-        loss="cross_entropy",
-        optimizer=ivy.SGD(0.1),
-        epochs=2,
-        verbose=2,
-        compile=False,
-        metrics=["accuracy"],
-    )
-    out = capsys.readouterr().out
-    assert "Epoch 1/2 - 3 batches" in out and "Epoch 2/2" in out and "accuracy:" in out
-    ivy.fit(_model(backend), X, Y, loss="cross_entropy", optimizer=ivy.SGD(0.1), epochs=1, verbose=1, compile=False)
-    assert "Epoch 1/1" in capsys.readouterr().out  # tqdm's bar (installed here)
+    names = ("loss", "accuracy", "val_loss", "val_accuracy")
+
+    def run(verbose: int, epochs: int = 1) -> dict[str, list[float]]:
+        return ivy.fit(
+            _model(backend),
+            X,
+            Y,
+            loss="cross_entropy",
+            optimizer=ivy.SGD(0.1),
+            epochs=epochs,
+            verbose=verbose,
+            compile=False,
+            metrics=["accuracy"],
+            validation_data=(XV, YV),
+        ).history
+
+    h = run(2, epochs=2)  # a line per epoch: its values as the History logged them
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    for e, line in enumerate(lines):
+        assert line.startswith(f"Epoch {e + 1}/2 - 3 batches - ")
+        assert line.endswith(" - ".join(f"{k}: {h[k][e]:.4g}" for k in names)), line
+    h = run(1)  # tqdm's bar (installed here), as it was left at the end of the epoch
+    bar = capsys.readouterr().out.replace("\r", "\n").strip().splitlines()[-1]
+    assert bar.startswith("Epoch 1/1: 100%") and "| 3/3 [" in bar, bar
+    assert bar.endswith(", " + ", ".join(f"{k}={h[k][0]:.4g}" for k in names) + "]"), bar
     monkeypatch.setitem(sys.modules, "tqdm", None)  # without tqdm: a line of text
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)
-    ivy.fit(_model(backend), X, Y, loss="cross_entropy", optimizer=ivy.SGD(0.1), epochs=1, verbose=1, compile=False)
-    assert "Epoch 1/1 - 3 batches" in capsys.readouterr().out
-    ivy.fit(_model(backend), X, Y, loss="cross_entropy", optimizer=ivy.SGD(0.1), epochs=1, verbose=0, compile=False)
+    h = run(1)
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("Epoch 1/1 - 3 batches - ")
+    assert line.endswith(" - ".join(f"{k}: {h[k][0]:.4g}" for k in names)), line
+    run(0)
     assert capsys.readouterr().out == ""
 
 

@@ -132,6 +132,12 @@ class BackendImpl:
             keep one in Python (JAX's key). ``ivy.compile`` threads it through compiled programs
             that draw random numbers, so that each call draws new ones; the plugin's random ops
             call ``ivy.plugin_kit.touch_random_state(name)`` before they read it.
+        random_snapshot: ``(save, restore)`` of the global random state the backend's random ops
+            draw from (the framework's generators, or the plugin's own), as JSON-serialisable
+            values: ``ivy.save_checkpoint`` stores ``save()`` and ``ivy.load_checkpoint`` calls
+            ``restore(value)``, so that training resumed from a checkpoint draws (dropout, ...)
+            what it would have drawn without the interruption. None: checkpoints hold no random
+            state of this backend.
         native_module: ``(graph) -> module``: the module native to this framework that computes
             ``graph`` (an :class:`ivy.Graph` with lifted parameters, such as ``ivy.transpile``
             builds) with the graph's parameters as the framework's trainable variables,
@@ -159,6 +165,7 @@ class BackendImpl:
     tracing: Callable[[], bool] | None = None
     compiled_side_effects: bool = False
     random_state: tuple[Callable[[], Any], Callable[[Any], None]] | None = None
+    random_snapshot: tuple[Callable[[], Any], Callable[[Any], None]] | None = None
     native_module: Callable[[Any], Any] | None = None
 
 

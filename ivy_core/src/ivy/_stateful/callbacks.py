@@ -172,8 +172,8 @@ class EarlyStopping(Callback):
 
 
 class ModelCheckpoint(Callback):
-    """Write a checkpoint (model, optimizer and step: :func:`ivy.save_checkpoint`) at the end of
-    every epoch, or only when ``monitor`` improved (``save_best_only``).
+    """Write a checkpoint (model, optimizer, step and random state: :func:`ivy.save_checkpoint`) at
+    the end of every epoch, or only when ``monitor`` improved (``save_best_only``).
 
     Args:
         path: the file; ``{epoch}`` (from 1) and logged names (``{val_loss:.3f}``) are filled in.

@@ -1,5 +1,6 @@
 """Training checkpoints: a model's variables and buffers, its optimizer's state and step count,
-and the training step, in one safetensors file (:func:`save_checkpoint` /
+the training step and the global random state of the model's backend (what dropout and the other
+random ops draw from), in one safetensors file (:func:`save_checkpoint` /
 :func:`load_checkpoint`); resuming from it continues exactly as uninterrupted training."""
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ import json
 import os
 from typing import Any
 
+from .. import _registry
 from ..container import SEPARATOR, Container
 
 __all__ = ["save_checkpoint", "load_checkpoint"]
@@ -24,8 +26,12 @@ def save_checkpoint(
     extra: dict[str, Any] | None = None,
 ) -> None:
     """Write ``model`` (``v`` and ``state``), ``optimizer`` (its state, step count, a number
-    learning rate or the state of a :class:`~ivy.schedules.ReduceLROnPlateau`) and ``step`` to
-    one safetensors file. Arrays are named ``model/<key chain>`` and ``optimizer/<key chain>``.
+    learning rate or the state of a :class:`~ivy.schedules.ReduceLROnPlateau`), ``step`` and the
+    global random state of the model's backend to one safetensors file. Arrays are named
+    ``model/<key chain>`` and ``optimizer/<key chain>``; the random state (what the backend's plugin
+    saves of it: torch's and paddle's generators, CUDA's too where in use; the JAX plugin's key;
+    the TensorFlow and NumPy plugins' generators) is JSON in the metadata, so that dropout draws
+    after resuming what it would have drawn without the interruption.
 
     Args:
         path: the file.
@@ -54,12 +60,24 @@ def save_checkpoint(
         elif hasattr(lr, "state_dict"):
             meta["schedule"] = json.dumps(lr.state_dict())
     meta["step"] = str(step if step is not None else (optimizer.step_count if optimizer is not None else 0))
+    snapshot = _snapshot(model.backend)
+    if snapshot is not None:
+        meta["random_state"] = json.dumps({"backend": model.backend, "state": snapshot[0]()})
     safetensors.save_file(flat, path, metadata=meta)
 
 
-def load_checkpoint(path: str | os.PathLike[str], model: Any, optimizer: Any = None) -> dict[str, Any]:
+def load_checkpoint(
+    path: str | os.PathLike[str], model: Any, optimizer: Any = None, *, random_state: bool = True
+) -> dict[str, Any]:
     """Restore what :func:`save_checkpoint` wrote into ``model`` (and ``optimizer``), on the
     model's backend and device.
+
+    Args:
+        path: the file.
+        model: an :class:`ivy.Module`, built or buildable without an input.
+        optimizer: an :class:`ivy.Optimizer` of the saved kind, or ``None``.
+        random_state: also restore the backend's global random state, where the file holds one
+            saved from a model of the same backend (another backend's draws cannot be continued).
 
     Returns:
         ``{"step": int, "extra": dict}``.
@@ -99,4 +117,15 @@ def load_checkpoint(path: str | os.PathLike[str], model: Any, optimizer: Any = N
             optimizer.lr = float(meta["optimizer_lr"])
         if "schedule" in meta and hasattr(optimizer.lr, "load_state_dict"):
             optimizer.lr.load_state_dict(json.loads(meta["schedule"]))
+    if random_state and "random_state" in meta:
+        saved = json.loads(meta["random_state"])
+        snapshot = _snapshot(model.backend) if saved["backend"] == model.backend else None
+        if snapshot is not None:
+            snapshot[1](saved["state"])
     return {"step": int(meta.get("step", 0)), "extra": json.loads(meta.get("extra", "{}"))}
+
+
+def _snapshot(backend: str) -> Any:
+    """The backend's ``(save, restore)`` of its global random state (the plugin contract's
+    ``random_snapshot``), or None."""
+    return _registry.get_backend(backend).impl.random_snapshot

@@ -222,12 +222,33 @@ def nll(
 
 
 def _bce_logits(y: Any, x: Any, pos_weight: Any = None) -> Any:
+    """``(1 - y) x + c (-log sigmoid(x))``, ``c = 1 + (pos_weight - 1) y``, with ``-log sigmoid(x)
+    = max(-x, 0) + log(1 + exp(-|x|))``: finite for any ``x``. The linear terms are added first:
+    for hard labels they cancel exactly, and a tiny loss keeps its digits."""
     ivy = _ivy()
-    # log(1 + exp(-|x|)) + max(-x, 0) is -log(sigmoid(x)), finite for any x
-    log_sig_neg = ivy.log1p(ivy.exp(-ivy.abs(x))) + ivy.maximum(-x, ivy.zeros_like(x))
+    tail = ivy.log1p(ivy.exp(-ivy.abs(x)))
+    relu_neg = ivy.maximum(-x, ivy.zeros_like(x))
     if pos_weight is None:
-        return (1.0 - y) * x + log_sig_neg
-    return (1.0 - y) * x + (1.0 + (pos_weight - 1.0) * y) * log_sig_neg
+        return ((1.0 - y) * x + relu_neg) + tail
+    c = 1.0 + (pos_weight - 1.0) * y
+    return ((1.0 - y) * x + c * relu_neg) + c * tail
+
+
+def _check_focal(what: str, gamma: float, alpha: float | None) -> None:
+    if not gamma >= 0.0:
+        raise ValueError(f"{what}: gamma must be >= 0, got {gamma!r}")
+    if alpha is not None and not 0.0 <= alpha <= 1.0:
+        raise ValueError(f"{what}: alpha must be in [0, 1], got {alpha!r}")
+
+
+def _focus(q: Any, gamma: float) -> Any:
+    """``q ** gamma`` for ``q`` in ``[0, 1]``, ``q`` floored at the dtype's smallest normal number:
+    where ``q`` underflows to 0 (a confident right prediction), the gradient of ``q ** gamma``
+    stays finite for ``gamma < 1`` (``0 ** (gamma - 1)`` would be infinite, and times the zero
+    slope of the saturated softmax or sigmoid, NaN)."""
+    ivy = _ivy()
+    floor = ivy.full_like(q, float(ivy.finfo(q.dtype).smallest_normal))
+    return ivy.maximum(q, floor) ** gamma
 
 
 def binary_cross_entropy(
@@ -285,15 +306,17 @@ def focal(true: Any, logits: Any, /, *, gamma: float = 2.0, alpha: float | None 
     Args:
         true: targets in ``[0, 1]``, the shape of ``logits``.
         logits: logits.
-        gamma: focusing parameter ``γ``.
-        alpha: class balance ``α``; ``None``: no balancing.
+        gamma: focusing parameter ``γ >= 0`` (gradients stay finite for ``γ < 1`` too, where
+            ``1 - p_t`` underflows).
+        alpha: class balance ``α`` in ``[0, 1]``; ``None``: no balancing.
         reduction: ``"mean"`` over every element, ``"sum"`` or ``"none"``.
     """
     ivy = _ivy()
+    _check_focal("focal", gamma, alpha)
     y = ivy.astype(true, logits.dtype)
-    p = ivy.sigmoid(logits)
-    p_t = p * y + (1.0 - p) * (1.0 - y)
-    loss = _bce_logits(y, logits) * (1.0 - p_t) ** gamma
+    # 1 - p_t as (1 - y) sigmoid(x) + y sigmoid(-x): 1 - sigmoid(x) would round to 0 from x ~ 17 on
+    q = (1.0 - y) * ivy.sigmoid(logits) + y * ivy.sigmoid(-logits)
+    loss = _bce_logits(y, logits) * _focus(q, gamma)
     if alpha is not None:
         loss = loss * (alpha * y + (1.0 - alpha) * (1.0 - y))
     return _reduce(loss, reduction)
@@ -323,15 +346,16 @@ def categorical_focal(
     Args:
         labels: integer class indices, or class probabilities of the shape of ``logits``.
         logits: scores, classes along ``axis``.
-        gamma: focusing parameter.
-        alpha: weight of every class.
+        gamma: focusing parameter ``γ >= 0``.
+        alpha: weight of every class, in ``[0, 1]``.
         axis: the class axis.
         reduction: ``"mean"`` over samples, ``"sum"`` or ``"none"``.
     """
     ivy = _ivy()
+    _check_focal("categorical_focal", gamma, alpha)
     y = _one_hot_like(labels, logits, axis, "categorical_focal")
     logp = _class_last(ivy.log_softmax(logits, axis=axis), axis)
-    loss = -ivy.sum(alpha * (1.0 - ivy.exp(logp)) ** gamma * y * logp, axis=-1)
+    loss = -ivy.sum(alpha * _focus(-ivy.expm1(logp), gamma) * y * logp, axis=-1)
     return _reduce(loss, reduction)
 
 
@@ -505,22 +529,26 @@ def ctc(
 
 def mse(true: Any, pred: Any, /, *, reduction: str = "mean") -> Any:
     """Mean squared error per element, ``(true - pred)²`` (:func:`ivy.mse_loss`)."""
+    _check_reduction(reduction)
     return _ivy().mse_loss(true, pred, reduction=reduction)
 
 
 def mae(true: Any, pred: Any, /, *, reduction: str = "mean") -> Any:
     """Mean absolute error per element, ``|true - pred|`` (:func:`ivy.l1_loss`)."""
+    _check_reduction(reduction)
     return _ivy().l1_loss(true, pred, reduction=reduction)
 
 
 def huber(true: Any, pred: Any, /, *, delta: float = 1.0, reduction: str = "mean") -> Any:
     """Huber loss per element (:func:`ivy.huber_loss`): quadratic within ``delta``, linear beyond."""
+    _check_reduction(reduction)
     return _ivy().huber_loss(true, pred, delta=delta, reduction=reduction)
 
 
 def kl_div(true: Any, pred: Any, /, *, axis: int = -1, reduction: str = "mean") -> Any:
     """Kullback-Leibler divergence ``KL(true || pred)`` between distributions along ``axis``
     (:func:`ivy.kl_div`, probabilities on both sides)."""
+    _check_reduction(reduction)
     return _ivy().kl_div(true, pred, axis=axis, reduction=reduction)
 
 

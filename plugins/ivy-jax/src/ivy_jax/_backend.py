@@ -9,7 +9,7 @@ import jax
 from ivy.plugin import BackendImpl, collect_ops
 
 from . import _dtypes
-from .random import RANDOM_STATE
+from .random import RANDOM_SNAPSHOT, RANDOM_STATE
 
 
 def _devices() -> list[Any]:
@@ -62,6 +62,7 @@ def load() -> BackendImpl:
         framework=jax,
         autodiff=True,
         random_state=RANDOM_STATE,  # the global key: ivy.compile threads it through programs
+        random_snapshot=RANDOM_SNAPSHOT,
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
         native_module=_native_module,
     )

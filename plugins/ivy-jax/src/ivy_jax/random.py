@@ -88,6 +88,22 @@ def _set_global_key(key: Any) -> None:
 RANDOM_STATE = (_global_key, _set_global_key)
 
 
+def save_random_state() -> dict[str, Any]:
+    """The global key as JSON values: its implementation's name and its data."""
+    key = _global_key()
+    if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key):
+        return {"impl": str(jax.random.key_impl(key)), "data": np.asarray(jax.random.key_data(key)).tolist()}
+    return {"impl": None, "data": np.asarray(key).tolist()}  # a raw uint32 key
+
+
+def restore_random_state(state: dict[str, Any]) -> None:
+    data = jnp.asarray(state["data"], dtype=jnp.uint32)
+    _set_global_key(data if state["impl"] is None else jax.random.wrap_key_data(data, impl=state["impl"]))
+
+
+RANDOM_SNAPSHOT = (save_random_state, restore_random_state)
+
+
 def _shape(shape: Any, *params: Any) -> tuple[int, ...]:
     if shape is None:
         return tuple(jnp.broadcast_shapes(*(jnp.shape(p) for p in params))) if params else ()

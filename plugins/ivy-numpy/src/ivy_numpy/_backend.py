@@ -10,6 +10,8 @@ from ._dtypes import DTYPES
 
 
 def load() -> BackendImpl:
+    from .random import RANDOM_SNAPSHOT
+
     return BackendImpl(
         ops=collect_ops("ivy_numpy"),
         # NumPy reductions return NumPy scalars: they are 0-d arrays for Ivy's purposes.
@@ -29,4 +31,5 @@ def load() -> BackendImpl:
             "max dimensions": 64,  # NPY_MAXDIMS of NumPy 2
         },
         framework=np,
+        random_snapshot=RANDOM_SNAPSHOT,
     )

@@ -36,6 +36,18 @@ def seed(seed_value: int = 0, /) -> None:
     _RNG = np.random.default_rng(seed_value)
 
 
+def save_random_state() -> dict[str, Any]:
+    """The global generator's bit-generator state (PCG64's: integers only)."""
+    return dict(_RNG.bit_generator.state)
+
+
+def restore_random_state(state: dict[str, Any]) -> None:
+    _RNG.bit_generator.state = state
+
+
+RANDOM_SNAPSHOT = (save_random_state, restore_random_state)
+
+
 def _gen(seed: int | None) -> np.random.Generator:
     return _RNG if seed is None else np.random.default_rng(seed)
 

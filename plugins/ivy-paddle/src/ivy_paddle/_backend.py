@@ -9,6 +9,7 @@ from ivy.plugin import BackendImpl, collect_ops
 from ._common import default_place, devices
 from ._dtypes import DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, DTYPES, INDEX
 from ._framework import Tensor, paddle
+from .random import RANDOM_SNAPSHOT
 
 
 def _to_native_module(module: Any, /, **kwargs: Any) -> Any:
@@ -51,6 +52,7 @@ def load() -> BackendImpl:
         framework=paddle,
         autodiff=True,
         compiled_side_effects=True,  # to_static (SOT) keeps Python side effects
+        random_snapshot=RANDOM_SNAPSHOT,
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
         native_module=_native_module,
         kernels={"adam_update_flat": adam_update_flat},  # a fused Adam step (ivy.adam_update uses it)

@@ -43,6 +43,34 @@ def _cuda() -> bool:
         return False
 
 
+def save_random_state() -> dict[str, Any]:
+    """paddle's global generators (the CPU's, and CUDA's where present): a generator state
+    pickles as (device, seed, offset, engine state), plain JSON values."""
+    out: dict[str, Any] = {"cpu": [list(s.__getstate__()) for s in paddle.get_rng_state("cpu")]}
+    if _cuda():
+        out["cuda"] = [list(s.__getstate__()) for s in paddle.get_cuda_rng_state()]
+    return out
+
+
+def _states(saved: list[Any], like: list[Any]) -> list[Any]:
+    cls: Any = type(like[0])
+    out = []
+    for s in saved:  # as unpickling does (setting the state of an existing object is ignored)
+        new = cls.__new__(cls)
+        new.__setstate__(tuple(s))
+        out.append(new)
+    return out
+
+
+def restore_random_state(state: dict[str, Any]) -> None:
+    paddle.set_rng_state(_states(state["cpu"], paddle.get_rng_state("cpu")), "cpu")
+    if state.get("cuda") and _cuda():
+        paddle.set_cuda_rng_state(_states(state["cuda"], paddle.get_cuda_rng_state()))
+
+
+RANDOM_SNAPSHOT = (save_random_state, restore_random_state)
+
+
 @contextmanager
 def _seeded(seed: int | None) -> Iterator[None]:
     if seed is None:

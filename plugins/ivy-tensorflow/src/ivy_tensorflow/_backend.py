@@ -39,6 +39,7 @@ def load() -> BackendImpl:
     with tf.init_scope():
         ops = collect_ops("ivy_tensorflow")
         from . import _nn_calls  # noqa: F401 - registers the specialised calls of emitted graphs
+        from .random import RANDOM_SNAPSHOT
     return BackendImpl(
         ops=ops,
         array_types=(tf.Tensor, tf.Variable),
@@ -62,4 +63,5 @@ def load() -> BackendImpl:
         autodiff=True,
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
         native_module=_native_module,
+        random_snapshot=RANDOM_SNAPSHOT,
     )

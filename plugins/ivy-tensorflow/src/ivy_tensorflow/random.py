@@ -41,6 +41,26 @@ def _global() -> tf.random.Generator:
     return _GEN
 
 
+def save_random_state() -> dict[str, Any]:
+    """The global generator's algorithm and state, as JSON values."""
+    gen = _global()
+    return {"algorithm": int(gen.algorithm), "state": gen.state.numpy().tolist()}
+
+
+def restore_random_state(state: dict[str, Any]) -> None:
+    gen = _global()
+    if int(gen.algorithm) != state["algorithm"]:
+        raise ValueError(
+            f"the saved TensorFlow random state is of algorithm {state['algorithm']}, the global "
+            f"generator's of {int(gen.algorithm)}"
+        )
+    with tf.init_scope():
+        gen.reset(np.asarray(state["state"], dtype=np.int64))  # in place: compiled functions see it
+
+
+RANDOM_SNAPSHOT = (save_random_state, restore_random_state)
+
+
 def seed(seed_value: int = 0, /) -> None:
     global _GEN
     with tf.init_scope():

@@ -9,6 +9,7 @@ import torch
 from ivy.plugin import BackendImpl, collect_ops
 
 from ._dtypes import DTYPES, c64, c128, f64
+from .random import RANDOM_SNAPSHOT
 
 
 def _devices() -> list[Any]:
@@ -57,6 +58,7 @@ def load() -> BackendImpl:
         autodiff=True,
         tracing=torch.compiler.is_compiling,
         compiled_side_effects=True,  # dynamo replays Python side effects
+        random_snapshot=RANDOM_SNAPSHOT,
         extras={"to_native_module": _to_native_module, "from_native_module": _from_native_module},
         native_module=_native_module,
         kernels={"adam_update_flat": adam_update_flat},  # a fused Adam step (ivy.adam_update uses it)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,6 +28,32 @@ __all__ = [
 
 def seed(seed_value: int = 0, /) -> None:
     torch.manual_seed(seed_value)  # every device's generator
+
+
+def _b64(t: Tensor) -> str:
+    return base64.b64encode(t.numpy().tobytes()).decode("ascii")
+
+
+def _bytes(text: str) -> Tensor:
+    return torch.frombuffer(bytearray(base64.b64decode(text)), dtype=torch.uint8)
+
+
+def save_random_state() -> dict[str, Any]:
+    """torch's global generators (the CPU's, and CUDA's where in use), as base64 text."""
+    out: dict[str, Any] = {"cpu": _b64(torch.get_rng_state())}
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        out["cuda"] = [_b64(s) for s in torch.cuda.get_rng_state_all()]
+    return out
+
+
+def restore_random_state(state: dict[str, Any]) -> None:
+    torch.set_rng_state(_bytes(state["cpu"]))
+    if state.get("cuda") and torch.cuda.is_available():
+        for i, s in enumerate(state["cuda"][: torch.cuda.device_count()]):
+            torch.cuda.set_rng_state(_bytes(s), i)
+
+
+RANDOM_SNAPSHOT = (save_random_state, restore_random_state)
 
 
 def _gen(seed: int | None, dev: torch.device | None) -> torch.Generator | None:
