@@ -504,3 +504,23 @@ def test_adam_rejects_bad_input(backend):
         ivy.adam_update(ws, short, 0.1, z, z, 1)
     with pytest.raises(ValueError, match="mw has 1 leaves"):
         ivy.adam_update(ws, gs, 0.1, short, z, 1)
+
+
+def test_fn_optimizers_constructors_name_every_option(backend):
+    # each optimizer's signature (the generated reference, type checkers, editors) names the
+    # options of Optimizer itself (clipping, accumulation) rather than leaving them to **kwargs
+    import inspect
+
+    if backend != "numpy":
+        pytest.skip("the signatures do not depend on the backend: runs in the numpy test process")
+    base = {p for p in inspect.signature(ivy.Optimizer.__init__).parameters if p not in ("self", "lr")}
+    hidden = {}
+    for name in ("SGD", "Adam", "AdamW", "LAMB", "LARS"):
+        params = inspect.signature(getattr(ivy, name).__init__).parameters
+        kinds = {q.kind for q in params.values()}
+        missing = base - set(params)
+        if missing or inspect.Parameter.VAR_KEYWORD in kinds:
+            hidden[name] = sorted(missing)
+    assert not hidden, f"options only reachable through **kwargs: {hidden}"
+    opt = ivy.AdamW(1e-3, clip_norm=1.0, accumulate_steps=2)
+    assert (opt.clip_norm, opt.accumulate_steps, opt.weight_decay) == (1.0, 2, 0.01)

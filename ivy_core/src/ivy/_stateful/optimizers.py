@@ -527,7 +527,7 @@ class SGD(Optimizer):
         nesterov: use Nesterov momentum.
         weight_decay: L2 penalty added to the gradient.
         stop_gradients: see :class:`Optimizer`.
-        **options: ``clip_value``, ``clip_norm``, ``accumulate_steps`` (see :class:`Optimizer`).
+        clip_value, clip_norm, accumulate_steps: see :class:`Optimizer`.
     """
 
     def __init__(
@@ -539,9 +539,17 @@ class SGD(Optimizer):
         nesterov: bool = False,
         weight_decay: float = 0.0,
         stop_gradients: bool = True,
-        **options: Any,
+        clip_value: float | None = None,
+        clip_norm: float | None = None,
+        accumulate_steps: int = 1,
     ) -> None:
-        super().__init__(lr, stop_gradients=stop_gradients, **options)
+        super().__init__(
+            lr,
+            stop_gradients=stop_gradients,
+            clip_value=clip_value,
+            clip_norm=clip_norm,
+            accumulate_steps=accumulate_steps,
+        )
         self.momentum, self.dampening, self.nesterov, self.weight_decay = momentum, dampening, nesterov, weight_decay
 
     _FLAT = ("momentum",)
@@ -581,7 +589,7 @@ class Adam(Optimizer):
         epsilon: added to the denominator (default ``1e-7``, as the paper's Ivy; torch: ``1e-8``).
         weight_decay: L2 penalty added to the gradient (coupled, as ``torch.optim.Adam``).
         stop_gradients: see :class:`Optimizer`.
-        **options: ``clip_value``, ``clip_norm``, ``accumulate_steps`` (see :class:`Optimizer`).
+        clip_value, clip_norm, accumulate_steps: see :class:`Optimizer`.
     """
 
     _FLAT = ("mw", "vw")
@@ -595,9 +603,17 @@ class Adam(Optimizer):
         epsilon: float = 1e-7,
         weight_decay: float = 0.0,
         stop_gradients: bool = True,
-        **options: Any,
+        clip_value: float | None = None,
+        clip_norm: float | None = None,
+        accumulate_steps: int = 1,
     ) -> None:
-        super().__init__(lr, stop_gradients=stop_gradients, **options)
+        super().__init__(
+            lr,
+            stop_gradients=stop_gradients,
+            clip_value=clip_value,
+            clip_norm=clip_norm,
+            accumulate_steps=accumulate_steps,
+        )
         self.beta1, self.beta2, self.epsilon, self.weight_decay = beta1, beta2, epsilon, weight_decay
 
     def _decay(self, w: list[Any], g: list[Any], lr: float) -> tuple[list[Any], list[Any]]:
@@ -641,7 +657,9 @@ class AdamW(Adam):
         epsilon: float = 1e-7,
         weight_decay: float = 0.01,
         stop_gradients: bool = True,
-        **options: Any,
+        clip_value: float | None = None,
+        clip_norm: float | None = None,
+        accumulate_steps: int = 1,
     ) -> None:
         super().__init__(
             lr,
@@ -650,7 +668,9 @@ class AdamW(Adam):
             epsilon=epsilon,
             weight_decay=weight_decay,
             stop_gradients=stop_gradients,
-            **options,
+            clip_value=clip_value,
+            clip_norm=clip_norm,
+            accumulate_steps=accumulate_steps,
         )
 
     def _decay(self, w: list[Any], g: list[Any], lr: float) -> tuple[list[Any], list[Any]]:
@@ -678,9 +698,17 @@ class LAMB(Optimizer):
         max_trust_ratio: float = 10.0,
         decay_lambda: float = 0.0,
         stop_gradients: bool = True,
-        **options: Any,
+        clip_value: float | None = None,
+        clip_norm: float | None = None,
+        accumulate_steps: int = 1,
     ) -> None:
-        super().__init__(lr, stop_gradients=stop_gradients, **options)
+        super().__init__(
+            lr,
+            stop_gradients=stop_gradients,
+            clip_value=clip_value,
+            clip_norm=clip_norm,
+            accumulate_steps=accumulate_steps,
+        )
         self.beta1, self.beta2, self.epsilon = beta1, beta2, epsilon
         self.max_trust_ratio, self.decay_lambda = max_trust_ratio, decay_lambda
 
@@ -717,9 +745,17 @@ class LARS(Optimizer):
         *,
         decay_lambda: float = 0.0,
         stop_gradients: bool = True,
-        **options: Any,
+        clip_value: float | None = None,
+        clip_norm: float | None = None,
+        accumulate_steps: int = 1,
     ) -> None:
-        super().__init__(lr, stop_gradients=stop_gradients, **options)
+        super().__init__(
+            lr,
+            stop_gradients=stop_gradients,
+            clip_value=clip_value,
+            clip_norm=clip_norm,
+            accumulate_steps=accumulate_steps,
+        )
         self.decay_lambda = decay_lambda
 
     def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
