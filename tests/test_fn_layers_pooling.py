@@ -13,6 +13,7 @@ import pytest
 from test_fn_layers_harness import Ref, check_layer
 
 import ivy
+from ivy.testing.convert import to_native
 
 RNG = np.random.default_rng(5)
 FIRST = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
@@ -258,3 +259,42 @@ def test_fn_layers_upsample_3d_matches_the_framework_layer(backend, mode, channe
     layer = ivy.Upsample(mode=mode, data_format="channels_first" if channel_first else "channels_last", **kw)
     x = _x(3, channel_first, (3, 4, 5))
     check_layer(backend, layer, {}, x, refs)
+
+
+def _torch_accepts(mode: str, nd: int) -> bool:
+    """Whether torch's nn.Upsample takes ``mode`` for ``nd`` spatial axes (the reference)."""
+    import torch
+
+    try:
+        torch.nn.Upsample(scale_factor=2, mode=mode)(torch.zeros(1, 1, *(2,) * nd))
+    except NotImplementedError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("mode", ["nearest", "linear", "bilinear", "trilinear"])
+def test_fn_layers_upsample_mode_must_fit_the_rank_as_in_torch(backend, mode):
+    linear = {1: "linear", 2: "bilinear", 3: "trilinear"}
+    for nd in (1, 2, 3):
+        x = to_native(backend, _f32(1, 2, *(3,) * nd))
+        at_call = ivy.Upsample(scale_factor=2, mode=mode, data_format="channels_first")  # rank unknown yet
+        if _torch_accepts(mode, nd):
+            ivy.Upsample(scale_factor=2, mode=mode, data_format=FIRST[nd])
+            assert tuple(at_call(x).shape) == (1, 2, *(6,) * nd)
+            continue
+        fits = rf"for {nd} spatial ax[ie]s use 'nearest' or '{linear[nd]}'"
+        for given in ({"scale_factor": 2, "data_format": FIRST[nd]}, {"size": (6,) * nd}):  # rank known
+            with pytest.raises(ValueError, match=rf"mode '{mode}' interpolates .*{fits}"):
+                ivy.Upsample(mode=mode, **given)
+        with pytest.raises(ValueError, match=rf"the input's shape .*{fits}"):
+            at_call(x)
+
+
+def test_fn_layers_upsample_argument_errors(backend):
+    with pytest.raises(ValueError, match=r"data_format='NCDHW' \(3 spatial axes\), size=\(4, 4\) \(2 spatial axes\)"):
+        ivy.Upsample((4, 4), data_format="NCDHW")
+    with pytest.raises(ValueError, match=r"data_format must be 'channels_last', 'channels_first' or one of 'NWC'"):
+        ivy.Upsample(scale_factor=2, data_format="NCHWD")
+    layer = ivy.Upsample(scale_factor=(2, 2), data_format="channels_first")  # two factors, three axes
+    with pytest.raises(ValueError, match=r"scale_factor has 2 entries, the input 3 spatial axes"):
+        layer(to_native(backend, _f32(1, 2, 3, 3, 3)))

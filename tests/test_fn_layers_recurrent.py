@@ -37,13 +37,21 @@ def test_fn_layers_embedding_matches_the_framework_layer(backend):
     check_layer(backend, ivy.Embedding(10, 4), w, RNG.integers(0, 10, (3, 5)), refs)
 
 
-def test_fn_layers_learned_positions_are_added(backend):
-    layer = ivy.LearnedPositionalEmbedding(8, 4)
+def _at_positions(pe: np.ndarray, batch_first: bool) -> np.ndarray:
+    """``pe`` ``[length, dim]`` shaped to broadcast along the length axis of ``[batch, length,
+    dim]`` (``batch_first``) or ``[length, batch, dim]``."""
+    return pe[None] if batch_first else pe[:, None]
+
+
+@pytest.mark.parametrize("batch_first", [True, False], ids=["batch_first", "sequence_first"])
+def test_fn_layers_learned_positions_are_added(backend, batch_first):
+    layer = ivy.LearnedPositionalEmbedding(8, 4, batch_first=batch_first)
     w = _f32(8, 4)
     layer.v = {"w": to_native(backend, w)}
-    x = _f32(2, 5, 4)
-    np.testing.assert_allclose(native_to_numpy(backend, layer(to_native(backend, x))), x + w[:5], rtol=1e-6)
-    np.testing.assert_allclose(native_to_numpy(backend, layer(to_native(backend, x), offset=3)), x + w[3:8], rtol=1e-6)
+    x = _f32(2, 5, 4) if batch_first else _f32(5, 2, 4)  # batch 2, length 5
+    for offset in (0, 3):  # row offset + p of the table at position p
+        got = native_to_numpy(backend, layer(to_native(backend, x), offset=offset))
+        np.testing.assert_allclose(got, x + _at_positions(w[offset : offset + 5], batch_first), rtol=1e-6)
     with pytest.raises(ValueError, match="max_length is 8"):
         layer(to_native(backend, x), offset=4)
 
@@ -59,15 +67,31 @@ def _np_sinusoids(n: int, d: int, base: float = 10000.0, offset: int = 0) -> np.
     return pe
 
 
-def test_fn_layers_sinusoidal_positions_follow_the_paper(backend):
-    x = _f32(2, 7, 6)
-    layer = ivy.SinusoidalPositionalEmbedding(6)
-    np.testing.assert_allclose(
-        native_to_numpy(backend, layer(to_native(backend, x))), x + _np_sinusoids(7, 6), rtol=1e-5, atol=1e-5
-    )
-    got = native_to_numpy(backend, layer(to_native(backend, x), offset=5))
-    np.testing.assert_allclose(got, x + _np_sinusoids(7, 6, offset=5), rtol=1e-5, atol=1e-5)
+@pytest.mark.parametrize("batch_first", [True, False], ids=["batch_first", "sequence_first"])
+def test_fn_layers_sinusoidal_positions_follow_the_paper(backend, batch_first):
+    x = _f32(2, 7, 6) if batch_first else _f32(7, 2, 6)  # batch 2, length 7
+    layer = ivy.SinusoidalPositionalEmbedding(6, batch_first=batch_first)
+    for offset in (0, 5):
+        got = native_to_numpy(backend, layer(to_native(backend, x), offset=offset))
+        want = x + _at_positions(_np_sinusoids(7, 6, offset=offset), batch_first)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     assert layer.v == {} and got.dtype == np.float32
+    unbatched = _f32(7, 6)  # [length, dim] in either layout
+    got = native_to_numpy(backend, layer(to_native(backend, unbatched)))
+    np.testing.assert_allclose(got, unbatched + _np_sinusoids(7, 6), rtol=1e-5, atol=1e-5)
+
+
+def test_fn_layers_position_embeddings_name_the_layout_they_expect(backend):
+    for batch_first, layout in ((True, r"\[batch, length, 4\]"), (False, r"\[length, batch, 4\]")):
+        for layer in (
+            ivy.LearnedPositionalEmbedding(8, 4, batch_first=batch_first),
+            ivy.SinusoidalPositionalEmbedding(4, batch_first=batch_first),
+        ):
+            for shape in ((4,), (2, 5, 3)):  # no length axis; 3 features, not 4
+                with pytest.raises(ValueError, match=rf"batch_first={batch_first}\) expects {layout}"):
+                    layer(to_native(backend, _f32(*shape)))
+    with pytest.raises(ValueError, match=r"seq_axis=1\) expects the positions on axis 1, an axis before"):
+        ivy.RotaryEmbedding(8)(to_native(backend, _f32(5, 8)))  # rank 2: axis 1 holds the features
 
 
 def _np_rotary(x: np.ndarray, base: float, interleaved: bool) -> np.ndarray:
@@ -84,11 +108,13 @@ def _np_rotary(x: np.ndarray, base: float, interleaved: bool) -> np.ndarray:
     return out
 
 
+@pytest.mark.parametrize("seq_axis", [1, 0], ids=["batch_first", "sequence_first"])
 @pytest.mark.parametrize("interleaved", [False, True])
-def test_fn_layers_rotary_embedding_rotates_pairs(backend, interleaved):
-    x = _f32(2, 5, 3, 8)
-    layer = ivy.RotaryEmbedding(8, interleaved=interleaved)
-    got = native_to_numpy(backend, layer(to_native(backend, x)))
+def test_fn_layers_rotary_embedding_rotates_pairs(backend, interleaved, seq_axis):
+    x = _f32(2, 5, 3, 8)  # [batch, length, heads, dim]
+    layer = ivy.RotaryEmbedding(8, interleaved=interleaved, seq_axis=seq_axis)
+    swap = (lambda a: a) if seq_axis == 1 else (lambda a: np.swapaxes(a, 0, 1))  # [length, batch, ...]
+    got = swap(native_to_numpy(backend, layer(to_native(backend, swap(x)))))
     np.testing.assert_allclose(got, _np_rotary(x, 10000.0, interleaved), rtol=1e-5, atol=1e-5)
     # a rotation: norms of the pairs (so of every vector) are kept; relative positions only matter
     np.testing.assert_allclose(np.linalg.norm(got, axis=-1), np.linalg.norm(x, axis=-1), rtol=1e-5)

@@ -61,29 +61,53 @@ class Embedding(Module):
         return _ivy().embedding(self.v.w, indices, max_norm=self.max_norm)
 
 
-def _check_sequence(layer: Any, x: Any, dim: int, seq_axis: int = -2) -> int:
-    if len(x.shape) < 2 or int(x.shape[-1]) != dim:
+def _positions_axis(layer: Any, x: Any, dim: int, batch_first: bool) -> int:
+    """The position axis of ``x`` in the layer's layout (``batch_first``); a ValueError naming
+    that layout if ``x`` cannot hold it (rank below 2, or not ``dim`` features last)."""
+    shape = tuple(x.shape)
+    if len(shape) < 2 or (shape[-1] is not None and int(shape[-1]) != dim):
+        layout = f"[batch, length, {dim}]" if batch_first else f"[length, batch, {dim}]"
+        where = "positions on axis -2" if batch_first else "positions on axis 0, as torch's default"
         raise ValueError(
-            f"{type(layer).__name__} expects [..., length, {dim}] (features last), got shape {tuple(x.shape)}"
+            f"{type(layer).__name__}(batch_first={batch_first}) expects {layout} ({where}; features last; "
+            f"[length, {dim}] unbatched), got shape {shape}"
         )
-    return int(x.shape[seq_axis])
+    return len(shape) - 2 if batch_first else 0
+
+
+def _add_positions(x: Any, pe: Any, batch_first: bool) -> Any:
+    """``x + pe`` with ``pe`` ``[length, dim]`` laid along the position axis of ``x``."""
+    if not batch_first and len(x.shape) > 2:  # [length, 1, ..., 1, dim]
+        pe = _ivy().reshape(pe, (int(pe.shape[0]), *([1] * (len(x.shape) - 2)), int(pe.shape[-1])))
+    return x + pe
 
 
 class LearnedPositionalEmbedding(Module):
     """A learned position embedding ``w`` ``[max_length, embedding_dim]`` (BERT, GPT-2), added to
-    the input: ``x`` ``[batch, length, embedding_dim]`` -> ``x + w[offset:offset + length]``.
+    the input: ``x`` ``[batch, length, embedding_dim]`` -> ``x + w[offset:offset + length]``, row
+    ``p`` added at position ``p`` (``[length, batch, embedding_dim]`` with ``batch_first=False``).
 
     Args:
         max_length: the longest sequence.
         embedding_dim: feature size.
         weight_initializer: default ``RandomNormal(0, 0.02)``.
+        batch_first: the layout of ``x``: ``True`` (default, Keras') ``[batch, length, features]``
+            (positions on axis -2, any leading axes); ``False`` (torch's default) ``[length, batch,
+            features]`` (positions on axis 0). ``[length, features]`` (unbatched) reads alike in
+            both. :class:`RotaryEmbedding` names its position axis ``seq_axis`` instead.
         **kwargs: see :class:`Module`.
     """
 
     def __init__(
-        self, max_length: int, embedding_dim: int, *, weight_initializer: Initializer | None = None, **kwargs: Any
+        self,
+        max_length: int,
+        embedding_dim: int,
+        *,
+        weight_initializer: Initializer | None = None,
+        batch_first: bool = True,
+        **kwargs: Any,
     ) -> None:
-        self.max_length, self.embedding_dim = max_length, embedding_dim
+        self.max_length, self.embedding_dim, self.batch_first = max_length, embedding_dim, batch_first
         self.weight_initializer = weight_initializer or RandomNormal(0.0, 0.02)
         Module.__init__(self, **kwargs)
 
@@ -96,12 +120,12 @@ class LearnedPositionalEmbedding(Module):
         }
 
     def _forward(self, x: Any, *, offset: int = 0) -> Any:
-        n = _check_sequence(self, x, self.embedding_dim)
+        n = int(x.shape[_positions_axis(self, x, self.embedding_dim, self.batch_first)])
         if offset + n > self.max_length:
             raise ValueError(
                 f"LearnedPositionalEmbedding: positions up to {offset + n} asked, max_length is {self.max_length}"
             )
-        return x + self.v.w[offset : offset + n]
+        return _add_positions(x, self.v.w[offset : offset + n], self.batch_first)
 
 
 def sinusoids(length: int, dim: int, *, base: float = 10000.0, offset: int = 0, like: Any) -> Any:
@@ -119,7 +143,8 @@ def sinusoids(length: int, dim: int, *, base: float = 10000.0, offset: int = 0, 
 
 class SinusoidalPositionalEmbedding(Module):
     """Fixed sinusoidal position encodings (Vaswani et al., 2017) added to the input:
-    ``x`` ``[..., length, dim]`` -> ``x + pe[offset:offset + length]``, with
+    ``x`` ``[batch, length, dim]`` -> ``x + pe[offset:offset + length]`` (``[length, batch,
+    dim]`` with ``batch_first=False``), with
     ``pe[p, 2i] = sin(p / base^(2i/dim))`` and ``pe[p, 2i+1] = cos(p / base^(2i/dim))`` (Keras
     Hub's ``SinePositionEncoding`` layout); no variables.
 
@@ -127,18 +152,32 @@ class SinusoidalPositionalEmbedding(Module):
         embedding_dim: feature size.
         base: the wavelength scale (``max_wavelength`` in Keras Hub).
         scale_input: multiply ``x`` by ``sqrt(embedding_dim)`` first (as the paper's embeddings are).
+        batch_first: the layout of ``x``: ``True`` (default, Keras') ``[batch, length, features]``
+            (positions on axis -2, any leading axes); ``False`` (torch's default) ``[length, batch,
+            features]`` (positions on axis 0). ``[length, features]`` (unbatched) reads alike in
+            both. :class:`RotaryEmbedding` names its position axis ``seq_axis`` instead.
         **kwargs: see :class:`Module`.
     """
 
-    def __init__(self, embedding_dim: int, *, base: float = 10000.0, scale_input: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        embedding_dim: int,
+        *,
+        base: float = 10000.0,
+        scale_input: bool = False,
+        batch_first: bool = True,
+        **kwargs: Any,
+    ) -> None:
         self.embedding_dim, self.base, self.scale_input = embedding_dim, base, scale_input
+        self.batch_first = batch_first
         Module.__init__(self, **kwargs)
 
     def _forward(self, x: Any, *, offset: int = 0) -> Any:
-        n = _check_sequence(self, x, self.embedding_dim)
+        n = int(x.shape[_positions_axis(self, x, self.embedding_dim, self.batch_first)])
         if self.scale_input:
             x = x * math.sqrt(self.embedding_dim)
-        return x + sinusoids(n, self.embedding_dim, base=self.base, offset=offset, like=x)
+        pe = sinusoids(n, self.embedding_dim, base=self.base, offset=offset, like=x)
+        return _add_positions(x, pe, self.batch_first)
 
 
 class RotaryEmbedding(Module):
@@ -154,7 +193,9 @@ class RotaryEmbedding(Module):
         dim: the feature size rotated (the last axis; even).
         base: the wavelength scale.
         interleaved: the pairing of features, see above.
-        seq_axis: the position axis of the input (default 1: ``[batch, length, heads, dim]``).
+        seq_axis: the position axis of the input, before the features (default 1: ``[batch,
+            length, heads, dim]``; 0 for sequence-first ``[length, batch, heads, dim]``, the layout
+            other layers name ``batch_first=False``).
         **kwargs: see :class:`Module`.
     """
 
@@ -168,11 +209,17 @@ class RotaryEmbedding(Module):
 
     def _forward(self, x: Any, *, offset: int = 0) -> Any:
         ivy = _ivy()
-        if int(x.shape[-1]) != self.dim:
+        if len(x.shape) == 0 or int(x.shape[-1]) != self.dim:
             raise ValueError(
                 f"RotaryEmbedding expects {self.dim} features on the last axis, got shape {tuple(x.shape)}"
             )
-        seq = self.seq_axis % len(x.shape)
+        rank = len(x.shape)
+        if not -rank <= self.seq_axis < rank or self.seq_axis % rank == rank - 1:
+            raise ValueError(
+                f"RotaryEmbedding(seq_axis={self.seq_axis}) expects the positions on axis {self.seq_axis}, "
+                f"an axis before the features (last), got shape {tuple(x.shape)}"
+            )
+        seq = self.seq_axis % rank
         n = int(x.shape[seq])
         kw = {"device": ivy.dev(x), "backend": ivy.namespace(x)}
         pos = ivy.astype(ivy.arange(offset, offset + n, **kw), x.dtype)

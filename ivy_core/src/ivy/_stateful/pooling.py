@@ -127,19 +127,9 @@ class _Global(Module):
         Module.__init__(self, **kwargs)
 
     def _forward(self, x: Any) -> Any:
-        ivy = _ivy()
         check_input(self, x, self.data_format)
-        first = channel_axis(self.data_format) == 1
-        c = int(x.shape[1 if first else -1])
-        size = math.prod(int(x.shape[a]) for a in _spatial_axes(self.data_format))
-        # the spatial axes folded into one and reduced over it: one reduction over one axis (the
-        # gradient of paddle's max over several axes of a rank-5 array is wrong on paddle 3.3)
-        flat = ivy.reshape(x, (-1, c, size) if first else (-1, size, c))
-        y = getattr(ivy, self._REDUCE)(flat, axis=2 if first else 1)
-        if not self.keepdims:
-            return y
-        ones = (1,) * self._NDIM
-        return ivy.reshape(y, (-1, c, *ones) if first else (-1, *ones, c))
+        reduce = getattr(_ivy(), self._REDUCE)
+        return reduce(x, axis=_spatial_axes(self.data_format), keepdims=self.keepdims)
 
 
 _GLOBAL_DOC = """Global {kind} pooling: the {kind} over every spatial axis, ``[batch, channels]`` out
@@ -250,20 +240,57 @@ AdaptiveMaxPool2D = _adaptive_class("AdaptiveMaxPool2D", 2, True)
 AdaptiveMaxPool3D = _adaptive_class("AdaptiveMaxPool3D", 3, True)
 
 
+#: the interpolation modes of :class:`Upsample` with the number of spatial axes each is for
+#: (``"nearest"``: any), as torch's ``nn.Upsample``
+_MODE_AXES = {"nearest": None, "linear": 1, "bilinear": 2, "trilinear": 3}
+_FORMAT_AXES = {"NWC": 1, "NCW": 1, "NHWC": 2, "NCHW": 2, "NDHWC": 3, "NCDHW": 3}
+
+
+def _axes_text(n: int) -> str:
+    return f"{n} spatial axis" if n == 1 else f"{n} spatial axes"
+
+
+def _given_axes(size: Any, scale_factor: Any, data_format: str) -> tuple[int, str] | None:
+    """The number of spatial axes that :class:`Upsample`'s arguments fix (a ``data_format`` such as
+    ``"NCHW"``, a ``size`` or ``scale_factor`` per axis), with the argument that says so; ``None``
+    where none does. A ValueError for a ``data_format`` of no layout, or arguments that disagree."""
+    fixed: dict[str, tuple[int, str]] = {}
+    nd = _FORMAT_AXES.get(str(data_format).upper())
+    if nd is not None:
+        fixed["data_format"] = (nd, repr(data_format))
+    elif str(data_format).lower() not in ("channels_last", "channels_first", "last", "first"):
+        raise ValueError(
+            f"Upsample: data_format must be 'channels_last', 'channels_first' or one of "
+            f"{', '.join(map(repr, _FORMAT_AXES))}, got {data_format!r}"
+        )
+    for name, value in (("size", size), ("scale_factor", scale_factor)):
+        if value is not None and not isinstance(value, (int, float)):
+            fixed[name] = (len(value), repr(tuple(value)))
+    if len({n for n, _ in fixed.values()}) > 1:
+        given = ", ".join(f"{k}={v} ({_axes_text(n)})" for k, (n, v) in fixed.items())
+        raise ValueError(f"Upsample: {given} disagree on the number of spatial axes")
+    if not fixed:
+        return None
+    name, (n, value) = next(iter(fixed.items()))
+    return n, f"{name}={value}"
+
+
 class Upsample(Module):
     """Resize the spatial axes (1, 2 or 3 of them, from the input's rank) by ``scale_factor`` or
     to ``size``, as torch's ``nn.Upsample`` (Keras' ``UpSampling1D/2D/3D`` for integer factors).
 
     ``mode="nearest"``: output index ``i`` takes input index ``floor(i * in / out)``.
-    ``mode="linear"`` (also ``"bilinear"``, ``"trilinear"``): linear interpolation along each
-    axis, at source position ``(i + 0.5) * in / out - 0.5`` (half-pixel centres, clamped at 0:
-    torch's ``align_corners=False``, TensorFlow's ``resize``), or ``i * (in - 1) / (out - 1)``
-    with ``align_corners=True``.
+    ``mode="linear"`` (1 spatial axis), ``"bilinear"`` (2) or ``"trilinear"`` (3): linear
+    interpolation along each axis, at source position ``(i + 0.5) * in / out - 0.5`` (half-pixel
+    centres, clamped at 0: torch's ``align_corners=False``, TensorFlow's ``resize``), or
+    ``i * (in - 1) / (out - 1)`` with ``align_corners=True``. As in torch, a linear mode must
+    match the number of spatial axes (a ValueError otherwise: at construction where
+    ``data_format``, ``size`` or ``scale_factor`` fixes it, else at the call).
 
     Args:
         size: output spatial size, an int or one per axis (exclusive with ``scale_factor``).
         scale_factor: a number or one per axis; the output size is ``floor(in * factor)``.
-        mode: ``"nearest"`` (default), ``"linear"``, ``"bilinear"`` or ``"trilinear"``.
+        mode: ``"nearest"`` (default, any rank), ``"linear"``, ``"bilinear"`` or ``"trilinear"``.
         align_corners: see above (linear modes only).
         data_format: ``"channels_last"`` (default) or ``"channels_first"`` (or a name such as
             ``"NCHW"`` that fixes the rank).
@@ -282,11 +309,25 @@ class Upsample(Module):
     ) -> None:
         if (size is None) == (scale_factor is None):
             raise ValueError("Upsample: give exactly one of size and scale_factor")
-        if mode not in ("nearest", "linear", "bilinear", "trilinear"):
+        if mode not in _MODE_AXES:
             raise ValueError(f"Upsample: mode must be 'nearest', 'linear', 'bilinear' or 'trilinear', got {mode!r}")
         self.size, self.scale_factor, self.mode, self.align_corners = size, scale_factor, mode, align_corners
         self.data_format = data_format
+        given = _given_axes(size, scale_factor, data_format)
+        if given is not None:  # the rank fixed by the arguments: the mode checked now
+            self._check_axes(*given)
         Module.__init__(self, **kwargs)
+
+    def _check_axes(self, nd: int, why: str) -> None:
+        """A ValueError if ``self.mode`` is not for ``nd`` spatial axes (``why``: what says so)."""
+        want = _MODE_AXES[self.mode]
+        if want is None or want == nd:
+            return
+        fits = " or ".join(repr(m) for m, n in _MODE_AXES.items() if n is None or n == nd)
+        raise ValueError(
+            f"Upsample: mode {self.mode!r} interpolates {_axes_text(want)} (a rank-{want + 2} input), but "
+            f"{why} gives {nd} (rank {nd + 2}); for {_axes_text(nd)} use {fits}"
+        )
 
     def _forward(self, x: Any) -> Any:
         nd = len(x.shape) - 2
@@ -297,6 +338,7 @@ class Upsample(Module):
             )
         fmt = canonical_format(self.data_format, nd)
         check_input(self, x, fmt)
+        self._check_axes(nd, f"the input's shape {tuple(x.shape)}")
         axes = _spatial_axes(fmt)
         ins = [int(x.shape[a]) for a in axes]
         if self.size is not None:
@@ -307,6 +349,11 @@ class Upsample(Module):
             factors: Any = f
             outs = [int(math.floor(i * float(s))) for i, s in zip(ins, factors)]
             scales = [1.0 / float(s) for s in factors]
+        if len(outs) != nd:
+            raise ValueError(
+                f"Upsample: {'size' if self.size is not None else 'scale_factor'} has {len(outs)} entries, "
+                f"the input {nd} spatial axes (shape {tuple(x.shape)})"
+            )
         for a, n_in, n_out, scale in zip(axes, ins, outs, scales):
             if n_in != n_out or self.mode != "nearest":
                 x = self._resize_axis(x, a, n_in, n_out, scale)

@@ -91,15 +91,39 @@ def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fal
     return paddle.prod(x, _axes(axis, len(x.shape)), keepdims)
 
 
+def _folded(fn: Any, x: Any, axes: list[int], keepdims: bool) -> Any:
+    """``fn`` (paddle.max or paddle.min) over ``axes`` (two or more, normalised), as one reduction
+    over one axis: the reduced axes moved last and flattened together. Paddle 3.3's gradient of
+    max/min over several axes of a rank-5 or higher tensor is wrong (zeros or garbage), while a
+    single axis is right at any rank; the values and the split of the gradient between ties are
+    those of the single-axis kernel."""
+    nd = len(x.shape)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"ivy.{fn.__name__}: duplicate value in axis {axes} (normalised)")
+    reduced = sorted(axes)
+    kept = [a for a in range(nd) if a not in reduced]
+    perm = kept + reduced
+    if perm != list(range(nd)):
+        x = paddle.transpose(x, perm)
+    out = fn(paddle.flatten(x, len(kept), nd - 1), len(kept), False)
+    return paddle.unsqueeze(out, reduced) if keepdims else out
+
+
 def _minmax(fn: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     if (axis is None or type(axis) is int) and id(x.dtype) not in _NARROW:
         return fn(x, axis, keepdims)  # fast path
     if axis == ():
         return x.clone()
     dt = x.dtype
-    if id(dt) in _NARROW:
-        return paddle.cast(fn(paddle.cast(x, int32), _axes(axis, len(x.shape)), keepdims), dt)
-    return fn(x, _axes(axis, len(x.shape)), keepdims)
+    narrow = id(dt) in _NARROW
+    if narrow:  # no narrow kernels: compute in int32 (exact), cast back
+        x = paddle.cast(x, int32)
+    axes = _axes(axis, len(x.shape))
+    if axes is None or len(axes) == 1:
+        out = fn(x, axes, keepdims)
+    else:
+        out = _folded(fn, x, axes, keepdims)
+    return paddle.cast(out, dt) if narrow else out
 
 
 # All of x: paddle.max(x) is this function's own call; the narrow dtypes it treats apart have no

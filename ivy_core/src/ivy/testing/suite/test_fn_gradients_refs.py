@@ -1,6 +1,7 @@
 """Gradient transforms beyond ``test_fn_gradients``: second derivatives, transforms composed into
 Hessian-vector products, pullbacks called again, linear and constant functions, negative
-``argnums`` and non-array outputs passing through; analytic derivatives written here in NumPy."""
+``argnums`` and non-array outputs passing through, max/min reduced over several axes of a rank-5
+array; analytic derivatives written here in NumPy."""
 
 from __future__ import annotations
 
@@ -117,6 +118,28 @@ def test_fn_execute_with_gradients_passes_python_outputs_through(autodiff, to_na
     d = 2 * h * (1 - h * h) / h.size
     _close(to_numpy(grads["w"]), xs.T @ d)
     _close(to_numpy(grads["b"]), d.sum(axis=0))
+
+
+# Rank 5, several axes: adjacent or not, keepdims or not (paddle 3.3's own gradient is wrong there).
+@covers("max", "min")
+@pytest.mark.parametrize("keepdims", [False, True], ids=["flat", "keepdims"])
+@pytest.mark.parametrize("axes", [(2, 3), (1, 3), (2, 3, 4), (0, 2, -1)], ids=str)
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_fn_max_min_gradients_over_several_axes(autodiff, to_native, to_numpy, op, axes, keepdims):
+    r = np.random.default_rng(5)
+    x = r.permutation(2 * 3 * 4 * 3 * 2).reshape(2, 3, 4, 3, 2) / 7.0  # distinct values: no ties
+    ref = {"max": np.max, "min": np.min}[op](x, axis=axes, keepdims=True)
+    want = ref if keepdims else np.squeeze(ref, axis=axes)
+    ct = r.standard_normal(want.shape)  # a cotangent per output: which input each one reaches shows
+    ctn = to_native(ct)
+
+    def f(a):
+        return ivy.sum(ivy.multiply(getattr(ivy, op)(a, axis=axes, keepdims=keepdims), ctn))
+
+    value, g = ivy.value_and_grad(f)(to_native(x))
+    _close(to_numpy(value), np.sum(want * ct))
+    # d/dx: the output's cotangent at the one extreme element of each reduced slice, 0 elsewhere
+    _close(to_numpy(g), np.where(x == ref, ct if keepdims else np.expand_dims(ct, axes), 0.0))
 
 
 def test_fn_no_autodiff_errors_name_the_backend(backend, to_native):
