@@ -13,6 +13,8 @@ from .data_type import finfo
 from .elementwise import multiply
 from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 from .manipulation import broadcast_arrays
+from .statistical import max as _max
+from .statistical import min as _min
 from .statistical import sum as _sum
 
 __all__ = [
@@ -238,10 +240,10 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
         axes = None if axis is None else norm_axes(axis, len(x.shape))
     if axes == []:
         return a if ord != 0 else paddle.cast(paddle.cast(a, bool_), a.dtype)  # no reduction: |x| per element
-    if ord == math.inf:
-        out = paddle.max(a, axes, keepdims)
+    if ord == math.inf:  # through the plugin's max/min: paddle's own gradients over several axes are wrong
+        out = _max(a, axis=tuple(axes) if axes is not None else None, keepdims=keepdims)
     elif ord == -math.inf:
-        out = paddle.min(a, axes, keepdims)
+        out = _min(a, axis=tuple(axes) if axes is not None else None, keepdims=keepdims)
     elif ord == 0:
         out = paddle.sum(paddle.cast(paddle.cast(a, bool_), a.dtype), axes, keepdim=keepdims)
     elif ord == 2:

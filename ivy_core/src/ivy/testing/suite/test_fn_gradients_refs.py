@@ -142,6 +142,27 @@ def test_fn_max_min_gradients_over_several_axes(autodiff, to_native, to_numpy, o
     _close(to_numpy(g), np.where(x == ref, ct if keepdims else np.expand_dims(ct, axes), 0.0))
 
 
+@covers("linalg.vector_norm")
+@pytest.mark.parametrize("ord", [np.inf, -np.inf], ids=["inf", "-inf"])
+@pytest.mark.parametrize("axes", [(2, 3), (0, 2, -1)], ids=str)
+def test_fn_inf_norm_gradients_over_several_axes(autodiff, to_native, to_numpy, ord, axes):
+    r = np.random.default_rng(6)
+    signs = r.choice([-1.0, 1.0], (2, 3, 4, 3, 2))
+    x = signs * (r.permutation(2 * 3 * 4 * 3 * 2).reshape(2, 3, 4, 3, 2) + 1) / 7.0  # distinct |x|, both signs
+    a = np.abs(x)
+    ref = (np.max if ord > 0 else np.min)(a, axis=axes, keepdims=True)
+    ct = r.standard_normal(np.squeeze(ref, axis=axes).shape)
+    ctn = to_native(ct)
+
+    def f(v):
+        return ivy.sum(ivy.multiply(ivy.linalg.vector_norm(v, axis=axes, ord=ord), ctn))
+
+    value, g = ivy.value_and_grad(f)(to_native(x))
+    _close(to_numpy(value), np.sum(np.squeeze(ref, axis=axes) * ct))
+    # d|x|/dx = sign(x) at the one extreme element of each reduced slice
+    _close(to_numpy(g), np.where(a == ref, np.sign(x) * np.expand_dims(ct, axes), 0.0))
+
+
 def test_fn_no_autodiff_errors_name_the_backend(backend, to_native):
     if ivy.testing.has_autodiff(backend):
         pytest.skip(f"the {backend!r} backend has automatic differentiation")
