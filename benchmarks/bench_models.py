@@ -3,10 +3,14 @@ natively, per backend, the ratios side by side in one run.
 
     python benchmarks/bench_models.py [--quick] [--backends torch,jax] [--json PATH] [--torch-compile]
 
-The models are those of ``examples/``: an MNIST-style CNN (two conv-ReLU-max-pool blocks and a
-linear head on ``[64, 1, 28, 28]`` images) and a small causal transformer language model
-(embedding, sinusoidal positions, two pre-norm encoder layers, layer norm, linear head; batch 32
-of 32 tokens). A step is forward, loss (cross-entropy from logits), gradients and an Adam update.
+The models are those of ``examples/``, built by the examples' own code (``make_model`` of
+``cnn_classifier.py``, ``TinyLM`` of ``transformer_lm.py``) at the examples' sizes and batch (64):
+an MNIST-style CNN (two conv-ReLU-max-pool blocks of 16 and 32 channels and a linear head on
+16x16 images, in each framework's own layout) and a small causal transformer language model
+(embedding, scaled sinusoidal positions, two pre-norm encoder layers, layer norm, linear head;
+sequences of 16 tokens). A step is forward, loss (cross-entropy from logits), gradients and an
+Adam update (the transformer example's Trainer also clips gradients and follows a schedule: the
+same on both sides would add the same work).
 
 * torch: the Ivy model (``ivy.execute_with_gradients`` and ``ivy.Adam.step``, eager) against
   ``torch.nn`` layers with ``torch.optim.Adam``. With ``--torch-compile``, also both steps compiled
@@ -40,9 +44,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-CNN_BATCH, SIDE, CLASSES = 64, 28, 10
-LM_BATCH, LENGTH, VOCAB, D_MODEL, HEADS, FF, LAYERS = 32, 32, 64, 64, 4, 128, 2
+sys.path.insert(0, os.path.join(ROOT, "examples"))  # the examples' models
+import cnn_classifier  # noqa: E402
+import transformer_lm  # noqa: E402
+
+CNN_BATCH, SIDE, CLASSES = 64, cnn_classifier.SIDE, cnn_classifier.CLASSES  # the examples' batch: 64
+LM_BATCH, LENGTH, VOCAB, D_MODEL = 64, transformer_lm.LENGTH, transformer_lm.VOCAB, transformer_lm.D_MODEL
+HEADS, FF, LAYERS = 4, 2 * D_MODEL, 2  # TinyLM's
 LR, EPS = 1e-3, 1e-7
+SCALE = float(D_MODEL) ** 0.5  # the example's SinusoidalPositionalEmbedding(scale_input=True)
 SUPPORTED = ("torch", "jax", "paddle", "tensorflow")  # paddle before tensorflow
 TARGET = 1.1  # Ivy / native time per step
 NATIVE = {  # what each row's native step is
@@ -59,39 +69,17 @@ NATIVE = {  # what each row's native step is
 
 
 def ivy_cnn(backend: str, data_format: str) -> Any:
-    import ivy
-
-    fmt = {"data_format": data_format}
-    flat = 64 * (SIDE // 4) ** 2
-    return ivy.Sequential(
-        ivy.Conv2D(1, 32, 3, padding="SAME", **fmt),
-        ivy.ReLU(),
-        ivy.MaxPool2D(2, **fmt),
-        ivy.Conv2D(32, 64, 3, padding="SAME", **fmt),
-        ivy.ReLU(),
-        ivy.MaxPool2D(2, **fmt),
-        ivy.Flatten(),
-        ivy.Linear(flat, CLASSES),
-        backend=backend,
-    )
+    return cnn_classifier.make_model(backend, data_format)
 
 
 def ivy_lm(backend: str) -> Any:
-    import ivy
+    return transformer_lm.TinyLM(VOCAB, D_MODEL, backend=backend)
 
-    class TinyLM(ivy.Module):
-        def __init__(self) -> None:
-            self.embed = ivy.Embedding(VOCAB, D_MODEL)
-            self.position = ivy.SinusoidalPositionalEmbedding(D_MODEL)
-            self.encoder = ivy.TransformerEncoder(LAYERS, D_MODEL, HEADS, FF, 0.0, activation="gelu", norm_first=True)
-            self.norm = ivy.LayerNorm(D_MODEL)
-            self.head = ivy.Linear(D_MODEL, VOCAB)
-            ivy.Module.__init__(self, backend=backend)
 
-        def _forward(self, tokens: Any) -> Any:
-            return self.head(self.norm(self.encoder(self.position(self.embed(tokens)), is_causal=True)))
-
-    return TinyLM()
+def _channels(model: Any) -> tuple[int, int]:
+    """The CNN's two convolutions' output channels (Ivy kernels are [kh, kw, in, out])."""
+    v = model.v.to_flat_dict()
+    return int(v["layers/0/w"].shape[-1]), int(v["layers/3/w"].shape[-1])
 
 
 def data(kind: str, channels_first: bool, ints: str) -> tuple[Any, Any]:
@@ -142,15 +130,16 @@ def torch_models(kind: str, model: Any) -> Any:
     t = torch.from_numpy
     net: Any
     if kind == "cnn":
+        c1, c2 = _channels(model)
         net = torch.nn.Sequential(
-            torch.nn.Conv2d(1, 32, 3, padding=1),
+            torch.nn.Conv2d(1, c1, 3, padding=1),
             torch.nn.ReLU(),
             torch.nn.MaxPool2d(2),
-            torch.nn.Conv2d(32, 64, 3, padding=1),
+            torch.nn.Conv2d(c1, c2, 3, padding=1),
             torch.nn.ReLU(),
             torch.nn.MaxPool2d(2),
             torch.nn.Flatten(),
-            torch.nn.Linear(64 * (SIDE // 4) ** 2, CLASSES),
+            torch.nn.Linear(c2 * (SIDE // 4) ** 2, CLASSES),
         )
         with torch.no_grad():
             for i in (0, 3):  # Ivy's kernels are [kh, kw, in, out], torch's [out, in, kh, kw]
@@ -176,7 +165,8 @@ def torch_models(kind: str, model: Any) -> Any:
             self.register_buffer("mask", torch.nn.Transformer.generate_square_subsequent_mask(LENGTH))
 
         def forward(self, tokens: Any) -> Any:
-            h = self.encoder(self.embed(tokens) + self.position, mask=self.mask, is_causal=True)
+            x = self.embed(tokens) * SCALE + self.position  # positions added to sqrt(d)-scaled embeddings
+            h = self.encoder(x, mask=self.mask, is_causal=True)
             return self.head(self.norm(h))
 
     net = TorchLM()
@@ -217,7 +207,7 @@ def torch_step(net: Any) -> Callable[[Any, Any], Any]:
 # ------------------------------------------------------------------------------------------- jax
 
 
-def flax_model(kind: str, table: Any) -> Any:
+def flax_model(kind: str, table: Any, channels: tuple[int, int] = (0, 0)) -> Any:
     import flax.linen as nn
     import jax.numpy as jnp
 
@@ -226,7 +216,7 @@ def flax_model(kind: str, table: Any) -> Any:
         class CNN(nn.Module):
             @nn.compact
             def __call__(self, x: Any) -> Any:
-                for c in (32, 64):
+                for c in channels:
                     x = nn.max_pool(nn.relu(nn.Conv(c, (3, 3), padding="SAME")(x)), (2, 2), (2, 2))
                 return nn.Dense(CLASSES)(x.reshape(x.shape[0], -1))
 
@@ -242,7 +232,7 @@ def flax_model(kind: str, table: Any) -> Any:
     class LM(nn.Module):
         @nn.compact
         def __call__(self, tokens: Any) -> Any:
-            x = nn.Embed(VOCAB, D_MODEL)(tokens) + jnp.asarray(table)
+            x = nn.Embed(VOCAB, D_MODEL)(tokens) * SCALE + jnp.asarray(table)
             mask = nn.make_causal_mask(tokens)
             for _ in range(LAYERS):
                 x = Block()(x, mask)
@@ -288,12 +278,13 @@ def keras_model(kind: str, model: Any) -> Any:
     w = {k: np.asarray(ivy.to_numpy(a)) for k, a in model.v.to_flat_dict().items()}
     L = keras.layers
     if kind == "cnn":
+        c1, c2 = _channels(model)
         net = keras.Sequential(
             [
                 keras.Input((SIDE, SIDE, 1)),
-                L.Conv2D(32, 3, padding="same", activation="relu"),
+                L.Conv2D(c1, 3, padding="same", activation="relu"),
                 L.MaxPooling2D(2),
-                L.Conv2D(64, 3, padding="same", activation="relu"),
+                L.Conv2D(c2, 3, padding="same", activation="relu"),
                 L.MaxPooling2D(2),
                 L.Flatten(),
                 L.Dense(CLASSES),
@@ -330,7 +321,7 @@ def keras_model(kind: str, model: Any) -> Any:
             self.norm, self.head = L.LayerNormalization(epsilon=1e-5), L.Dense(VOCAB)
 
         def call(self, tokens: Any) -> Any:
-            x = self.embed(tokens) + table
+            x = self.embed(tokens) * SCALE + table
             for block in self.blocks:
                 x = block(x)
             return self.head(self.norm(x))
@@ -391,15 +382,16 @@ def paddle_model(kind: str, model: Any) -> Any:
     nn = paddle.nn
     net: Any
     if kind == "cnn":
+        c1, c2 = _channels(model)
         net = nn.Sequential(
-            nn.Conv2D(1, 32, 3, padding=1),
+            nn.Conv2D(1, c1, 3, padding=1),
             nn.ReLU(),
             nn.MaxPool2D(2),
-            nn.Conv2D(32, 64, 3, padding=1),
+            nn.Conv2D(c1, c2, 3, padding=1),
             nn.ReLU(),
             nn.MaxPool2D(2),
             nn.Flatten(),
-            nn.Linear(64 * (SIDE // 4) ** 2, CLASSES),
+            nn.Linear(c2 * (SIDE // 4) ** 2, CLASSES),
         )
         for i in (0, 3):  # Ivy's kernels are [kh, kw, in, out], paddle's [out, in, kh, kw]
             net[i].weight.set_value(w[f"layers/{i}/w"].transpose(3, 2, 0, 1).copy())
@@ -422,7 +414,7 @@ def paddle_model(kind: str, model: Any) -> Any:
             self.register_buffer("mask", paddle.to_tensor(causal))
 
         def forward(self, tokens: Any) -> Any:
-            return self.head(self.norm(self.encoder(self.embed(tokens) + self.position, self.mask)))
+            return self.head(self.norm(self.encoder(self.embed(tokens) * SCALE + self.position, self.mask)))
 
     net = PaddleLM()
     net.embed.weight.set_value(w["embed/w"])
@@ -486,7 +478,7 @@ def bench_backend(backend: str, rounds: int, number: int, torch_compile: bool) -
         modes: list[tuple[str, Callable[..., Any], Callable[..., Any]]] = []
         if backend == "jax":
             table = ivy.to_numpy(model.position(np.zeros((1, LENGTH, D_MODEL), np.float32))) if kind != "cnn" else None
-            native, count = jax_step(flax_model(kind, table), x, y)
+            native, count = jax_step(flax_model(kind, table, _channels(model) if kind == "cnn" else (0, 0)), x, y)
             if count != res["params"]:
                 raise SystemExit(f"{kind}: the flax model has {count} parameters, the Ivy one {res['params']}")
             modes.append(("compiled", ivy_step(model, compiled=True), native))

@@ -4,6 +4,7 @@ every autodiff backend.
     python examples/cnn_classifier.py                      # torch, jax, paddle, tensorflow
     python examples/cnn_classifier.py --backends jax       # one of them
     python examples/cnn_classifier.py --epochs 4 --verbose # longer, with a progress bar
+    python examples/cnn_classifier.py --quick              # a quarter of the training data
 
 The data are synthetic 16x16 grey images of 10 classes (a bright 4x4 square at one of ten
 places, under noise), so the script needs no download. Each backend trains in its own process
@@ -40,26 +41,27 @@ def make_data(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return images, labels.astype(np.int64)
 
 
-def make_model(backend: str) -> ivy.Module:
-    """Two conv-ReLU-pool blocks and a linear head: ``[N, 1, 16, 16] -> [N, 10]`` logits."""
-    nchw = {"data_format": "NCHW"}
+def make_model(backend: str, data_format: str = "NCHW") -> ivy.Module:
+    """Two conv-ReLU-pool blocks and a linear head: ``[N, 1, 16, 16] -> [N, 10]`` logits
+    (``[N, 16, 16, 1]`` images with ``data_format="NHWC"``, Keras' layout)."""
+    fmt = {"data_format": data_format}
     return ivy.Sequential(
-        ivy.Conv2D(1, 16, 3, padding="SAME", **nchw),
+        ivy.Conv2D(1, 16, 3, padding="SAME", **fmt),
         ivy.ReLU(),
-        ivy.MaxPool2D(2, **nchw),
-        ivy.Conv2D(16, 32, 3, padding="SAME", **nchw),
+        ivy.MaxPool2D(2, **fmt),
+        ivy.Conv2D(16, 32, 3, padding="SAME", **fmt),
         ivy.ReLU(),
-        ivy.MaxPool2D(2, **nchw),
+        ivy.MaxPool2D(2, **fmt),
         ivy.Flatten(),
         ivy.Linear(32 * 4 * 4, CLASSES),
         backend=backend,
     )
 
 
-def train(backend: str, epochs: int, verbose: int) -> float:
+def train(backend: str, epochs: int, verbose: int, samples: int = 2048) -> float:
     """Train on ``backend``; returns the validation accuracy."""
     ivy.seed(0)
-    x, y = make_data(2048, seed=1)
+    x, y = make_data(samples, seed=1)
     x_val, y_val = make_data(512, seed=2)
     to = lambda a: ivy.asarray(a, backend=backend)  # noqa: E731 - the native arrays of the backend
     model = make_model(backend)
@@ -86,17 +88,19 @@ def main() -> int:
     parser.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated autodiff backends")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--verbose", action="store_true", help="a progress bar per epoch, the model's summary")
+    parser.add_argument("--quick", action="store_true", help="512 training samples instead of 2048 (a quicker check)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = [b for b in args.backends.split(",") if b]
     if args.child:  # one backend in this process
-        acc = train(names[0], args.epochs, 1 if args.verbose else 0)
+        acc = train(names[0], args.epochs, 1 if args.verbose else 0, 512 if args.quick else 2048)
         print(f"{names[0]:>10}: validation accuracy {acc:.3f}", flush=True)
         return 0 if acc > 0.9 else 1
     failed = []
     for name in names:
         cmd = [sys.executable, __file__, "--child", "--backends", name, "--epochs", str(args.epochs)]
-        if subprocess.call(cmd + (["--verbose"] if args.verbose else [])) != 0:
+        cmd += ["--verbose"] * args.verbose + ["--quick"] * args.quick
+        if subprocess.call(cmd) != 0:
             failed.append(name)
     if failed:
         print(f"below 90% validation accuracy, or failed: {', '.join(failed)}")

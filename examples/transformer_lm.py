@@ -4,6 +4,7 @@
     python examples/transformer_lm.py                      # torch, jax, paddle, tensorflow
     python examples/transformer_lm.py --backends torch     # one of them
     python examples/transformer_lm.py --epochs 6 --verbose # longer, with a progress bar
+    python examples/transformer_lm.py --quick              # a quarter of the training data
 
 The corpus is synthetic: sequences of 16 tokens counting up modulo 24 from a random start, with a
 random stride of 1, 2 or 3 (``5 7 9 11 ...``). After two tokens the next one is determined, so a
@@ -73,10 +74,10 @@ class PredictableAccuracy(ivy.metrics.Accuracy):
         super().update(true[:, 2:], pred[:, 2:], sample_weight=sample_weight)
 
 
-def train(backend: str, epochs: int, verbose: int) -> float:
+def train(backend: str, epochs: int, verbose: int, samples: int = 4096) -> float:
     """Train on ``backend``; returns the held-out next-token accuracy (from position 2 on)."""
     ivy.seed(0)
-    x, y = make_data(4096, seed=1)
+    x, y = make_data(samples, seed=1)
     x_val, y_val = make_data(512, seed=2)
     to = lambda a: ivy.asarray(a, backend=backend)  # noqa: E731 - the native arrays of the backend
     model = TinyLM(VOCAB, D_MODEL, backend=backend)
@@ -105,17 +106,19 @@ def main() -> int:
     parser.add_argument("--backends", default=",".join(BACKENDS), help="comma-separated autodiff backends")
     parser.add_argument("--epochs", type=int, default=4)
     parser.add_argument("--verbose", action="store_true", help="a progress bar per epoch, the model's repr")
+    parser.add_argument("--quick", action="store_true", help="1024 training samples instead of 4096 (a quicker check)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     names = [b for b in args.backends.split(",") if b]
     if args.child:  # one backend in this process
-        acc = train(names[0], args.epochs, 1 if args.verbose else 0)
+        acc = train(names[0], args.epochs, 1 if args.verbose else 0, 1024 if args.quick else 4096)
         print(f"{names[0]:>10}: held-out next-token accuracy {acc:.3f}", flush=True)
         return 0 if acc > 0.9 else 1
     failed = []
     for name in names:
         cmd = [sys.executable, __file__, "--child", "--backends", name, "--epochs", str(args.epochs)]
-        if subprocess.call(cmd + (["--verbose"] if args.verbose else [])) != 0:
+        cmd += ["--verbose"] * args.verbose + ["--quick"] * args.quick
+        if subprocess.call(cmd) != 0:
             failed.append(name)
     if failed:
         print(f"below 90% next-token accuracy, or failed: {', '.join(failed)}")
