@@ -43,27 +43,13 @@ def train(strategy: Any) -> tuple[dict[str, list[Any]], dict[str, list[float]]]:
 
 
 def manual_recipe() -> dict[str, list[Any]]:
-    """The recipe of docs/stateful.md: DDP over the native module, Ivy's optimizer."""
+    """The recipe of docs/stateful.md, run as written (it initialises the process group): DDP over
+    the native module, Ivy's optimizer, on three epochs of the global batches of 16."""
     import torch
-    import torch.distributed as dist
-    from torch.nn.parallel import DistributedDataParallel as DDP
+    from test_fn_distributed import run_recipe  # (tests/ is the script's folder)
 
-    rank, world = dist.get_rank(), dist.get_world_size()
-    model, opt = _model(), ivy.Adam(1e-2)
-    native = ivy.to_native_module(model)  # its parameters are model.v
-    ddp = DDP(native)
-    for _ in range(3):
-        for i in range(0, 64, 16):
-            xb, yb = torch.tensor(X[i : i + 16]), torch.tensor(Y[i : i + 16])
-            shard = slice(rank * 16 // world, (rank + 1) * 16 // world)
-            loss = ivy.losses.cross_entropy(yb[shard], ddp(xb[shard]))
-            loss.backward()  # DDP averages the gradients over the processes
-            grads = ivy.Container.from_flat_dict({native.key_chain(n): p.grad for n, p in native.named_parameters()})
-            new = opt.step(model.v, grads)
-            with torch.no_grad():
-                for n, p in native.named_parameters():
-                    p.copy_(new.to_flat_dict()[native.key_chain(n)])
-                    p.grad = None
+    batches = [(torch.tensor(X[i : i + 16]), torch.tensor(Y[i : i + 16])) for _ in range(3) for i in range(0, 64, 16)]
+    model = run_recipe("torch", _model(), batches=batches)["model"]
     return {k: ivy.to_numpy(v).tolist() for k, v in model.v.to_flat_dict().items()}
 
 
@@ -88,9 +74,8 @@ def test_fn_distributed_torch_ddp_equals_one_process(backend, tmp_path):
 if __name__ == "__main__":  # a torchrun worker
     import torch.distributed as dist
 
-    strategy = ivy.distributed.TorchDDP()  # initialises the gloo process group from torchrun's environment
-    weights, history = train(strategy)
-    manual = manual_recipe()
+    manual = manual_recipe()  # first: the documented recipe initialises the gloo process group
+    weights, history = train(ivy.distributed.TorchDDP())
     if dist.get_rank() == 0:
         with open(sys.argv[1], "w") as f:
             json.dump(

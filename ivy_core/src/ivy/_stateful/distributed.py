@@ -328,8 +328,11 @@ class TFMirrored(Strategy):
     each replica's loss and gradients computed by ``strategy.run`` on its device (inside a
     ``tf.function``), and averaged with ``strategy.reduce``; the optimizer update is then applied
     once, eagerly. Several CPU devices need ``tf.config.set_logical_device_configuration`` before
-    TensorFlow starts (see :func:`logical_cpus`). Modules that update buffers in training mode
-    (BatchNorm) are not supported by this strategy.
+    TensorFlow starts (see :func:`logical_cpus`). Buffers that modules update in training mode
+    (BatchNorm's running statistics) take the mean of the replicas' updates, as Keras' moving
+    statistics do under ``MirroredStrategy``: each replica normalises its share with the share's
+    batch statistics, and each update of the running mean is then one device's on the global
+    batch, of the running variance the mean of the shares' variances.
 
     Args:
         strategy: a ``tf.distribute.MirroredStrategy`` (or another strategy with ``run`` and
@@ -368,13 +371,24 @@ class TFMirrored(Strategy):
 
         if self._run is None:
 
-            def replica(xr: Any, yr: Any, v: Any) -> Any:
-                return execute_with_gradients(lambda vv: trainer._loss_and_pred(vv, xr, yr), v)
+            def replica(xr: Any, yr: Any, v: Any, state: Any) -> Any:
+                # the replicas are traced one after the other, each writing its buffer updates
+                # (BatchNorm's running statistics) into the one model: each starts from the
+                # step's buffers and returns its updates as outputs of the step
+                if state:
+                    model.state = state
+                loss, grads, pred = execute_with_gradients(lambda vv: trainer._loss_and_pred(vv, xr, yr), v)
+                return loss, grads, pred, model.state
 
             # traced once per batch shape: strategy.run eagerly costs a thread per replica per step
-            self._run = tf.function(lambda xs, ys, v: self.strategy.run(replica, args=(xs, ys, v)), autograph=False)
-        loss, grads, pred = self._run(xs, ys, model.v)
+            self._run = tf.function(
+                lambda xs, ys, v, s: self.strategy.run(replica, args=(xs, ys, v, s)), autograph=False
+            )
+        state = model.state
+        loss, grads, pred, new_state = self._run(xs, ys, model.v, state)
         mean = tf.distribute.ReduceOp.MEAN
+        if state:  # (also replaces the tensors of the trace that the replicas left in the model)
+            model.state = nest.map(lambda b: self.strategy.reduce(mean, b, axis=None), new_state)
         loss = self.strategy.reduce(mean, loss, axis=None)
         grads = nest.map(lambda g: self.strategy.reduce(mean, g, axis=None), grads)
         pred = ivy.concat(list(self.strategy.experimental_local_results(pred)), axis=0)
