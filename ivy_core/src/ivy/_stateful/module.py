@@ -54,6 +54,13 @@ def _first_array(tree: Any) -> Any:
     return None
 
 
+def _branch(tree: Any, keys: tuple[str, ...]) -> Container:
+    """``tree.at_key_chain(keys)`` where that is a Container, else an empty one."""
+    for key in keys:
+        tree = dict.get(tree, key) if isinstance(tree, dict) else None
+    return tree if isinstance(tree, Container) else Container()
+
+
 class Module:
     """Base class of layers and models. Subclasses implement :meth:`_forward`, and layers with
     variables :meth:`_create_variables` (and :meth:`_create_state` for buffers).
@@ -274,19 +281,39 @@ class Module:
         self._assign_v(new)
 
     def _assign_v(self, new: Container) -> None:
-        subs = self._submodules()
-        sub_roots = {chain.split(SEPARATOR)[0] for chain, _ in subs}
-        self._own_v = Container({k: x for k, x in new.items() if k not in sub_roots})
+        # (walks the attributes as _submodules does, without building key-chain strings: this
+        # runs for every module on each call with v=, the gradient step's call)
+        d = vars(self)
+        roots = set()
+        for name in self._submodule_attrs():
+            value = d[name]
+            if isinstance(value, Module):
+                roots.add(name)
+                value._assign_v(_branch(new, (name,)))
+                continue
+            items = enumerate(value) if isinstance(value, (list, tuple)) else value.items()
+            for k, m in items:
+                if isinstance(m, Module):
+                    roots.add(name)
+                    m._assign_v(_branch(new, (name, *str(k).split(SEPARATOR))))
+        self._own_v = Container({k: x for k, x in new.items() if k not in roots})
         if self._own_state is None:
             self._own_state = Container()
-        for chain, m in subs:
-            sub: Any = new
-            for key in chain.split(SEPARATOR):  # new.at_key_chain(chain), or nothing there
-                sub = dict.get(sub, key) if isinstance(sub, dict) else None
-            m._assign_v(sub if isinstance(sub, Container) else Container())
 
     def _own_v_or_none(self) -> list[tuple[Module, Container | None]]:
-        return [(m, m._own_v) for _, m in self.modules()]
+        """``(module, its own variables)`` of this module and every module below it, in the
+        order of :meth:`modules`."""
+        out: list[tuple[Module, Container | None]] = [(self, self._own_v)]
+        d = vars(self)
+        for name in self._submodule_attrs():
+            value = d[name]
+            if isinstance(value, Module):
+                out += value._own_v_or_none()
+                continue
+            for m in value if isinstance(value, (list, tuple)) else value.values():
+                if isinstance(m, Module):
+                    out += m._own_v_or_none()
+        return out
 
     @property
     def state(self) -> Container:

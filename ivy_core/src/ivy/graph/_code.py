@@ -63,6 +63,10 @@ class Spelling:
     #: whether the arguments that hold no array are left out of the signature (a compiled
     #: program's caller checks them: a compiler must not trace a Python value)
     drop_statics = False
+    #: whether each intermediate value is deleted after its last use (an executed program: its
+    #: arrays are freed as soon as they are dead, as in code written by hand, and NumPy can reuse
+    #: their memory; a view for people reads better without the ``del`` lines)
+    release = False
 
     def op(self, node: Node) -> str:
         raise NotImplementedError(f"{type(self).__name__} must implement op")  # a subclass hook
@@ -306,7 +310,8 @@ class _Gen:
                         self.lines.append(f"{indent}{check}")
         for v in g.inputs:
             self._guards(g, guards_by_value.get(id(v), ()), indent)
-        for node in g.nodes:
+        dead_after = _dead_after(g) if sp.release and top else {}
+        for i, node in enumerate(g.nodes):
             for s in node.subgraphs():
                 self.subgraph(s, indent)
             tgt, extra = self.target(node.outputs, indent)
@@ -321,6 +326,8 @@ class _Gen:
             self.lines.extend(extra)
             for v in node.output_values():
                 self._guards(g, guards_by_value.get(id(v), ()), indent)
+            if i in dead_after:
+                self.lines.append(f"{indent}del {', '.join(self.namer.name(v) for v in dead_after[i])}")
 
     def _guards(self, g: GraphIR, idx: Any, indent: str) -> None:
         for i in idx:
@@ -346,6 +353,27 @@ class _Gen:
         self.body(g, indent + "    ", top=False)
         self.lines.append(f"{indent}    return {self.expr(g.outputs)}")
         self.sub_names[id(s)] = name
+
+
+def _dead_after(g: GraphIR) -> dict[int, list[Value]]:
+    """Per node index, the values made by the graph's nodes that no later node reads: those
+    neither returned, guarded nor captured by a subgraph (a closure reads them when called)."""
+    kept = {id(v) for v in tree_leaves((g.outputs, dict(g.state_updates))) if isinstance(v, Value)}
+    kept.update(id(gd.value) for gd in g.guards)
+    made: set[int] = set()
+    last: dict[int, tuple[int, Value]] = {}
+    for i, node in enumerate(g.nodes):
+        for s in node.subgraphs():
+            kept.update(id(v) for v in s.captures)
+        for v in node.input_values():
+            if id(v) in made:
+                last[id(v)] = (i, v)
+        made.update(id(v) for v in node.output_values())
+    out: dict[int, list[Value]] = {}
+    for key, (i, v) in last.items():
+        if key not in kept:
+            out.setdefault(i, []).append(v)
+    return out
 
 
 def _holds_no_input(tree: Any) -> bool:

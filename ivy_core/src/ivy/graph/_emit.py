@@ -74,6 +74,7 @@ class EmitSpelling(Spelling):
     #: dtype checks by identity where the backend allows it (eager programs; a compiler's
     #: tracer may not follow ``is``: paddle's SOT then recompiles, and each call is ~10% slower)
     identity_checks = True
+    release = True
 
     def __init__(self, backend: Any, graph: GraphIR, guards: str = "inline", checks: bool = True):
         self.b = backend
