@@ -158,19 +158,24 @@ class Module:
         d["_sub_attrs"] = (len(d) + (0 if "_sub_attrs" in d else 1), names)
         return names
 
-    def _submodules(self) -> list[tuple[str, Module]]:
-        """``(key chain, module)`` of every direct submodule, in attribute order."""
-        out: list[tuple[str, Module]] = []
+    def _children(self) -> list[tuple[str, str | None, Module]]:
+        """``(attribute, key in it or None, module)`` of every direct submodule, in attribute
+        order: the key chain's parts, without building its string."""
+        out: list[tuple[str, str | None, Module]] = []
         d = vars(self)
         for name in self._submodule_attrs():
             value = d[name]  # lists and dicts are read every time: they may change in place
             if isinstance(value, Module):
-                out.append((name, value))
+                out.append((name, None, value))
             elif isinstance(value, (list, tuple)):
-                out.extend((f"{name}{SEPARATOR}{i}", m) for i, m in enumerate(value) if isinstance(m, Module))
+                out.extend((name, str(i), m) for i, m in enumerate(value) if isinstance(m, Module))
             else:
-                out.extend((f"{name}{SEPARATOR}{k}", m) for k, m in value.items() if isinstance(m, Module))
+                out.extend((name, str(k), m) for k, m in value.items() if isinstance(m, Module))
         return out
+
+    def _submodules(self) -> list[tuple[str, Module]]:
+        """``(key chain, module)`` of every direct submodule, in attribute order."""
+        return [(name if key is None else f"{name}{SEPARATOR}{key}", m) for name, key, m in self._children()]
 
     def modules(self) -> Iterator[tuple[str, Module]]:
         """``(key chain, module)`` of this module (``""``) and every module below it."""
@@ -281,21 +286,10 @@ class Module:
         self._assign_v(new)
 
     def _assign_v(self, new: Container) -> None:
-        # (walks the attributes as _submodules does, without building key-chain strings: this
-        # runs for every module on each call with v=, the gradient step's call)
-        d = vars(self)
         roots = set()
-        for name in self._submodule_attrs():
-            value = d[name]
-            if isinstance(value, Module):
-                roots.add(name)
-                value._assign_v(_branch(new, (name,)))
-                continue
-            items = enumerate(value) if isinstance(value, (list, tuple)) else value.items()
-            for k, m in items:
-                if isinstance(m, Module):
-                    roots.add(name)
-                    m._assign_v(_branch(new, (name, *str(k).split(SEPARATOR))))
+        for name, key, m in self._children():  # (every module, on each call with v=)
+            roots.add(name)
+            m._assign_v(_branch(new, (name,) if key is None else (name, *key.split(SEPARATOR))))
         self._own_v = Container({k: x for k, x in new.items() if k not in roots})
         if self._own_state is None:
             self._own_state = Container()
@@ -304,15 +298,8 @@ class Module:
         """``(module, its own variables)`` of this module and every module below it, in the
         order of :meth:`modules`."""
         out: list[tuple[Module, Container | None]] = [(self, self._own_v)]
-        d = vars(self)
-        for name in self._submodule_attrs():
-            value = d[name]
-            if isinstance(value, Module):
-                out += value._own_v_or_none()
-                continue
-            for m in value if isinstance(value, (list, tuple)) else value.values():
-                if isinstance(m, Module):
-                    out += m._own_v_or_none()
+        for _, _, m in self._children():
+            out += m._own_v_or_none()
         return out
 
     @property
