@@ -524,3 +524,54 @@ def test_fn_optimizers_constructors_name_every_option(backend):
     assert not hidden, f"options only reachable through **kwargs: {hidden}"
     opt = ivy.AdamW(1e-3, clip_norm=1.0, accumulate_steps=2)
     assert (opt.clip_norm, opt.accumulate_steps, opt.weight_decay) == (1.0, 2, 0.01)
+
+
+# ---------------------------------------------------------------------------- ivy.Adam's own state
+
+
+def test_adam_state_handed_out_keeps_its_values(backend):
+    """ivy.Adam may update its moments in place (the fused kernels do, as torch.optim.Adam), but
+    only arrays nobody else holds: a state read, assigned or shared with a copy keeps its values
+    through later steps, and every step still follows the paper."""
+    import copy
+
+    lr = 0.02
+    opt = ivy.Adam(lr)
+    ref = {"w": W_INIT, "m": _zeros(W_INIT), "v": _zeros(W_INIT)}
+
+    def step(o, ws, t):  # one step of `o`, and of the reference
+        out = _ref_tuple_map(
+            lambda w, g, m, v: ref_adam(w, g, m, v, t, lr, 0.9, 0.999, 1e-7), ref["w"], GRADS[t - 1], ref["m"], ref["v"]
+        )
+        ref["w"], ref["m"], ref["v"] = out
+        return o.step(ws, _native(backend, GRADS[t - 1]))
+
+    ws = step(opt, _native(backend, W_INIT), 1)
+    ws = step(opt, ws, 2)
+    snap = opt.state  # read after two steps in which the optimizer owned its moments
+    snap_np = {k: _map(np.array, _numpy(backend, tree.to_dict())) for k, tree in snap.items()}  # (copies)
+    ws = step(opt, ws, 3)
+    for k in ("mw", "vw"):
+        _close_nest(backend, snap[k].to_dict(), snap_np[k], rtol=0, atol=0, msg=f"state[{k!r}] read before a step")
+    _close_nest(backend, ws, ref["w"])
+    _close_nest(backend, opt.state["mw"].to_dict(), ref["m"])
+    _close_nest(backend, opt.state["vw"].to_dict(), ref["v"])
+
+    # state assigned by the caller stays the caller's
+    given = {"mw": _native(backend, ref["m"]), "vw": _native(backend, ref["v"])}
+    other = ivy.Adam(lr)
+    other.step_count = 3
+    other.state = given
+    other.step(ws, _native(backend, GRADS[3]))
+    other.step(ws, _native(backend, GRADS[3]))
+    _close_nest(backend, given["mw"], ref["m"], rtol=0, atol=0, msg="assigned state['mw']")
+    _close_nest(backend, given["vw"], ref["v"], rtol=0, atol=0, msg="assigned state['vw']")
+
+    # a shallow copy shares the moments: stepping it leaves the original's as they were
+    ws = step(opt, ws, 4)  # (the original owns its moments again)
+    twin = copy.copy(opt)
+    twin.step(ws, _native(backend, GRADS[0]))
+    twin.step(ws, _native(backend, GRADS[1]))
+    ws = step(opt, ws, 5)
+    _close_nest(backend, ws, ref["w"])
+    _close_nest(backend, opt.state["mw"].to_dict(), ref["m"])

@@ -16,7 +16,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from . import _api
+from . import _api, nest
 
 __all__ = ["Container", "pytree_flatten", "pytree_unflatten", "SEPARATOR"]
 
@@ -63,6 +63,28 @@ class Container(dict):
                 raise ValueError(f"Container key {k!r} contains the key-chain separator {SEPARATOR!r}")
             if isinstance(v, dict) and not isinstance(v, Container):
                 dict.__setitem__(self, k, Container(v))
+
+    @classmethod
+    def _trusted(cls, items: Iterable[tuple[str, Any]]) -> Container:
+        """A Container of ``(key, value)`` pairs that are valid already (the keys and nested
+        Containers of another Container): the constructor's checks skipped, for the paths that
+        rebuild nests on every training step."""
+        out = dict.__new__(cls)
+        dict.update(out, items)
+        return out
+
+    def _same_keys(self, other: Mapping[str, Any]) -> bool:
+        """Whether ``other`` has the same keys as this Container at every level (in any order)."""
+        if self.keys() != other.keys():
+            return False
+        for k, v in dict.items(self):
+            w = other[k]
+            if isinstance(v, Container):
+                if not (isinstance(w, Mapping) and v._same_keys(w)):
+                    return False
+            elif isinstance(w, Mapping):
+                return False
+        return True
 
     # ------------------------------------------------------------------ access
 
@@ -413,7 +435,7 @@ def pytree_flatten(c: Container) -> tuple[list[Any], tuple[str, ...]]:
 
 def pytree_unflatten(keys: tuple[str, ...], children: Iterable[Any]) -> Container:
     """The inverse of :func:`pytree_flatten`: ``(keys, children)`` -> a Container."""
-    out = Container()
-    for k, v in zip(keys, children):
-        dict.__setitem__(out, k, v)
-    return out
+    return Container._trusted(zip(keys, children))
+
+
+nest._DICT_REBUILD[Container] = Container._trusted

@@ -15,6 +15,10 @@ __all__ = ["Structure", "flatten", "unflatten", "map", "leaves", "register_node"
 
 _NODES: dict[type, tuple[Callable[[Any], tuple[list[Any], Any]], Callable[[Any, list[Any]], Any]]] = {}
 
+#: dict subclasses rebuilt by ``make(pairs)`` instead of their constructor: their keys came from
+#: an instance, so the constructor's checks would only repeat (Container registers itself).
+_DICT_REBUILD: dict[type, Callable[[Any], Any]] = {}
+
 
 def register_node(
     cls: type,
@@ -36,11 +40,13 @@ class Structure:
     children: list[Structure]
     num_leaves: int
 
-    def __init__(self, kind: str, meta: Any, children: list[Structure]):
+    def __init__(self, kind: str, meta: Any, children: list[Structure], num_leaves: int | None = None):
         self.kind = kind
         self.meta = meta
         self.children = children
-        self.num_leaves = 1 if kind == "leaf" else sum(c.num_leaves for c in children)
+        if num_leaves is None:
+            num_leaves = 1 if kind == "leaf" else sum(c.num_leaves for c in children)
+        self.num_leaves = num_leaves
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Structure) and same_structure(self, other)
@@ -83,18 +89,27 @@ _LEAF = Structure("leaf", None, [])
 
 
 def _flatten(x: Any, out: list[Any]) -> Structure:
+    # (the leaf counts come from the growth of `out`: no second walk over the children)
     t = type(x)
+    start = len(out)
+    if t is dict or t in _DICT_REBUILD:  # the usual nests (their values in key order)
+        children = [_flatten(c, out) for c in dict.values(x)]
+        return Structure("dict", (t, tuple(x), None), children, len(out) - start)
     if t in _NODES:
-        children, aux = _NODES[t][0](x)
-        return Structure("node", (t, aux), [_flatten(c, out) for c in children])
-    if isinstance(x, dict):
-        keys = list(x)
+        kids, aux = _NODES[t][0](x)
+        children = [_flatten(c, out) for c in kids]
+        return Structure("node", (t, aux), children, len(out) - start)
+    if isinstance(x, dict):  # another dict class: through its own item access and order
+        keys = tuple(x)
         factory = getattr(x, "default_factory", None) if isinstance(x, defaultdict) else None
-        return Structure("dict", (t, tuple(keys), factory), [_flatten(x[k], out) for k in keys])
+        children = [_flatten(x[k], out) for k in keys]
+        return Structure("dict", (t, keys, factory), children, len(out) - start)
     if t is list or t is tuple:
-        return Structure(t.__name__, None, [_flatten(c, out) for c in x])
+        children = [_flatten(c, out) for c in x]
+        return Structure(t.__name__, None, children, len(out) - start)
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # named tuple
-        return Structure("namedtuple", t, [_flatten(c, out) for c in x])
+        children = [_flatten(c, out) for c in x]
+        return Structure("namedtuple", t, children, len(out) - start)
     out.append(x)
     return _LEAF
 
@@ -106,13 +121,16 @@ def flatten(nest: Any) -> tuple[list[Any], Structure]:
 
 
 def _build(s: Structure, it: Iterable[Any]) -> Any:
-    if s.kind == "leaf":
+    if s is _LEAF or s.kind == "leaf":  # (the shared leaf, or one from a copied structure)
         return next(it)  # type: ignore[call-overload]
     children = [_build(c, it) for c in s.children]
     if s.kind == "dict":
         cls, keys, factory = s.meta
         if cls is dict:
             return dict(zip(keys, children))
+        make = _DICT_REBUILD.get(cls)
+        if make is not None:
+            return make(zip(keys, children))
         if issubclass(cls, defaultdict):  # its constructor takes the factory first
             return cls(factory, zip(keys, children))
         return cls(zip(keys, children))

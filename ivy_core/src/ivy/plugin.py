@@ -118,8 +118,13 @@ class BackendImpl:
         extras: further public names of the backend namespace that are not spec ops
             (``ivy.torch.to_native_module``...).
         kernels: optional fused kernels core's functional API uses where a backend has them (not
-            ops: no spec, not in the namespace). Known names: ``"adam_update_flat"`` (see
-            docs/plugin-contract.md).
+            ops: no spec, not in the namespace). Known names: ``"adam_update_flat"``, called as
+            ``kernel(ws, gs, ms, vs, lr, step, *, beta1, beta2, epsilon, owned_moments)`` with
+            lists of leaves and Python-number ``lr`` and ``step``; it returns per leaf
+            ``(new_w, new_m, new_v)`` (the new ``w`` cut from the graph), or ``None`` for a leaf
+            the generic formula must take. It never writes ``ws`` or ``gs``; it may write the
+            new moments into ``ms`` and ``vs`` only when ``owned_moments`` is true (a stateful
+            optimizer's own, which nobody else holds).
         framework: the framework's root module (shown in messages and reprs).
         tracing: returns True while the framework's tracing compiler records a program
             (``torch.compiler.is_compiling``). Dispatch then leaves its caches alone: torch.compile

@@ -114,6 +114,23 @@ def test_paddle_adam_kernel_is_pure(way):
     assert not tw[0].stop_gradient
 
 
+def test_paddle_adam_kernel_writes_owned_moments_in_place(way):
+    w, g, m, v = ([R.normal(size=s) for s in SHAPES] for _ in range(4))
+    v = [a * a for a in v]
+    tw, tg, tm, tv = ([t(a) for a in x] for x in (w, g, m, v))
+    out = pg.adam_update_flat(tw, tg, tm, tv, 0.01, 4.0, beta1=0.9, beta2=0.999, epsilon=1e-7, owned_moments=True)
+    for i, (nw, nm, nv) in enumerate(out):
+        want = _np_adam(w[i], g[i], m[i], v[i], 4, 0.01, 0.9, 0.999, 1e-7)
+        close(nw, want[0], 1e-12)
+        close(nm, want[1], 1e-12)
+        close(nv, want[2], 1e-12)
+        close(tw[i], w[i], 0)  # w and g are never written
+        close(tg[i], g[i], 0)
+    if way == "paddle kernel":  # the moments given are the ones updated (public ops: new ones)
+        assert all(nm is a for (_, nm, _), a in zip(out, tm))
+        close(tm[0], _np_adam(w[0], g[0], m[0], v[0], 4, 0.01, 0.9, 0.999, 1e-7)[1], 1e-12)
+
+
 def test_paddle_adam_kernel_declines_what_it_must_not_fuse():
     f64, f32 = t(np.ones(3)), t(np.ones(3), "float32")
     tracked = t(np.ones(3))

@@ -205,6 +205,39 @@ def test_torch_adam_kernel_is_pure_and_matches_the_paper():
     assert tw[0].requires_grad and tw[0].is_leaf
 
 
+def test_torch_adam_kernel_writes_owned_moments_in_place():
+    w = [R.normal(size=s) for s in SHAPES]
+    g = [R.normal(size=s) for s in SHAPES]
+    m = [0.1 * R.normal(size=s) for s in SHAPES]
+    v = [R.random(size=s) for s in SHAPES]
+    tw, tg_, tm, tv = ([t(a) for a in x] for x in (w, g, m, v))
+    out = tg.adam_update_flat(tw, tg_, tm, tv, 0.01, 5.0, beta1=0.9, beta2=0.999, epsilon=1e-7, owned_moments=True)
+    for i, (nw, nm, nv) in enumerate(out):
+        want = _np_adam(w[i], g[i], m[i], v[i], 5, 0.01, 0.9, 0.999, 1e-7)
+        close(nw, want[0], 1e-12)
+        close(nm, want[1], 1e-12)
+        close(nv, want[2], 1e-12)
+        assert nm is tm[i] and nv is tv[i]  # the caller's moments, updated (as torch.optim.Adam's)
+        assert nw is not tw[i]
+        close(tw[i], w[i], 0)  # w and g are never written
+        close(tg_[i], g[i], 0)
+
+
+def test_torch_adam_kernel_leaves_moments_alone_while_torch_compile_traces():
+    m, v = t(np.zeros(3)), t(np.zeros(3))
+
+    @torch.compile(backend="eager", fullgraph=True)
+    def step(w, g):
+        return tg.adam_update_flat(
+            [w], [g], [m], [v], 0.1, 1.0, beta1=0.9, beta2=0.999, epsilon=1e-7, owned_moments=True
+        )[0]
+
+    nw, nm, nv = step(t(np.ones(3)), t(np.ones(3)))
+    close(nm, np.full(3, 0.1), 1e-12)
+    close(m, np.zeros(3), 0)  # a compiled program returns new moments: the traced inputs stay
+    close(v, np.zeros(3), 0)
+
+
 def test_torch_adam_kernel_declines_what_it_must_not_fuse():
     f64, f32 = t(np.ones(3)), t(np.ones(3), torch.float32)
     tracked = t(np.ones(3)).requires_grad_()

@@ -77,11 +77,15 @@ def _fused_adam(
     beta1: float,
     beta2: float,
     epsilon: float,
+    owned_moments: bool = False,
 ) -> list[Any] | None:
     """The backend's fused Adam kernel, where it has one (see :func:`_adam_kernel`). It is handed
     only Python-number ``lr`` and ``step``, stops the gradients of the new variables, and returns
     per leaf ``(new_w, new_m, new_v)``, or ``None`` for the leaves it does not fuse (another
-    dtype, arrays tracking gradients...): those go through the generic formula."""
+    dtype, arrays tracking gradients...): those go through the generic formula.
+
+    ``owned_moments``: nobody but the caller holds ``m_l`` and ``v_l`` (a stateful optimizer's
+    own moments), so the kernel may write the new moments into them."""
     if not (w_l and _is_number(lr) and _is_number(step)):
         return None
     try:
@@ -91,7 +95,18 @@ def _fused_adam(
     kernel = _adam_kernel(b)
     if kernel is None:
         return None
-    return kernel(w_l, g_l, m_l, v_l, float(lr), float(step), beta1=beta1, beta2=beta2, epsilon=epsilon)
+    return kernel(
+        w_l,
+        g_l,
+        m_l,
+        v_l,
+        float(lr),
+        float(step),
+        beta1=beta1,
+        beta2=beta2,
+        epsilon=epsilon,
+        owned_moments=owned_moments,
+    )
 
 
 def adam_update(
@@ -137,12 +152,14 @@ def _adam_leaves(
     beta2: float,
     epsilon: float,
     stop_gradients: bool,
+    owned_moments: bool = False,
 ) -> tuple[list[Any], list[Any], list[Any]]:
-    """:func:`adam_update` on lists of leaves (also what ``ivy.Adam`` calls)."""
+    """:func:`adam_update` on lists of leaves (also what ``ivy.Adam`` calls; it alone may pass
+    ``owned_moments``, see :func:`_fused_adam`)."""
     ivy = _ivy()
     if _is_number(step) and step < 1:  # the bias corrections would divide by zero
         raise ValueError(f"adam_update: step counts from 1, got {step}")
-    fused = _fused_adam(w_l, g_l, m_l, v_l, lr, step, beta1, beta2, epsilon) if stop_gradients else None
+    fused = _fused_adam(w_l, g_l, m_l, v_l, lr, step, beta1, beta2, epsilon, owned_moments) if stop_gradients else None
     # The bias corrections folded into two scalars (as torch.optim.Adam does): one pass over
     # each leaf fewer than dividing m and v elementwise, and one elementwise division, not three.
     # step may be an array (a traced step count under jit): these stay scalar arrays then.

@@ -127,7 +127,7 @@ class MultiHeadAttention(Module):
         return v
 
     def _proj(self, x: Any, name: str) -> Any:
-        v = self.v
+        v = self._vars
         # ivy.linear (x @ w.T + b) of the transposed weight: one fused product-and-bias where the
         # framework has it (torch's addmm), and the leading axes folded where a broadcast matmul
         # would be a batched product (TensorFlow's BatchMatMulV2, whose weight gradient sums over

@@ -58,7 +58,7 @@ class Embedding(Module):
         return {"w": w}
 
     def _forward(self, indices: Any) -> Any:
-        return _ivy().embedding(self.v.w, indices, max_norm=self.max_norm)
+        return _ivy().embedding(self._vars.w, indices, max_norm=self.max_norm)
 
 
 def _positions_axis(layer: Any, x: Any, dim: int, batch_first: bool) -> int:
@@ -125,7 +125,7 @@ class LearnedPositionalEmbedding(Module):
             raise ValueError(
                 f"LearnedPositionalEmbedding: positions up to {offset + n} asked, max_length is {self.max_length}"
             )
-        return _add_positions(x, self.v.w[offset : offset + n], self.batch_first)
+        return _add_positions(x, self._vars.w[offset : offset + n], self.batch_first)
 
 
 def sinusoids(length: int, dim: int, *, base: float = 10000.0, offset: int = 0, like: Any) -> Any:

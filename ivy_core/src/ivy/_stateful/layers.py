@@ -86,7 +86,7 @@ class Linear(Module):
         return v
 
     def _forward(self, x: Any) -> Any:
-        v = self.v
+        v = self._vars
         if x.shape[-1] is not None and int(x.shape[-1]) != self.input_channels:
             raise ValueError(
                 f"Linear expects inputs [..., {self.input_channels}] (features last), got shape {tuple(x.shape)}"
@@ -151,7 +151,7 @@ class _Conv(Module):
 
     def _forward(self, x: Any) -> Any:
         ivy = _ivy()
-        v = self.v
+        v = self._vars
         check_input(self, x, self.data_format, self.input_channels)
         fn = getattr(ivy, self._FN)
         kw: dict[str, Any] = {"data_format": self.data_format, "dilations": self.dilations}
@@ -277,7 +277,7 @@ class _Depthwise(Module):
         return v
 
     def _forward(self, x: Any) -> Any:
-        v = self.v
+        v = self._vars
         check_input(self, x, self.data_format, self.num_channels)
         return depthwise(
             x,
@@ -423,7 +423,7 @@ class _Separable(Module):
 
     def _forward(self, x: Any) -> Any:
         ivy = _ivy()
-        v = self.v
+        v = self._vars
         check_input(self, x, self.data_format, self.input_channels)
         h = depthwise(
             x,

@@ -259,14 +259,18 @@ class Module:
             _tracking.touch(self)
         if self._own_v is None:
             self._build()
-        out = Container(self._own_v)
-        for chain, m in self._submodules():
+        out = _container(dict.items(self._vars))  # (built above)
+        for name, key, m in self._children():
             try:
                 sub = m.v
             except ModuleNotBuiltError as e:
+                chain = name if key is None else f"{name}{SEPARATOR}{key}"
                 raise ModuleNotBuiltError(f"submodule {chain!r}: {e}") from None
             if sub:  # modules without variables (activations, pooling) leave no key
-                out[chain] = sub
+                if key is None:
+                    dict.__setitem__(out, name, sub)
+                else:  # an item of a list or dict attribute: nested under the attribute's name
+                    out[f"{name}{SEPARATOR}{key}"] = sub
         return out
 
     @v.setter
@@ -279,18 +283,34 @@ class Module:
                 self._build((new,), {})
             except ModuleNotBuiltError:
                 pass  # sizes come from an input: adopt the variables as they are
-        if all(m.built for _, m in self.modules()):
+        if all(own is not None for _, own in self._own_v_or_none()):
             cur = self.v
-            if new.key_chains() != cur.key_chains():  # (the same key chains in another order pass)
+            if not cur._same_keys(new):  # (the same key chains in another order pass)
                 Container.assert_identical_structure(new, cur, "the new v and the module's v")
         self._assign_v(new)
 
-    def _assign_v(self, new: Container) -> None:
-        roots = set()
-        for name, key, m in self._children():  # (every module, on each call with v=)
-            roots.add(name)
-            m._assign_v(_branch(new, (name,) if key is None else (name, *key.split(SEPARATOR))))
-        self._own_v = Container({k: x for k, x in new.items() if k not in roots})
+    @property
+    def _vars(self) -> Container:
+        """This module's own variables, for ``_forward`` (the module is built by then): a layer
+        reads its weights here, without ``v``'s copy and walk of submodules on every call."""
+        return self._own_v  # type: ignore[return-value]
+
+    def _assign_v(self, new: Container, saved: list[tuple[Module, Container | None]] | None = None) -> None:
+        """Give this module and those below it their parts of ``new``. With ``saved`` (a call
+        with ``v=``, undone after it) the variables they had are appended to it, and a module
+        without submodules takes its part as it is, not a copy."""
+        if saved is not None:
+            saved.append((self, self._own_v))
+        children = self._children()  # (every module, on each call with v=)
+        if children:
+            roots = set()
+            for name, key, m in children:
+                roots.add(name)
+                m._assign_v(_branch(new, (name,) if key is None else (name, *key.split(SEPARATOR))), saved)
+            own = _container((k, x) for k, x in dict.items(new) if k not in roots)
+        else:
+            own = new if saved is not None else _container(dict.items(new))
+        object.__setattr__(self, "_own_v", own)  # (a private name: Module.__setattr__ has nothing to do)
         if self._own_state is None:
             self._own_state = Container()
 
@@ -366,13 +386,13 @@ class Module:
             out = self._forward(*args, **kwargs)
         else:
             new = v if isinstance(v, Container) else Container(v)
-            saved = self._own_v_or_none()
-            self._assign_v(new)
+            saved: list[tuple[Module, Container | None]] = []
+            self._assign_v(new, saved)
             try:
                 out = self._forward(*args, **kwargs)
             finally:
                 for m, own in saved:
-                    m._own_v = own
+                    object.__setattr__(m, "_own_v", own)
         if _inspect._record is not None:  # model.summary() is running: note this module's output
             _inspect._record.setdefault(id(self), out)
         return out
@@ -539,10 +559,8 @@ class Module:
 
 
 def _container(items: Any) -> Container:
-    """A Container of ``(key, array)`` pairs whose keys came from a Container (no checks)."""
-    out = Container()
-    dict.update(out, items)
-    return out
+    """A Container of ``(key, value)`` pairs whose keys came from a Container (no checks)."""
+    return Container._trusted(items)
 
 
 def _size(x: Any) -> int:

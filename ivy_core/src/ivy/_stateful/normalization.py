@@ -125,7 +125,7 @@ class LayerNorm(_AxesNorm):
 
     def _forward(self, x: Any) -> Any:
         self._check(x)
-        v = self.v
+        v = self._vars
         if self.elementwise_affine:
             return _ivy().layer_norm(
                 x, self.axis, scale=self._affine(v.w, x), offset=self._affine(v.b, x), eps=self.eps
@@ -162,7 +162,7 @@ class RMSNorm(_AxesNorm):
     def _forward(self, x: Any) -> Any:
         ivy = _ivy()
         self._check(x)
-        v = self.v
+        v = self._vars
         y = x / ivy.sqrt(ivy.mean(x * x, axis=self.axis, keepdims=True) + self.eps)
         return y * self._affine(v.w, x) if self.elementwise_affine else y
 
@@ -213,7 +213,7 @@ class GroupNorm(Module):
                 f"GroupNorm expects {self.num_channels} channels on axis {1 if first else -1} "
                 f"(data_format={self.data_format!r}), got shape {tuple(x.shape)}"
             )
-        v = self.v
+        v = self._vars
         kw = {"scale": v.w, "offset": v.b} if self.affine else {}
         return _ivy().group_norm(x, self.num_groups, eps=self.eps, data_format=fmt, **kw)
 
@@ -273,7 +273,7 @@ class _BatchNorm(Module):
     def _forward(self, x: Any) -> Any:
         ivy = _ivy()
         fmt = self._layout(x)
-        v = self.v
+        v = self._vars
         kw: dict[str, Any] = {"eps": self.eps, "momentum": self.momentum, "data_format": fmt}
         if self.affine:
             kw.update(scale=v.w, offset=v.b)

@@ -135,6 +135,12 @@ class Optimizer:
     #: names of the state kept as lists of leaves between steps (see :meth:`_flat_state`)
     _FLAT: tuple[str, ...] = ()
 
+    #: Whether the arrays of ``_flat`` are this optimizer's alone: made by its own last eager
+    #: step (or its first zeros), never handed out since. Only then may an update write them in
+    #: place (a fused kernel's moments); reading ``state``, copying the optimizer or threading it
+    #: through a compiled program hands out references, and the next update makes new arrays.
+    _owned = False
+
     # A compiled training step returns the counts as 0-d arrays. Converting one to an int waits
     # for the step to finish (JAX runs it asynchronously), so it is stored as it came, and
     # converted when first read (not while a compiled step runs: torch.compile's program gets
@@ -178,6 +184,7 @@ class Optimizer:
         """
         if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
             _tracking.touch(self)
+        self._owned = False  # the caller may keep these arrays: the next update must not write them
         out = dict(self._state)
         if self._flat is not None:  # kept as lists of leaves between steps (see Adam)
             structure, named = self._flat
@@ -189,7 +196,7 @@ class Optimizer:
         if _tracking._session is not None:
             _tracking.touch(self)
         new = new if isinstance(new, Container) else Container(new)
-        self._state, self._flat = {}, None
+        self._state, self._flat, self._owned = {}, None, False
         flat: dict[str, list[Any]] = {}
         structure = None
         for name, tree in new.items():
@@ -291,6 +298,7 @@ class Optimizer:
         its two forms must not alternate)."""
         if self._state or self.accumulate_steps > 1:
             return None
+        self._owned = False
         lr: Any = self.lr
         has_lr = _is_number(lr) or _api.is_native_array(lr)
         leaves = [self._step_count, lr] if has_lr else [self._step_count]
@@ -303,6 +311,7 @@ class Optimizer:
 
     def _ivy_set_flat_state(self, key: Any, leaves: list[Any], *, concrete: bool = True) -> None:
         has_lr, structure, names = key
+        self._owned = False
         self._set_counts({"step_count": leaves[0], "lr": leaves[1]} if has_lr else {"step_count": leaves[0]}, concrete)
         self._state = {}
         if structure is None:
@@ -490,6 +499,7 @@ class Optimizer:
                 for x in leaves:
                     zeros[n].append(ivy.zeros_like(ivy.stop_gradient(x)))
             self._flat = (structure, zeros)
+            self._owned = _tracking._session is None
         elif not nest.same_structure(self._flat[0], structure):
             # The same keys in another order, or dicts where there were Containers: state restored
             # from a file, or passed through a compiler (jax.jit and tf.function sort dict keys).
@@ -505,6 +515,11 @@ class Optimizer:
 
     def _step(self, v: Any, grads: Any, lr: float) -> Any:
         raise NotImplementedError(f"{type(self).__name__} must implement _step(v, grads, lr)")
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a copy (copy.copy, pickle) may share the moment arrays: neither side writes them now
+        self._owned = False
+        return dict(self.__dict__)
 
     def __repr__(self) -> str:
         extra = "".join(
@@ -632,10 +647,22 @@ class Adam(Optimizer):
     def _adam_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> list[Any]:
         w, g = self._decay(leaves, grads, lr)
         m, v = self._flat_state(w, structure, "mw", "vw")
+        eager = _tracking._session is None
         new, m, v = _adam_leaves(
-            w, g, m, v, lr, self.step_count, self.beta1, self.beta2, self.epsilon, self.stop_gradients
+            w,
+            g,
+            m,
+            v,
+            lr,
+            self.step_count,
+            self.beta1,
+            self.beta2,
+            self.epsilon,
+            self.stop_gradients,
+            self._owned and eager,
         )
         self._flat = (structure, {"mw": m, "vw": v})
+        self._owned = eager  # (traced values: a compiled program's outputs replace them)
         return new
 
     def _step(self, v: Any, grads: Any, lr: float) -> Any:

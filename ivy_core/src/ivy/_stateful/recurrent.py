@@ -126,7 +126,7 @@ class _RNN(Module):
     def _forward(self, x: Any, initial_state: Any = None) -> Any:
         ivy = _ivy()
         x, h0s, c0s = self._prepare(x, initial_state)
-        v = self.v
+        v = self._vars
         hs_n: list[Any] = []
         cs_n: list[Any] = []
         lasts: list[Any] = []
@@ -292,7 +292,7 @@ class LSTM(_RNN):
         # unidirectional and no dropout: the whole stack in one ivy.lstm (a native kernel on torch)
         ivy = _ivy()
         x, h0, c0 = self._prepare(x, initial_state)
-        v = self.v
+        v = self._vars
         layers = [v[f"layer{i}"] for i in range(self.num_layers)]
         biases = [lv.b for lv in layers] if self.with_bias else None
         hs, (h, c) = ivy.lstm(x, h0, c0, [lv.w for lv in layers], [lv.r for lv in layers], biases=biases)

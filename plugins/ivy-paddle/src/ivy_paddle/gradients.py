@@ -332,12 +332,22 @@ _C_ADAM: list[bool | None] = [None]
 
 
 def _adam_c(
-    w: Tensor, g: Tensor, m: Tensor, v: Tensor, scalars: Sequence[Tensor], beta1: float, beta2: float, epsilon: float
+    w: Tensor,
+    g: Tensor,
+    m: Tensor,
+    v: Tensor,
+    scalars: Sequence[Tensor],
+    beta1: float,
+    beta2: float,
+    epsilon: float,
+    owned_moments: bool,
 ) -> tuple[Tensor, Tensor, Tensor]:
-    # The kernel updates param and moments in place: it is handed copies, never the caller's
-    # arrays. `scalars` (lr, β1^step, β2^step) are shared by every leaf of one update: with the
-    # "global β pow" flag the kernel only reads them (else it would advance them in place).
-    w2, m2, v2 = w.clone(), m.clone(), v.clone()
+    # The kernel updates param and moments in place: it is handed a copy of w, and of the
+    # moments unless the caller owns them. `scalars` (lr, β1^step, β2^step) are shared by every
+    # leaf of one update: with the "global β pow" flag the kernel only reads them (else it would
+    # advance them in place).
+    w2 = w.clone()
+    m2, v2 = (m, v) if owned_moments else (m.clone(), v.clone())
     lr, b1p, b2p = scalars
     paddle._C_ops.adam_(
         w2,
@@ -396,15 +406,18 @@ def adam_update_flat(
     beta1: float,
     beta2: float,
     epsilon: float,
+    owned_moments: bool = False,
 ) -> list[tuple[Tensor, Tensor, Tensor] | None]:
     """Core's fused Adam kernel (see ``ivy.adam_update``): per leaf ``(new_w, new_m, new_v)``
     with the new ``w`` cut from the graph, or ``None`` where the generic formula must run.
 
     paddle's own fused Adam kernel where this paddle has it as expected, else a short sequence of
-    public ops. Pure either way: the inputs are never written, only tensors made here.
+    public ops. ``ws`` and ``gs`` are never written; the moments are updated in place only when
+    the caller owns them (``owned_moments``) and paddle's kernel runs.
     """
     out: list[tuple[Tensor, Tensor, Tensor] | None] = []
     scalars: dict[Any, list[Tensor]] = {}  # per dtype: lr, β1^step, β2^step as [1] tensors
+    owned_moments = owned_moments and paddle.in_dynamic_mode()  # (a static program: new tensors)
     with paddle.no_grad():
         for w, g, m, v in zip(ws, gs, ms, vs):
             if not _fusable(w, g, m, v):
@@ -416,7 +429,7 @@ def adam_update_flat(
                     sc = scalars.get(w.dtype)
                     if sc is None:
                         sc = scalars[w.dtype] = [paddle.full([1], c, w.dtype) for c in (lr, beta1**step, beta2**step)]
-                    res = _adam_c(w, g, m, v, sc, beta1, beta2, epsilon)
+                    res = _adam_c(w, g, m, v, sc, beta1, beta2, epsilon, owned_moments)
                     _C_ADAM[0] = True
                 except (AttributeError, TypeError, ValueError, RuntimeError):
                     if _C_ADAM[0] is None:  # the kernel's signature differs here: never again

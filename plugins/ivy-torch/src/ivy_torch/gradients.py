@@ -199,13 +199,14 @@ def adam_update_flat(
     beta1: float,
     beta2: float,
     epsilon: float,
+    owned_moments: bool = False,
 ) -> list[tuple[Tensor, Tensor, Tensor] | None]:
     """Core's fused Adam kernel (see ``ivy.adam_update``): per leaf ``(new_w, new_m, new_v)``
     with the new ``w`` cut from the graph, or ``None`` where the generic formula must run.
 
     The arithmetic of ``torch.optim.Adam`` (lerp, addcmul, addcdiv), over all leaves at once with
-    the ``torch._foreach_*`` ops, but pure: the inputs are never written, only the new tensors
-    made here (the in-place ``_foreach_*_`` calls below all act on those).
+    the ``torch._foreach_*`` ops. ``ws`` and ``gs`` are never written; the moments are updated in
+    place only when the caller owns them (``owned_moments``, eagerly), as torch.optim.Adam does.
     """
     out: list[tuple[Tensor, Tensor, Tensor] | None] = [None] * len(ws)
     if _level() is not None:  # inside a torch.func transform: leave the wrapping to the generic path
@@ -217,8 +218,13 @@ def adam_update_flat(
     bc1 = 1.0 - beta1**step
     bc2_sqrt = (1.0 - beta2**step) ** 0.5
     with torch.no_grad():
-        m2 = torch._foreach_lerp(m, g, 1.0 - beta1)  # β1 m + (1-β1) g
-        v2 = torch._foreach_mul(v, beta2)
+        if owned_moments and not _compiling():
+            torch._foreach_lerp_(m, g, 1.0 - beta1)  # β1 m + (1-β1) g
+            torch._foreach_mul_(v, beta2)
+            m2, v2 = m, v
+        else:  # new tensors: the caller's stay as they were
+            m2 = torch._foreach_lerp(m, g, 1.0 - beta1)
+            v2 = torch._foreach_mul(v, beta2)
         torch._foreach_addcmul_(v2, g, g, value=1.0 - beta2)  # β2 v + (1-β2) g²
         denom = torch._foreach_sqrt(v2)
         torch._foreach_div_(denom, bc2_sqrt)
