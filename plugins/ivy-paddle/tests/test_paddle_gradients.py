@@ -1,6 +1,6 @@
 """The paddle backend's fused Adam kernel (``adam_update_flat``, what ``ivy.adam_update`` uses):
-both of its ways (paddle's own fused kernel, and public ops where this paddle lacks it as
-expected) against ``paddle.optimizer.Adam`` and the paper's formula in NumPy; pure; declining
+each of its ways (paddle's multi-tensor and one-leaf fused kernels, and public ops where this
+paddle lacks them as expected) against ``paddle.optimizer.Adam`` and the paper's formula in NumPy; pure; declining
 what it must not fuse. tensorflow is never imported here (paddle segfaults after it).
 
     PYTHONPATH=ivy_core/src python -m pytest plugins/ivy-paddle/tests/test_paddle_gradients.py -q
@@ -38,11 +38,15 @@ def _np_adam(w, g, m, v, step, lr, b1, b2, eps):
     return w - lr * (m / (1 - b1**step)) / (np.sqrt(v / (1 - b2**step)) + eps), m, v
 
 
-@pytest.fixture(params=["paddle kernel", "public ops"])
+@pytest.fixture(params=["multi-tensor kernel", "paddle kernel", "public ops"])
 def way(request, monkeypatch):
-    """Runs a test with paddle's fused kernel, then with the public-ops fallback."""
+    """Runs a test with paddle's multi-tensor Adam kernel, with its one-leaf kernel, then with
+    the public-ops fallback."""
+    monkeypatch.setattr(pg, "_C_MERGED", [None if request.param == "multi-tensor kernel" else False])
     monkeypatch.setattr(pg, "_C_ADAM", [None if request.param == "paddle kernel" else False])
     yield request.param
+    if request.param == "multi-tensor kernel":
+        assert pg._C_MERGED == [True], "paddle's multi-tensor Adam kernel was not used"
     if request.param == "paddle kernel":
         assert pg._C_ADAM == [True], "paddle's fused Adam kernel was not used"
 
@@ -126,7 +130,7 @@ def test_paddle_adam_kernel_writes_owned_moments_in_place(way):
         close(nv, want[2], 1e-12)
         close(tw[i], w[i], 0)  # w and g are never written
         close(tg[i], g[i], 0)
-    if way == "paddle kernel":  # the moments given are the ones updated (public ops: new ones)
+    if way != "public ops":  # paddle's kernels: the moments given are the ones updated
         assert all(nm is a for (_, nm, _), a in zip(out, tm))
         close(tm[0], _np_adam(w[0], g[0], m[0], v[0], 4, 0.01, 0.9, 0.999, 1e-7)[1], 1e-12)
 

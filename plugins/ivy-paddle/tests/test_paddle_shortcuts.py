@@ -121,17 +121,19 @@ def test_paddle_take_along_axis_follows_numpy(idx_shape):
     np.testing.assert_array_equal(g, want_g)
 
 
-def test_paddle_adam_shares_its_scalars_per_dtype_only():
+@pytest.mark.parametrize("kernel", ["_C_MERGED", "_C_ADAM"])
+def test_paddle_adam_shares_its_scalars_per_dtype_only(kernel, monkeypatch):
     lr, step, b1, b2, eps = 0.01, 3.0, 0.9, 0.99, 1e-7
     dts = ["float32", "float64", "float32", "float64"]
     shapes = [(3, 2), (4,), (2,), (2, 2)]
     w, g, m = ([R.normal(size=s) for s in shapes] for _ in range(3))
     v = [np.abs(R.normal(size=s)) for s in shapes]
-    pg._C_ADAM[0] = None
+    monkeypatch.setattr(pg, "_C_MERGED", [None if kernel == "_C_MERGED" else False])  # (else: one leaf at a time)
+    monkeypatch.setattr(pg, "_C_ADAM", [None])
     out = pg.adam_update_flat(
         *([t(a, d) for a, d in zip(arrs, dts)] for arrs in (w, g, m, v)), lr, step, beta1=b1, beta2=b2, epsilon=eps
     )
-    assert pg._C_ADAM == [True]
+    assert getattr(pg, kernel) == [True]
     for (nw, nm, nv), a, b, c, d, dt in zip(out, w, g, m, v, dts):
         a, b, c, d = (np.asarray(z, dt).astype(np.float64) for z in (a, b, c, d))
         rm, rv = b1 * c + (1 - b1) * b, b2 * d + (1 - b2) * b * b
