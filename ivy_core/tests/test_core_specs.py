@@ -172,3 +172,13 @@ def test_dtype_equal_in_every_form_and_order() -> None:
     for a, b in [(f, ivy.float32), (ivy.float32, f), ("float32", f), (f, "float32")]:
         assert ivy.dtype_equal(a, b)  # ...and what it can rely on
     assert not ivy.dtype_equal(f, ivy.float64) and not ivy.dtype_equal(f, "not a dtype")
+
+
+def test_by_dtype_constant_keys_a_table_by_the_exported_dtypes() -> None:
+    from ivy.plugin_kit import by_dtype_constant
+
+    table = by_dtype_constant({"float32": "f4", "int64": "i8", "float16": "f2"})
+    assert table == {ivy.float32: "f4", ivy.int64: "i8"}  # (float16 is not a standard dtype)
+    keys = list(table)
+    assert keys[0] is ivy.float32 and keys[1] is ivy.int64  # the very objects ``import ivy`` exports
+    assert type(keys[0]) is ivy.DType

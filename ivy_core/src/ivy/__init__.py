@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys as _sys
 from typing import Any as _Any
 
-from . import _api, _dispatch, _registry, nest
+from . import _api, _dispatch, _dtypes, _registry, nest
 from ._aliases import (
     array,
     concatenate,
@@ -121,20 +121,4 @@ def __dir__() -> list[str]:
 
 globals().update(_CONSTANTS)
 # The dtypes last: `bool` and `float` shadow the builtins in this module from here on.
-for _n in (
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-):
-    globals()[_n] = DType(_n)
-del _n
+globals().update(_dtypes.CONSTANTS)

@@ -5,7 +5,9 @@ Ops and specs
     :func:`spec_ops` (the spec op names, per category), :data:`CATEGORIES`, :func:`composed`
     (core's default of an op, written once against the Array API, to fall back to),
     :func:`conformant_ops` and :func:`native_dtype` (alias a conformant Array API library: the
-    dtype and device forms Ivy passes normalised to its own), :data:`DTYPE_KINDS`.
+    dtype and device forms Ivy passes normalised to its own), :data:`DTYPE_KINDS`,
+    :func:`by_dtype_constant` (a dtype table keyed by ``ivy.float32`` and friends: a plugin's
+    dtype conversion finds them by identity).
 
 Dtype promotion
     :func:`promote_types` and :func:`result_type_name`: the standard's promotion lattice and
@@ -43,6 +45,7 @@ from typing import Any
 from .. import _context
 from .._compose import load_defaults
 from .._dtypes import KINDS as DTYPE_KINDS
+from .._dtypes import by_constant as by_dtype_constant
 from .._promotion import promote_types, result_type_name
 from .._spec import CATEGORIES, SPECS
 from .._tracking import touch_random_state
@@ -68,6 +71,7 @@ __all__ = [
     "composed",
     "conformant_ops",
     "native_dtype",
+    "by_dtype_constant",
     "promote_types",
     "result_type_name",
     "channels_last",

@@ -12,8 +12,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ivy import DType
 from ivy.errors import UnsupportedDTypeError
-from ivy.plugin_kit import device_kinds
+from ivy.plugin_kit import by_dtype_constant, device_kinds
 
 ALL_NAMES = (
     "bool",
@@ -68,12 +69,21 @@ def x64_error(name: str, op: str) -> UnsupportedDTypeError:
     )
 
 
+#: ``ivy.float32`` -> the native dtype...: found by identity (in _CACHE, an ``ivy.DType`` key
+#: compares through its Python ``__eq__``)
+_BY_CONSTANT = by_dtype_constant(DTYPES)
+
+
 def native(dtype: Any, op: str = "this op") -> np.dtype:
     """A native dtype from a native dtype, an ``ivy.DType``, a name or another framework's dtype.
 
     Call it only when ``dtype`` is not None (hot path). Raises UnsupportedDTypeError for a 64-bit
     dtype while JAX's 64-bit mode is off.
     """
+    if type(dtype) is DType:
+        got = _BY_CONSTANT.get(dtype)
+        if got is not None:
+            return got
     try:
         return _CACHE[dtype]
     except (KeyError, TypeError):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ivy import dtype_name
+from ivy import DType, dtype_name
 from ivy.errors import UnsupportedDTypeError
-from ivy.plugin_kit import promote_types
+from ivy.plugin_kit import by_dtype_constant, promote_types
 
 from ._framework import paddle
 
@@ -52,10 +52,19 @@ def unsupported(dtype: Any, op: str) -> UnsupportedDTypeError:
     )
 
 
+#: ``ivy.float32`` -> the native dtype...: found by identity (in DTYPES, an ``ivy.DType`` key
+#: compares through its Python ``__eq__``)
+_BY_CONSTANT = by_dtype_constant(DTYPES)
+
+
 def native(dtype: Any, op: str = "this op") -> Any:
     """``None`` stays None; names, ``ivy.DType`` and foreign dtypes become paddle dtypes."""
     if dtype is None or type(dtype) is PDTYPE:
         return dtype  # native dtypes pass through (float16/bfloat16 included: the user asked for it)
+    if type(dtype) is DType:
+        got = _BY_CONSTANT.get(dtype)
+        if got is not None:
+            return got
     got = DTYPES.get(dtype) if isinstance(dtype, str) else None
     if got is not None:
         return got

@@ -6,8 +6,9 @@ from typing import Any
 
 import tensorflow as tf
 
+from ivy import DType
 from ivy.errors import UnsupportedDTypeError
-from ivy.plugin_kit import promote_types
+from ivy.plugin_kit import by_dtype_constant, promote_types
 
 NAMES = (
     "bool",
@@ -58,8 +59,18 @@ SAME_WIDTH_INT = {F32: I32, F64: I64, U8: I8, U16: I16, U32: I32, U64: I64, I8: 
 SUM_DTYPE = {BOOL: I64, I8: I64, I16: I64, I32: I64, I64: I64, U8: U64, U16: U64, U32: U64, U64: U64}
 
 
+#: ``ivy.float32`` -> the native dtype...: found by identity (in DTYPES, an ``ivy.DType`` key
+#: compares through its Python ``__eq__``)
+_BY_CONSTANT = by_dtype_constant(DTYPES)
+
+
 def native(dtype: Any) -> tf.DType:
     """Names, ``ivy.DType`` and other frameworks' dtypes become ``tf.DType``."""
+    # (the exact types first: isinstance against tf.DType costs ~0.3 us)
+    t = type(dtype)
+    d = _BY_CONSTANT.get(dtype) if t is DType else DTYPES.get(dtype) if t is str else None
+    if d is not None:
+        return d
     if isinstance(dtype, tf.DType):
         return dtype
     d = DTYPES.get(dtype) if isinstance(dtype, str) else None

@@ -6,8 +6,9 @@ from typing import Any
 
 import torch
 
+from ivy import DType
 from ivy.errors import UnsupportedDTypeError
-from ivy.plugin_kit import device_kinds, promote_types
+from ivy.plugin_kit import by_dtype_constant, device_kinds, promote_types
 
 Tensor = torch.Tensor
 
@@ -100,12 +101,17 @@ def scalar_dtype(v: Any, like: torch.dtype) -> torch.dtype:
     raise TypeError(f"expected an array or a Python scalar, got {type(v).__name__}")
 
 
+#: ``ivy.float32`` -> ``torch.float32``...: found by identity (in DTYPES, an ``ivy.DType`` key
+#: compares through its Python ``__eq__``)
+_BY_CONSTANT = by_dtype_constant(DTYPES)
+
+
 def native(dtype: Any) -> torch.dtype:
     """Names, ``ivy.DType`` and foreign dtypes become ``torch.dtype`` (call only when not None)."""
     if type(dtype) is torch.dtype:
         return dtype
     try:
-        return DTYPES[dtype]
+        return (_BY_CONSTANT if type(dtype) is DType else DTYPES)[dtype]
     except (KeyError, TypeError):
         pass
     if isinstance(dtype, str) and dtype.startswith("torch."):
