@@ -177,22 +177,34 @@ TIMER_COST = _timer_cost()
 def fastest_alternating(
     variants: dict[str, Callable[[], Any]], numbers: dict[str, int], flip: bool = False
 ) -> dict[str, float]:
-    """One round: the variants' calls alternate (a call of each in turn, the order reversing from
-    one turn to the next, ``flip`` reversing the first), each call timed alone, garbage collector
-    off; each variant's fastest call, in seconds. Alternating call by call, every variant meets
-    the same state of the machine (frequency, caches, a neighbour's load), which drifts within a
-    round too: a round's ratios come out several times tighter than from blocks of calls."""
+    """One round: the variants' calls alternate (a call of each in turn), each call timed alone,
+    garbage collector off; each variant's fastest call, in seconds. Alternating call by call,
+    every variant meets the same state of the machine (frequency, caches, a neighbour's load),
+    which drifts within a round too: a round's ratios come out several times tighter than from
+    blocks of calls.
+
+    The order rotates from one turn to the next (``flip`` starts it one place on), so that each
+    variant takes every place and none is ever called twice in a row: a call right after one of
+    its own finds its code and data warm in the caches, and a round's fastest call is often that
+    one (a reversing order gave the first and the last variants such calls, the others none).
+    With two variants the order stays the same all round (``flip`` reverses it)."""
     clock = time.perf_counter
     names = list(variants)
     fns = [variants[k] for k in names]
     counts = [numbers[k] for k in names]
     best = [float("inf")] * len(fns)
-    order = list(range(len(fns)))
+    n = len(fns)
+    base = list(range(n))
+    if n > 2:
+        turns = [base[k:] + base[:k] for k in range(n)]
+    else:
+        turns = [base[::-1] if flip else base]
+    start = 1 if flip and n > 2 else 0
     enabled = gc.isenabled()
     gc.disable()
     try:
         for j in range(max(counts)):
-            for i in order if (j % 2 == 0) != flip else order[::-1]:
+            for i in turns[(j + start) % len(turns)]:
                 if j < counts[i]:
                     t0 = clock()
                     fns[i]()

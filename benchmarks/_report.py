@@ -79,8 +79,9 @@ METHOD = """## How the figures were obtained
 * The variants of one measurement (native, Ivy, a peer, the native call again as "A/A") run in
   interleaved rounds: in each round every variant makes a fixed number of calls (about 0.5 ms of
   them; per-function figures at least 12 where those take at most 2 ms), **alternating call by
-  call** with the other variants (the order reversing from one turn to the next), each call timed
-  alone. A variant's figure in a round is its **fastest call** in that round (the scheduler of a
+  call** with the other variants (the order rotating from one turn to the next: each variant
+  takes every place and none is called twice in a row, where its code would be warm), each call
+  timed alone. A variant's figure in a round is its **fastest call** in that round (the scheduler of a
   shared machine interrupts some calls; the fastest is one it did not); a ratio is the **median
   over rounds of the ratio within a round**. Alternating call by call, every variant meets the
   same state of the machine (its clock, caches and neighbours' load drift even within a round).
@@ -94,7 +95,9 @@ METHOD = """## How the figures were obtained
 * Compiled (per function): the program `ivy.compile(f, backend=...)` builds against the native
   function compiled by the framework (`jax.jit`, `torch.compile`, `tf.function`,
   `paddle.jit.to_static`), and `ivy.compile(f)` without `backend=`, whose per-call object picks
-  the program by the type of the first argument (its cost per call is reported apart). The
+  the program by the type of the first argument (its cost per call is reported apart). Its A/A is
+  the native function compiled a second time: another program of the same code, as Ivy's is
+  (calling one program twice would compare it with itself, warm). The
   compiled model functions and the training step time `ivy.compile(f)` as users call it.
 * Usage counts: every public `ivy.*` function (and the backend namespace's) is wrapped by a counter
   that records calls made from the library's own code, while the library's test suite (pytest,
