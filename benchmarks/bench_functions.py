@@ -12,7 +12,8 @@ call (the
 * compiled      the program of ``ivy.compile(lambda x: ivy.<op>(x), backend=...)`` against the
                 native lambda compiled with the framework's compiler (``jax.jit``,
                 ``torch.compile``, ``tf.function``, ``paddle.jit.to_static``), with the native
-                lambda compiled a second time as the A/A (another program of the same code); and ``ivy.compile`` without ``backend=``, whose per-call object picks the
+                lambda compiled a second time as the A/A (another program of the same code);
+                and ``ivy.compile`` without ``backend=``, whose per-call object picks the
                 program by the first argument's type (its cost per call, reported apart).
 
 The eager overhead splits into the paper's groups: *backend-specific code* (namespace - native:

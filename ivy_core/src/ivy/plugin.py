@@ -284,7 +284,11 @@ class IvyHookSpecs:
         can use: ``__ivy_source__`` (it is a program emitted from an :class:`ivy.Graph`:
         straight-line calls of the backend) and ``__ivy_signature__`` (``fn`` takes ``*args,
         **kwargs`` and passes them on to a function of this signature: a compiler that binds
-        each call to the signature, as ``tf.function`` does, binds faster to this one).
+        each call to the signature, as ``tf.function`` does, binds faster to this one). A third,
+        ``__ivy_private_call__``, says that only Ivy calls the result (a training step whose
+        module and optimizer state Ivy threads through it as a flat tuple of arrays): the hook
+        may then return any callable that runs the compiled program, not the compiler's own
+        function object (ivy-tensorflow calls the traced concrete functions directly).
         """
 
 

@@ -313,6 +313,49 @@ def test_tensorflow_compile_hook_only_for_tensorflow_and_options_pass_through():
         fn(t([1, 2], tf.int32))  # the input signature was passed through
 
 
+def test_tensorflow_compile_of_a_threaded_step_calls_its_concrete_functions():
+    """A program only Ivy calls (``__ivy_private_call__``: a training step's threaded state) runs
+    its traced concrete functions directly: same results as tf.function's, a trace per new
+    structure, dtype, shape or Python value, and every other call through the flat path."""
+    from ivy_tensorflow._compile import ivy_compile
+
+    traces = []
+
+    def step(state, x, scale, *, shift=0.0):
+        traces.append(1)
+        w, b = state["w"], state["b"]
+        return tf.matmul(x, w) * scale + b + shift, {"w": w * 0.5, "b": b - 1.0}
+
+    step.__ivy_private_call__ = True
+    fn = ivy_compile(backend="tensorflow", fn=step, options={})
+    ref = tf.function(step)
+    r = np.random.default_rng(62)
+    state = {"b": t(r.normal(size=2)), "w": t(r.normal(size=(3, 2)))}  # (keys unsorted on purpose)
+
+    def check(x, scale, **kw):
+        got, want = fn(state, x, scale, **kw), ref(state, x, scale, **kw)
+        close(got[0], npa(want[0]), 1e-12)
+        close(got[1]["w"], npa(want[1]["w"]), 1e-12)
+        close(got[1]["b"], npa(want[1]["b"]), 1e-12)
+
+    x4, x5 = t(r.normal(size=(4, 3))), t(r.normal(size=(5, 3)))
+    n = len(traces)
+    for _ in range(3):
+        check(x4, 2.0)
+    assert len(traces) - n == 2  # one trace each for fn and ref; the later calls reuse them
+    assert len(fn._calls) == 1 and None not in fn._calls.values()  # ... through the concrete function
+    check(x5, 2.0)  # a new shape: traced again, learned again
+    check(x4, 3.0)  # a new Python value: likewise
+    check(x4, 3.0, shift=1.0)
+    assert len(fn._calls) == 4 and None not in fn._calls.values()
+    check(t(r.normal(size=(4, 3))), 2.0)  # other tensors, a known key: no new trace
+    assert len(traces) - n == 8
+    got = fn(state, x4, np.float64(2.0))  # a value it cannot key: through tf.function each time
+    close(got[0], npa(ref(state, x4, 2.0)[0]), 1e-12)
+    assert len(fn._calls) == 4
+    assert fn.get_concrete_function(state, x4, 2.0) is not None  # tf.function's own API passes
+
+
 def test_tensorflow_compile_gradients_random_and_nn_inside_tf_function():
     r = np.random.default_rng(61)
     w0, xs = r.normal(size=(3, 2)), r.normal(size=(4, 3))

@@ -342,6 +342,7 @@ def _pure_function(
         arrays, changed = layout.outputs(sigs, leaves, new)
         return out, arrays, changed
 
+    pure.__ivy_private_call__ = True  # type: ignore[attr-defined]
     return pure
 
 
