@@ -95,6 +95,35 @@ _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 _PERM = {1: (2, 1, 0), 2: (3, 2, 0, 1), 3: (4, 3, 0, 1, 2)}
 
 
+_Window = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], list[tuple[int, int]]]
+
+#: (n, kernel, strides, padding, dilations, the input's spatial shape, with the types of the
+#: scalars) -> (kernel, strides, dilations, (lo, hi) pads): a model calls each layer with the same
+#: ones on every step, and working them out costs microseconds of Python per call
+_WINDOWS: dict[Any, _Window] = {}
+_compiling = torch.compiler.is_compiling
+
+
+def _window(n: int, spatial: Any, kernel: Any, strides: Any, padding: Any, dilations: Any) -> _Window:
+    """A window op's arguments as ``n`` ints each, and its padding as ``(lo, hi)`` pairs."""
+    key: Any = None
+    if not _compiling():  # (torch.compile would replay the cache's writes on every call)
+        try:
+            key = (n, kernel, type(kernel), strides, type(strides), padding, dilations, type(dilations), spatial)
+            got = _WINDOWS.get(key)
+        except TypeError:  # a list among the arguments: no key
+            key = got = None
+        if got is not None:
+            return got
+    k = _tuple(kernel, n, "kernel")
+    s = _tuple(strides, n, "strides")
+    d = _tuple(dilations, n, "dilations")
+    got = (k, s, d, _pads(padding, n, spatial, [di * (ki - 1) + 1 for di, ki in zip(d, k)], s))
+    if key is not None and len(_WINDOWS) < 4096:
+        _WINDOWS[key] = got
+    return got
+
+
 def _bias(bias: Tensor, channels: int, dtype: Any, op: str) -> Tensor:
     """A given bias checked against the output channels, in the result's dtype."""
     _check_bias(bias, channels, op)
@@ -120,9 +149,7 @@ def _conv(
         w = w.to(x.dtype)
     if bias is not None:
         bias = _bias(bias, w.shape[0], x.dtype, op or f"conv{n}d")
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
-    pads = _pads(padding, n, x.shape[2:], [di * (k - 1) + 1 for di, k in zip(d, w.shape[2:])], s)
+    _, s, d, pads = _window(n, x.shape[2:], tuple(w.shape[2:]), strides, padding, dilations)
     if all(lo == hi for lo, hi in pads):
         y = _CONV[n](x, w, bias, s, [lo for lo, _ in pads], d, groups)
     else:
@@ -299,9 +326,7 @@ def _max_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_f
     cl = _channel_last(data_format, n)
     if cl:
         x = x.movedim(-1, 1)
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(strides, n, "strides")
-    pads = _pads(padding, n, x.shape[2:], k, s)
+    k, s, _, pads = _window(n, x.shape[2:], kernel, strides, padding, 1)
     if x.dtype.is_floating_point:
         if all(lo == hi and 2 * lo <= ki for (lo, hi), ki in zip(pads, k)):  # torch pads with -inf
             y = _MAX[n](x, k, s, [lo for lo, _ in pads])
@@ -322,9 +347,7 @@ def _avg_pool(
     cl = _channel_last(data_format, n)
     if cl:
         x = x.movedim(-1, 1)
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(strides, n, "strides")
-    pads = _pads(padding, n, x.shape[2:], k, s)
+    k, s, _, pads = _window(n, x.shape[2:], kernel, strides, padding, 1)
     if all(lo == hi and 2 * lo <= ki for (lo, hi), ki in zip(pads, k)):
         y = _AVG[n](x, k, s, [lo for lo, _ in pads], False, count_include_pad)
     else:
