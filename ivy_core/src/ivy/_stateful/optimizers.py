@@ -181,6 +181,11 @@ class Optimizer:
 
         Assigning a Container of the same form (from another optimizer of the same kind, or from
         :meth:`state_dict`) restores it; :meth:`save` / :meth:`load` do so through a file.
+
+        The arrays read here keep their values: an optimizer whose backend has a fused kernel
+        (Adam on torch and paddle) updates its moments in place, as ``torch.optim.Adam`` does,
+        but only while nobody else holds them; after a read, an assignment or a copy of the
+        optimizer, its next step makes new arrays.
         """
         if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
             _tracking.touch(self)

@@ -125,6 +125,8 @@ class _FlatCalls:
         return cf, tuple(at[id(t)] for t in theirs)
 
     def __getattr__(self, name: str) -> Any:  # (the tf.function's own API: get_concrete_function...)
+        if name.startswith("__") or name in self.__slots__:  # (copy and pickle probe before _fn exists)
+            raise AttributeError(name)
         return getattr(self._fn, name)
 
 
