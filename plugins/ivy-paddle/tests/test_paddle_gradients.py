@@ -100,17 +100,28 @@ def test_paddle_adam_kernel_matches_paddle_optimizer_adam(way):
         close(w, p.numpy(), 1e-6)
 
 
-def test_paddle_adam_kernel_is_pure(way):
+def _kernel_case():
+    """Weights, gradients and moments per leaf of SHAPES: as NumPy arrays, and as tensors."""
     w, g, m, v = ([R.normal(size=s) for s in SHAPES] for _ in range(4))
     v = [a * a for a in v]
-    tw, tg, tm, tv = ([t(a) for a in x] for x in (w, g, m, v))
-    tw[0].stop_gradient = False  # a variable: its new value is cut from the graph
-    out = pg.adam_update_flat(tw, tg, tm, tv, 0.01, 4.0, beta1=0.9, beta2=0.999, epsilon=1e-7)
+    return (w, g, m, v), tuple([t(a) for a in x] for x in (w, g, m, v))
+
+
+def _check_step_4(out, w, g, m, v):
+    """The kernel's step 4 (lr 0.01, default betas) against the paper's formula, per leaf."""
     for i, (nw, nm, nv) in enumerate(out):
         want = _np_adam(w[i], g[i], m[i], v[i], 4, 0.01, 0.9, 0.999, 1e-7)
         close(nw, want[0], 1e-12)
         close(nm, want[1], 1e-12)
         close(nv, want[2], 1e-12)
+
+
+def test_paddle_adam_kernel_is_pure(way):
+    (w, g, m, v), (tw, tg, tm, tv) = _kernel_case()
+    tw[0].stop_gradient = False  # a variable: its new value is cut from the graph
+    out = pg.adam_update_flat(tw, tg, tm, tv, 0.01, 4.0, beta1=0.9, beta2=0.999, epsilon=1e-7)
+    _check_step_4(out, w, g, m, v)
+    for nw, _, _ in out:
         assert nw.stop_gradient
     for given, old in ((tw, w), (tg, g), (tm, m), (tv, v)):
         for a, b in zip(given, old):
@@ -119,15 +130,10 @@ def test_paddle_adam_kernel_is_pure(way):
 
 
 def test_paddle_adam_kernel_writes_owned_moments_in_place(way):
-    w, g, m, v = ([R.normal(size=s) for s in SHAPES] for _ in range(4))
-    v = [a * a for a in v]
-    tw, tg, tm, tv = ([t(a) for a in x] for x in (w, g, m, v))
+    (w, g, m, v), (tw, tg, tm, tv) = _kernel_case()
     out = pg.adam_update_flat(tw, tg, tm, tv, 0.01, 4.0, beta1=0.9, beta2=0.999, epsilon=1e-7, owned_moments=True)
-    for i, (nw, nm, nv) in enumerate(out):
-        want = _np_adam(w[i], g[i], m[i], v[i], 4, 0.01, 0.9, 0.999, 1e-7)
-        close(nw, want[0], 1e-12)
-        close(nm, want[1], 1e-12)
-        close(nv, want[2], 1e-12)
+    _check_step_4(out, w, g, m, v)
+    for i in range(len(out)):
         close(tw[i], w[i], 0)  # w and g are never written
         close(tg[i], g[i], 0)
     if way != "public ops":  # paddle's kernels: the moments given are the ones updated

@@ -185,19 +185,30 @@ def test_torch_adam_kernel_matches_torch_optim_adam(dtype):
         close(v, npa(opt.state[p]["exp_avg_sq"]), tol)
 
 
-def test_torch_adam_kernel_is_pure_and_matches_the_paper():
+def _kernel_case():
+    """Weights, gradients and moments per leaf of SHAPES: as NumPy arrays, and as tensors."""
     w = [R.normal(size=s) for s in SHAPES]
     g = [R.normal(size=s) for s in SHAPES]
     m = [0.1 * R.normal(size=s) for s in SHAPES]
     v = [R.random(size=s) for s in SHAPES]
-    tw, tg_, tm, tv = ([t(a) for a in x] for x in (w, g, m, v))
-    tw[0].requires_grad_()  # a variable: its new value is cut from the graph
-    out = tg.adam_update_flat(tw, tg_, tm, tv, 0.01, 5.0, beta1=0.9, beta2=0.999, epsilon=1e-7)
+    return (w, g, m, v), tuple([t(a) for a in x] for x in (w, g, m, v))
+
+
+def _check_step_5(out, w, g, m, v):
+    """The kernel's step 5 (lr 0.01, default betas) against the paper's formula, per leaf."""
     for i, (nw, nm, nv) in enumerate(out):
         want = _np_adam(w[i], g[i], m[i], v[i], 5, 0.01, 0.9, 0.999, 1e-7)
         close(nw, want[0], 1e-12)
         close(nm, want[1], 1e-12)
         close(nv, want[2], 1e-12)
+
+
+def test_torch_adam_kernel_is_pure_and_matches_the_paper():
+    (w, g, m, v), (tw, tg_, tm, tv) = _kernel_case()
+    tw[0].requires_grad_()  # a variable: its new value is cut from the graph
+    out = tg.adam_update_flat(tw, tg_, tm, tv, 0.01, 5.0, beta1=0.9, beta2=0.999, epsilon=1e-7)
+    _check_step_5(out, w, g, m, v)
+    for nw, _, _ in out:
         assert not nw.requires_grad
     for given, old in ((tw, w), (tg_, g), (tm, m), (tv, v)):
         for a, b in zip(given, old):
@@ -206,17 +217,10 @@ def test_torch_adam_kernel_is_pure_and_matches_the_paper():
 
 
 def test_torch_adam_kernel_writes_owned_moments_in_place():
-    w = [R.normal(size=s) for s in SHAPES]
-    g = [R.normal(size=s) for s in SHAPES]
-    m = [0.1 * R.normal(size=s) for s in SHAPES]
-    v = [R.random(size=s) for s in SHAPES]
-    tw, tg_, tm, tv = ([t(a) for a in x] for x in (w, g, m, v))
+    (w, g, m, v), (tw, tg_, tm, tv) = _kernel_case()
     out = tg.adam_update_flat(tw, tg_, tm, tv, 0.01, 5.0, beta1=0.9, beta2=0.999, epsilon=1e-7, owned_moments=True)
+    _check_step_5(out, w, g, m, v)
     for i, (nw, nm, nv) in enumerate(out):
-        want = _np_adam(w[i], g[i], m[i], v[i], 5, 0.01, 0.9, 0.999, 1e-7)
-        close(nw, want[0], 1e-12)
-        close(nm, want[1], 1e-12)
-        close(nv, want[2], 1e-12)
         assert nm is tm[i] and nv is tv[i]  # the caller's moments, updated (as torch.optim.Adam's)
         assert nw is not tw[i]
         close(tw[i], w[i], 0)  # w and g are never written

@@ -259,7 +259,7 @@ class Module:
             _tracking.touch(self)
         if self._own_v is None:
             self._build()
-        out = _container(dict.items(self._vars))  # (built above)
+        out = Container._trusted(dict.items(self._vars))  # (built above)
         for name, key, m in self._children():
             try:
                 sub = m.v
@@ -307,9 +307,9 @@ class Module:
             for name, key, m in children:
                 roots.add(name)
                 m._assign_v(_branch(new, (name,) if key is None else (name, *key.split(SEPARATOR))), saved)
-            own = _container((k, x) for k, x in dict.items(new) if k not in roots)
+            own = Container._trusted((k, x) for k, x in dict.items(new) if k not in roots)
         else:
-            own = new if saved is not None else _container(dict.items(new))
+            own = new if saved is not None else Container._trusted(dict.items(new))
         object.__setattr__(self, "_own_v", own)  # (a private name: Module.__setattr__ has nothing to do)
         if self._own_state is None:
             self._own_state = Container()
@@ -433,8 +433,8 @@ class Module:
     def _ivy_set_flat_state(self, key: Any, leaves: list[Any], *, concrete: bool = True) -> None:
         v_keys, s_keys = key
         n = len(v_keys)
-        self._own_v = _container(zip(v_keys, leaves[:n]))
-        self._own_state = None if s_keys is None else _container(zip(s_keys, leaves[n:]))
+        self._own_v = Container._trusted(zip(v_keys, leaves[:n]))
+        self._own_state = None if s_keys is None else Container._trusted(zip(s_keys, leaves[n:]))
 
     def _ivy_ready(self) -> bool:
         """Whether the module is built (a compiled program cannot create variables)."""
@@ -556,11 +556,6 @@ class Module:
 
     def __repr__(self) -> str:
         return _inspect.module_repr(self)
-
-
-def _container(items: Any) -> Container:
-    """A Container of ``(key, value)`` pairs whose keys came from a Container (no checks)."""
-    return Container._trusted(items)
 
 
 def _size(x: Any) -> int:
