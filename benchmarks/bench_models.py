@@ -101,7 +101,9 @@ def ivy_step(model: Any, compiled: bool) -> Callable[[Any, Any], Any]:
     opt = ivy.Adam(LR, epsilon=EPS)
 
     def step(x: Any, y: Any) -> Any:
-        loss, grads = ivy.execute_with_gradients(lambda v: ivy.losses.cross_entropy(y, model(x, v=v)), model.v)
+        loss, grads = ivy.execute_with_gradients(
+            lambda v: ivy.losses.cross_entropy(y, model(x, v=v), from_logits=True), model.v
+        )
         model.v = opt.step(model.v, grads)
         return loss
 

@@ -102,8 +102,9 @@ def main() -> int:
             print("docs/api.md is out of date: run python docs/gen_api.py")
             return 1
         return 0
-    with open(TARGET, "w", encoding="utf-8") as f:
-        f.write(text)
+    from ivy import _atomic
+
+    _atomic.write_text(TARGET, text)  # (a crash never leaves half a page)
     print(f"wrote {TARGET}")
     return 0
 

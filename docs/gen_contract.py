@@ -33,17 +33,22 @@ def _show(value: object) -> str:
     return repr(value)
 
 
+def _cell(text: str) -> str:
+    """``text`` as code in a cell of a Markdown table (whose columns ``|`` separates)."""
+    return "`" + text.replace("|", "\\|") + "`"
+
+
 def _dataclass(cls: type) -> list[str]:
-    out = [f"### `{cls.__name__}`", "", "```python"]
+    # a table of the fields, not a code block: a field listing is no snippet to run
+    out = [f"### `{cls.__name__}`", "", "| field | type | default |", "| --- | --- | --- |"]
     for f in dataclasses.fields(cls):
-        default = ""
+        default = "(required)"
         if f.default is not dataclasses.MISSING:
-            value = f.default
-            default = f" = {_show(value)}"
+            default = _cell(_show(f.default))
         elif f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
-            default = f" = {f.default_factory()!r}"  # type: ignore[misc]
-        out.append(f"{f.name}: {f.type}{default}")
-    out += ["```", "", _doc(cls), ""]
+            default = _cell(repr(f.default_factory()))  # type: ignore[misc]
+        out.append(f"| `{f.name}` | {_cell(str(f.type))} | {default} |")
+    out += ["", _doc(cls), ""]
     return out
 
 
@@ -83,6 +88,10 @@ def render() -> str:
         obj = getattr(kit, name)
         if callable(obj) and not isinstance(obj, type):
             out += [f"### `{name}{_signature(obj)}`", "", _doc(obj), ""]
+        elif isinstance(obj, type) and getattr(obj, "_is_protocol", False):
+            # a callback's type: its call signature, and every word of its docstring (the layouts)
+            sig = _signature(obj.__call__)
+            out += [f"### `{name}`", "", "```python", f"{name}.__call__{sig}", "```", "", _doc(obj), ""]
         elif isinstance(obj, type):
             out += [f"### `{name}`", "", _doc(obj).split("\n\n")[0], ""]
         else:
@@ -98,8 +107,9 @@ def main() -> int:
                 print("docs/plugin-contract.md is out of date: run python docs/gen_contract.py")
                 return 1
         return 0
-    with open(TARGET, "w", encoding="utf-8") as f:
-        f.write(text)
+    from ivy import _atomic
+
+    _atomic.write_text(TARGET, text)  # (a crash never leaves half a page)
     print(f"wrote {TARGET}")
     return 0
 

@@ -41,6 +41,12 @@ SECTIONS: list[tuple[str, str, str, list[str] | None]] = [
     ("Initializers", "initializers", "ivy", None),
 ]
 
+#: methods documented after their class (the arguments users look up: ``fit``'s keywords...)
+METHODS: dict[str, list[str]] = {
+    "Module": ["add_weight"],
+    "Trainer": ["fit", "evaluate", "predict"],
+}
+
 
 def _summary(doc: str) -> str:
     """The first sentence of a docstring, on one line."""
@@ -58,7 +64,7 @@ def _signature(obj: Any) -> str:
         return "(...)"
     parts, star = [], False
     for p in sig.parameters.values():
-        if p.name == "self":
+        if p.name == "self" or p.name.startswith("_"):  # (private arguments are no part of the API)
             continue
         prefix = "*" if p.kind == p.VAR_POSITIONAL else "**" if p.kind == p.VAR_KEYWORD else ""
         if p.kind == p.KEYWORD_ONLY and not star:
@@ -100,12 +106,17 @@ def _section(title: str, module: Any, prefix: str, names: list[str] | None) -> l
     head = (module.__doc__ or "").strip()
     if head:
         lines += [_markdown(inspect.cleandoc(head)), ""]
-    lines += ["| name | what it is |", "| --- | --- |"]
+    entries = []  # each member, then its documented methods
     for name, obj in members:
+        entries.append((name, obj))
+        if inspect.isclass(obj):
+            entries += [(f"{name}.{meth}", getattr(obj, meth)) for meth in METHODS.get(name, [])]
+    lines += ["| name | what it is |", "| --- | --- |"]
+    for name, obj in entries:
         lines.append(f"| [`{prefix}.{name}`](#{_anchor(prefix, name)}) | {_markdown(_summary(obj.__doc__ or ''))} |")
     lines.append("")
-    for name, obj in members:
-        kind = "class" if inspect.isclass(obj) else "function"
+    for name, obj in entries:
+        kind = "class" if inspect.isclass(obj) else "method" if "." in name else "function"
         lines += [
             f'<a id="{_anchor(prefix, name)}"></a>',
             f"#### `{prefix}.{name}` ({kind})",
@@ -180,8 +191,9 @@ def main() -> int:
             print("docs/stateful.md is out of date: run python docs/gen_stateful.py", file=sys.stderr)
             return 1
         return 0
-    with open(TARGET, "w", encoding="utf-8") as f:
-        f.write(new)
+    from ivy import _atomic
+
+    _atomic.write_text(TARGET, new)  # (a crash never leaves half a page)
     return 0
 
 

@@ -148,8 +148,9 @@ def main(argv: list[str]) -> int:
             continue
         stale.append(path)
         if "--check" not in argv:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(new)
+            from ivy import _atomic
+
+            _atomic.write_text(path, new)  # (a crash never leaves half a page)
     if "--check" in argv and stale:
         print(f"out of date: {', '.join(stale)}: run python docs/gen_transpile_coverage.py", file=sys.stderr)
         return 1

@@ -69,7 +69,7 @@ def train(backend: str, epochs: int, verbose: int, samples: int = 2048) -> float
         model,
         to(x),
         to(y),
-        loss="cross_entropy",
+        loss=ivy.CrossEntropyLoss(from_logits=True),
         optimizer=ivy.Adam(3e-3),
         metrics=["accuracy"],
         epochs=epochs,

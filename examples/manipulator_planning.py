@@ -39,6 +39,7 @@ from drone_motion_planning import (  # noqa: E402  (the drone demo's scene, loop
     import_pyplot,
     needs_gradients,
     obstacle_arrays,
+    save_figure,
 )
 
 # The original demo's set-up: the drone scene's spare cube (under the floor there) moved next to
@@ -146,8 +147,7 @@ def save_picture(planner: ArmPlanner, initial: Any, final: Any, path: str) -> bo
     side.view_init(elev=25, azim=-50)
     fig.suptitle(f"Mico arm motion planning on {planner.backend}: clearance >= {CLEARANCE} m")
     fig.tight_layout()
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    fig.savefig(path, dpi=100)
+    save_figure(fig, path, dpi=100)
     plt.close(fig)
     return True
 

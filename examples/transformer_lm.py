@@ -64,7 +64,7 @@ class TinyLM(ivy.Module):
 
 def next_token_loss(labels: Any, logits: Any) -> Any:
     """Cross-entropy of the next tokens, the first two positions ignored (not yet predictable)."""
-    return ivy.losses.cross_entropy(labels[:, 2:], logits[:, 2:])
+    return ivy.losses.cross_entropy(labels[:, 2:], logits[:, 2:], from_logits=True)
 
 
 class PredictableAccuracy(ivy.metrics.Accuracy):

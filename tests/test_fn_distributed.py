@@ -77,7 +77,9 @@ def _batches(backend: str) -> list[tuple[Any, Any]]:
 def train(backend: str, strategy: Any) -> dict[str, Any]:
     """Three epochs of global batches of 16, Adam, accuracy; the weights and the history."""
     model = _model(backend)
-    tr = ivy.Trainer(model, "cross_entropy", ivy.Adam(1e-2), metrics=["accuracy"], strategy=strategy)
+    tr = ivy.Trainer(
+        model, ivy.CrossEntropyLoss(from_logits=True), ivy.Adam(1e-2), metrics=["accuracy"], strategy=strategy
+    )
     h = tr.fit(X, Y, epochs=3, batch_size=16, shuffle=False, verbose=0)
     return {"weights": _weights(model), "history": h.history}
 
@@ -287,7 +289,7 @@ def _batchnorm_worker() -> dict[str, Any]:
             ("mirrored", models[0], ivy.distributed.TFMirrored()),
             ("single", models[1], None),
         ):
-            tr = ivy.Trainer(model, "cross_entropy", ivy.Adam(1e-2), strategy=strategy)
+            tr = ivy.Trainer(model, ivy.CrossEntropyLoss(from_logits=True), ivy.Adam(1e-2), strategy=strategy)
             tr.fit(X, Y, epochs=3, batch_size=16, shuffle=False, verbose=0)
             runs[name] = {k.rsplit("/", 1)[1]: ivy.to_numpy(v).tolist() for k, v in model.state.to_flat_dict().items()}
         models[0].eval()

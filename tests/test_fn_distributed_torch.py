@@ -37,7 +37,14 @@ def _model() -> Any:
 def train(strategy: Any) -> tuple[dict[str, list[Any]], dict[str, list[float]]]:
     """Three epochs of batches of 16 (the global batch), Adam, accuracy."""
     model = _model()
-    tr = ivy.Trainer(model, "cross_entropy", ivy.Adam(1e-2), metrics=["accuracy"], compile=False, strategy=strategy)
+    tr = ivy.Trainer(
+        model,
+        ivy.CrossEntropyLoss(from_logits=True),
+        ivy.Adam(1e-2),
+        metrics=["accuracy"],
+        compile=False,
+        strategy=strategy,
+    )
     h = tr.fit(X, Y, epochs=3, batch_size=16, shuffle=False, verbose=0)
     return {k: ivy.to_numpy(v).tolist() for k, v in model.v.to_flat_dict().items()}, h.history
 

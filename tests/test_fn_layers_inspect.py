@@ -127,3 +127,16 @@ def test_fn_layers_constructors_name_every_option(backend):
         "SimpleRNN(input_channels=3, output_channels=4, num_layers=2, bidirectional=True, batch_first=False, "
         "activation='relu')"
     )
+
+
+def test_fn_layers_summary_takes_numpy_input(backend):
+    """As ``fit`` does, ``summary`` converts an example of NumPy arrays to the model's backend."""
+    x = np.random.default_rng(0).standard_normal((4, 8, 8, 1)).astype(np.float32)
+    native = CNN(backend=backend).summary(to_native(backend, x), print_fn=None)
+    model = CNN(backend=backend)  # not built: built by the example, on its backend
+    assert model.summary(x, print_fn=None) == native
+    assert ivy.namespace(model.v.head.layers["2"].w).name == backend
+    built = ivy.Sequential(ivy.Linear(4, 3), backend=backend)
+    built.v  # noqa: B018 - builds
+    text = built.summary(np.zeros((2, 4), np.float32), print_fn=None)
+    assert "0 (Linear)" in text and "(2, 3)" in text

@@ -156,7 +156,24 @@ def test_fn_losses_cross_entropy_integer_labels(backend, reduction):
             m, __import__("optax").softmax_cross_entropy_with_integer_labels(p, t), reduction
         ),
     }
-    check_loss(backend, lambda t, p: ivy.losses.cross_entropy(t, p, reduction=reduction), [LABELS, LOGITS], refs)
+    fn = ivy.losses.cross_entropy
+    check_loss(backend, lambda t, p: fn(t, p, from_logits=True, reduction=reduction), [LABELS, LOGITS], refs)
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_fn_losses_cross_entropy_of_probabilities(backend, reduction):
+    # the default: probabilities, as ivy.cross_entropy (softmax outputs here). Keras' loss divides
+    # the probabilities by their sum first: the same values, other gradients; torch's formula is ours.
+    probs = np.exp(LOGITS) / np.exp(LOGITS).sum(-1, keepdims=True)
+    refs = {"torch": lambda m, t, p: m.nn.functional.nll_loss(m.log(p), t, reduction=reduction)}
+    fn = ivy.losses.cross_entropy
+    check_loss(backend, lambda t, p: fn(t, p, reduction=reduction), [LABELS, probs], refs, fw="torch", rtol=1e-4)
+    refs = {"torch": lambda m, t, p: _reduce(m, -(t * m.log(p)).sum(-1), reduction)}
+    check_loss(backend, lambda t, p: fn(t, p, reduction=reduction), [SOFT, probs], refs, fw="torch", rtol=1e-4)
+    if backend == "tensorflow":  # the values agree with Keras' (the gradients differ, see above)
+        want, _ = _run("keras", _keras("SparseCategoricalCrossentropy", reduction), [LABELS, probs], 1)
+        got = fn(to_native(backend, LABELS), to_native(backend, probs), reduction=reduction)
+        np.testing.assert_allclose(native_to_numpy(backend, got), want, rtol=1e-5)
 
 
 @pytest.mark.parametrize("reduction", REDUCTIONS)
@@ -178,7 +195,8 @@ def test_fn_losses_cross_entropy_class_weights_ignore_index_and_smoothing(backen
             return m.nn.functional.cross_entropy(p, t, **k)
 
         lab = labels if "ignore_index" in kw else LABELS
-        iw = {**t_kw, "weight": to_native(backend, weight)} if "weight" in kw else t_kw
+        iw = {**t_kw, "weight": to_native(backend, weight)} if "weight" in kw else dict(t_kw)
+        iw["from_logits"] = True
         check_loss(
             backend,
             lambda t, p, iw=iw: ivy.losses.cross_entropy(t, p, **iw),
@@ -204,7 +222,9 @@ def test_fn_losses_cross_entropy_probabilities_with_smoothing(backend, reduction
         ),
     }
     fn = ivy.losses.cross_entropy
-    check_loss(backend, lambda t, p: fn(t, p, label_smoothing=eps, reduction=reduction), [SOFT, LOGITS], refs)
+    check_loss(
+        backend, lambda t, p: fn(t, p, from_logits=True, label_smoothing=eps, reduction=reduction), [SOFT, LOGITS], refs
+    )
 
 
 def test_fn_losses_cross_entropy_with_torch_class_axis(backend):
@@ -213,7 +233,7 @@ def test_fn_losses_cross_entropy_with_torch_class_axis(backend):
     refs = {"torch": lambda m, t, p: m.nn.functional.cross_entropy(p, t, reduction="none")}
     check_loss(
         backend,
-        lambda t, p: ivy.losses.cross_entropy(t, p, axis=1, reduction="none"),
+        lambda t, p: ivy.losses.cross_entropy(t, p, axis=1, from_logits=True, reduction="none"),
         [labels, logits],
         refs,
         fw="torch",
@@ -247,7 +267,7 @@ def test_fn_losses_binary_cross_entropy_from_logits(backend, reduction):
     }
     check_loss(
         backend,
-        lambda t, p: ivy.losses.binary_cross_entropy(t, p, reduction=reduction),
+        lambda t, p: ivy.losses.binary_cross_entropy(t, p, from_logits=True, reduction=reduction),
         [BIN_TARGETS, BIN_LOGITS],
         refs,
     )
@@ -267,7 +287,9 @@ def test_fn_losses_binary_cross_entropy_weights_smoothing_and_probabilities(back
     }
     check_loss(
         backend,
-        lambda t, p: ivy.losses.binary_cross_entropy(t, p, pos_weight=pw, weight=w, reduction=reduction),
+        lambda t, p: ivy.losses.binary_cross_entropy(
+            t, p, from_logits=True, pos_weight=pw, weight=w, reduction=reduction
+        ),
         [BIN_TARGETS, BIN_LOGITS],
         refs,
     )
@@ -279,17 +301,19 @@ def test_fn_losses_binary_cross_entropy_weights_smoothing_and_probabilities(back
     }
     check_loss(
         backend,
-        lambda t, p: ivy.losses.binary_cross_entropy(t, p, label_smoothing=0.2, reduction=reduction),
+        lambda t, p: ivy.losses.binary_cross_entropy(t, p, from_logits=True, label_smoothing=0.2, reduction=reduction),
         [BIN_TARGETS, BIN_LOGITS],
         smooth_ref,
     )
     probs = (1 / (1 + np.exp(-BIN_LOGITS))).astype(np.float32)
     check_loss(
         backend,
-        lambda t, p: ivy.losses.binary_cross_entropy(t, p, from_logits=False, reduction=reduction),
+        lambda t, p: ivy.losses.binary_cross_entropy(t, p, reduction=reduction),  # probabilities: the default
         [BIN_TARGETS, probs],
-        {"torch": lambda m, t, p: m.nn.functional.binary_cross_entropy(p, t, reduction=reduction)},
-        fw="torch",
+        {
+            "torch": lambda m, t, p: m.nn.functional.binary_cross_entropy(p, t, reduction=reduction),
+            "keras": _keras_per_element("binary_crossentropy", reduction),
+        },
         rtol=1e-4,
     )
 
@@ -316,11 +340,26 @@ def test_fn_losses_focal(backend, reduction):
         ),
     }
     fn = ivy.losses.focal
-    check_loss(backend, lambda t, p: fn(t, p, reduction=reduction), [BIN_TARGETS, BIN_LOGITS], refs, rtol=1e-4)
+    check_loss(
+        backend,
+        lambda t, p: fn(t, p, from_logits=True, reduction=reduction),
+        [BIN_TARGETS, BIN_LOGITS],
+        refs,
+        rtol=1e-4,
+    )
+    # probabilities, the default
+    probs = (1 / (1 + np.exp(-BIN_LOGITS))).astype(np.float32)
+    refs = {
+        "torch": lambda m, t, p: _reduce(m, _torch_focal(m, t, m.log(p) - m.log1p(-p)), reduction),
+        "keras": _keras_per_element(
+            "binary_focal_crossentropy", reduction, apply_class_balancing=True, alpha=0.25, gamma=2.0
+        ),
+    }
+    check_loss(backend, lambda t, p: fn(t, p, reduction=reduction), [BIN_TARGETS, probs], refs, rtol=1e-4, atol=1e-4)
     if reduction == "none":  # another focusing parameter, no class balance
         check_loss(
             backend,
-            lambda t, p: fn(t, p, gamma=1.5, alpha=None, reduction="none"),
+            lambda t, p: fn(t, p, from_logits=True, gamma=1.5, alpha=None, reduction="none"),
             [BIN_TARGETS, BIN_LOGITS],
             {"torch": lambda m, t, p: _torch_focal(m, t, p, 1.5, None)},
             fw="torch",
@@ -340,10 +379,18 @@ def test_fn_losses_categorical_focal(backend, reduction):
         "keras": _keras("CategoricalFocalCrossentropy", reduction, alpha=0.25, gamma=2.0, from_logits=True),
     }
     fn = ivy.losses.categorical_focal
-    check_loss(backend, lambda t, p: fn(t, p, reduction=reduction), [ONE_HOT, LOGITS], refs, rtol=1e-4)
+    check_loss(
+        backend, lambda t, p: fn(t, p, from_logits=True, reduction=reduction), [ONE_HOT, LOGITS], refs, rtol=1e-4
+    )
+    # probabilities, the default (Keras divides them by their sum: other gradients)
+    probs = np.exp(LOGITS) / np.exp(LOGITS).sum(-1, keepdims=True)
+    refs = {"torch": lambda m, t, p: _reduce(m, -(0.25 * (1 - p) ** 2.0 * t * m.log(p)).sum(-1), reduction)}
+    check_loss(
+        backend, lambda t, p: fn(t, p, reduction=reduction), [ONE_HOT, probs], refs, fw="torch", rtol=1e-4, atol=1e-4
+    )
     check_loss(
         backend,
-        lambda t, p: fn(t, p, reduction=reduction),
+        lambda t, p: fn(t, p, from_logits=True, reduction=reduction),
         [LABELS, LOGITS],
         {
             "torch": lambda m, t, p: _reduce(
@@ -380,23 +427,28 @@ HUGE_BIN = (BIN_LOGITS / 3 * 1e4).astype(np.float32)
 HUGE_CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray], Callable[..., Any]]] = {
     # name: (ivy loss, its arguments, the reference in float64 torch; "none": one value per sample)
     "cross_entropy_labels_smoothing": (
-        lambda t, p: ivy.losses.cross_entropy(t, p, label_smoothing=0.1, reduction="none"),
+        lambda t, p: ivy.losses.cross_entropy(t, p, from_logits=True, label_smoothing=0.1, reduction="none"),
         [LABELS, HUGE],
         lambda m, t, p: m.nn.functional.cross_entropy(p.double(), t, label_smoothing=0.1, reduction="none"),
     ),
     "cross_entropy_one_hot_smoothing": (
-        lambda t, p: ivy.losses.cross_entropy(t, p, label_smoothing=0.1, reduction="none"),
+        lambda t, p: ivy.losses.cross_entropy(t, p, from_logits=True, label_smoothing=0.1, reduction="none"),
         [ONE_HOT, HUGE],
         lambda m, t, p: m.nn.functional.cross_entropy(p.double(), t.double(), label_smoothing=0.1, reduction="none"),
     ),
     "cross_entropy_soft_labels": (
-        lambda t, p: ivy.losses.cross_entropy(t, p, reduction="none"),
+        lambda t, p: ivy.losses.cross_entropy(t, p, from_logits=True, reduction="none"),
         [SOFT, HUGE],
         lambda m, t, p: m.nn.functional.cross_entropy(p.double(), t.double(), reduction="none"),
     ),
     "binary_cross_entropy": (
         lambda t, p: ivy.losses.binary_cross_entropy(
-            t, p, pos_weight=np.array([1.0, 2.0, 0.5], np.float32), label_smoothing=0.2, reduction="none"
+            t,
+            p,
+            from_logits=True,
+            pos_weight=np.array([1.0, 2.0, 0.5], np.float32),
+            label_smoothing=0.2,
+            reduction="none",
         ),
         [BIN_TARGETS, HUGE_BIN],
         lambda m, t, p: m.nn.functional.binary_cross_entropy_with_logits(
@@ -404,12 +456,12 @@ HUGE_CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray], Callable[..., 
         ),
     ),
     "focal": (
-        lambda t, p: ivy.losses.focal(t, p, reduction="none"),
+        lambda t, p: ivy.losses.focal(t, p, from_logits=True, reduction="none"),
         [BIN_TARGETS, HUGE_BIN],
         lambda m, t, p: _torch_focal(m, t.double(), p.double()),
     ),
     "focal_gamma_below_one": (  # (1 - p_t)^0.5: an infinite slope where 1 - p_t rounds to 0
-        lambda t, p: ivy.losses.focal(t, p, gamma=0.5, reduction="none"),
+        lambda t, p: ivy.losses.focal(t, p, from_logits=True, gamma=0.5, reduction="none"),
         [  # and confident right predictions at moderate logits, 30 and 60
             np.concatenate([BIN_TARGETS, [[1.0, 0.0, 1.0]]]).astype(np.float32),
             np.concatenate([HUGE_BIN, [[30.0, -30.0, 60.0]]]).astype(np.float32),
@@ -417,17 +469,17 @@ HUGE_CASES: dict[str, tuple[Callable[..., Any], list[np.ndarray], Callable[..., 
         lambda m, t, p: _stable_focal(m, t, p, 0.5),
     ),
     "categorical_focal_gamma_below_one": (
-        lambda t, p: ivy.losses.categorical_focal(t, p, gamma=0.5, reduction="none"),
+        lambda t, p: ivy.losses.categorical_focal(t, p, from_logits=True, gamma=0.5, reduction="none"),
         [ONE_HOT, HUGE],
         lambda m, t, p: _stable_categorical_focal(m, t, p, 0.5),
     ),
     "categorical_focal_one_hot": (
-        lambda t, p: ivy.losses.categorical_focal(t, p, reduction="none"),
+        lambda t, p: ivy.losses.categorical_focal(t, p, from_logits=True, reduction="none"),
         [ONE_HOT, HUGE],
         lambda m, t, p: _torch_categorical_focal(m, t.double(), p.double()),
     ),
     "categorical_focal_labels": (
-        lambda t, p: ivy.losses.categorical_focal(t, p, reduction="none"),
+        lambda t, p: ivy.losses.categorical_focal(t, p, from_logits=True, reduction="none"),
         [LABELS, HUGE],
         lambda m, t, p: _torch_categorical_focal(m, m.nn.functional.one_hot(t, C).double(), p.double()),
     ),
@@ -633,13 +685,17 @@ def test_fn_losses_ctc_impossible_alignment(backend):
 
 
 def test_fn_losses_classes_hold_settings(backend):
-    loss = ivy.CrossEntropyLoss(label_smoothing=0.1, reduction="sum")
-    assert repr(loss) == "CrossEntropyLoss(label_smoothing=0.1, reduction='sum')"
+    loss = ivy.CrossEntropyLoss(from_logits=True, label_smoothing=0.1, reduction="sum")
+    assert repr(loss) == "CrossEntropyLoss(from_logits=True, label_smoothing=0.1, reduction='sum')"
     got = native_to_numpy(backend, loss(to_native(backend, LABELS), to_native(backend, LOGITS)))
     want = native_to_numpy(
         backend,
         ivy.losses.cross_entropy(
-            to_native(backend, LABELS), to_native(backend, LOGITS), label_smoothing=0.1, reduction="sum"
+            to_native(backend, LABELS),
+            to_native(backend, LOGITS),
+            from_logits=True,
+            label_smoothing=0.1,
+            reduction="sum",
         ),
     )
     np.testing.assert_allclose(got, want, rtol=1e-6)
@@ -655,7 +711,9 @@ def test_fn_losses_binary_cross_entropy_keeps_tiny_losses(backend):
     # confident right predictions: the loss is log(1 + e^-|x|), not a difference of large terms
     x = np.array([30.0, -30.0, 60.0, -60.0], np.float32)
     y = np.array([1.0, 0.0, 1.0, 0.0], np.float32)
-    got = ivy.losses.binary_cross_entropy(to_native(backend, y), to_native(backend, x), reduction="none")
+    got = ivy.losses.binary_cross_entropy(
+        to_native(backend, y), to_native(backend, x), from_logits=True, reduction="none"
+    )
     np.testing.assert_allclose(
         native_to_numpy(backend, got), np.log1p(np.exp(-np.abs(x.astype(np.float64)))), rtol=1e-6
     )

@@ -50,7 +50,7 @@ def test_fn_training_loop_fits_arrays_with_validation_and_metrics(autodiff):
         model,
         to_native(backend, X),
         to_native(backend, Y),
-        loss="cross_entropy",
+        loss=ivy.CrossEntropyLoss(from_logits=True),
         optimizer=ivy.Adam(0.05),
         metrics=["accuracy", ivy.metrics.F1Score(2, name="f1")],
         epochs=6,
@@ -78,7 +78,11 @@ def test_fn_training_loop_compiled_step_equals_eager(autodiff):
     for compiled in (False, _cheap(backend)):
         model = _model(backend)
         tr = ivy.Trainer(
-            model, ivy.CrossEntropyLoss(), ivy.SGD(0.1, momentum=0.9), metrics=["accuracy"], compile=compiled
+            model,
+            ivy.CrossEntropyLoss(from_logits=True),
+            ivy.SGD(0.1, momentum=0.9),
+            metrics=["accuracy"],
+            compile=compiled,
         )
         h = tr.fit(X, Y, epochs=2, batch_size=32, shuffle=False, verbose=0, validation_data=(XV, YV))
         runs[bool(compiled)] = (_weights(backend, model), h.history)
@@ -99,7 +103,9 @@ def test_fn_training_loop_default_torch_compile_equals_eager(backend):
     for compiled in (False, True):
         model = _model(backend)
         kw = {} if compiled else {"compile": False}  # compiled: the Trainer's default, no options
-        tr = ivy.Trainer(model, "cross_entropy", ivy.SGD(0.1, momentum=0.9), metrics=["accuracy"], **kw)
+        tr = ivy.Trainer(
+            model, ivy.CrossEntropyLoss(from_logits=True), ivy.SGD(0.1, momentum=0.9), metrics=["accuracy"], **kw
+        )
         if compiled:
             torch._dynamo.reset()  # an earlier test's step of the same code may sit in dynamo's cache
         before = sum(counters["inductor"].values())
@@ -127,7 +133,7 @@ def test_fn_training_loop_takes_a_torch_data_loader(autodiff):
     h = ivy.fit(
         model,
         loader,
-        loss="cross_entropy",
+        loss=ivy.CrossEntropyLoss(from_logits=True),
         optimizer=ivy.SGD(0.2),
         metrics=["accuracy"],
         epochs=3,
@@ -139,7 +145,7 @@ def test_fn_training_loop_takes_a_torch_data_loader(autodiff):
         same,
         X,
         Y,
-        loss="cross_entropy",
+        loss=ivy.CrossEntropyLoss(from_logits=True),
         optimizer=ivy.SGD(0.2),
         metrics=["accuracy"],
         epochs=3,
@@ -162,7 +168,7 @@ def test_fn_training_loop_takes_tf_data(autodiff):
     h = ivy.fit(
         model,
         ds,
-        loss="cross_entropy",
+        loss=ivy.CrossEntropyLoss(from_logits=True),
         optimizer=ivy.Adam(0.05),
         epochs=4,
         verbose=0,
@@ -177,23 +183,37 @@ def test_fn_training_loop_iterables_and_their_errors(autodiff):
     backend = autodiff
     batches = [(to_native(backend, X[i : i + 32]), to_native(backend, Y[i : i + 32])) for i in range(0, 96, 32)]
     h = ivy.fit(
-        _model(backend), batches, loss="cross_entropy", optimizer=ivy.SGD(0.1), epochs=2, verbose=0, compile=False
+        _model(backend),
+        batches,
+        loss=ivy.CrossEntropyLoss(from_logits=True),
+        optimizer=ivy.SGD(0.1),
+        epochs=2,
+        verbose=0,
+        compile=False,
     )
     assert len(h.history["loss"]) == 2
     gen = iter(batches)
     with pytest.raises(ValueError, match="epoch 2 got no batch"):
-        ivy.fit(_model(backend), gen, loss="cross_entropy", optimizer=ivy.SGD(0.1), epochs=2, verbose=0, compile=False)
+        ivy.fit(
+            _model(backend),
+            gen,
+            loss=ivy.CrossEntropyLoss(from_logits=True),
+            optimizer=ivy.SGD(0.1),
+            epochs=2,
+            verbose=0,
+            compile=False,
+        )
     with pytest.raises(ValueError, match="unknown loss 'crossentropy'"):
         ivy.Trainer(_model(backend), "crossentropy", ivy.SGD(0.1))
     with pytest.raises(ValueError, match="unknown metric 'acuracy'"):
         ivy.Trainer(_model(backend), "mse", ivy.SGD(0.1), metrics=["acuracy"])
     with pytest.raises(ValueError, match="x has 96 samples, y has 32"):
-        ivy.fit(_model(backend), X, YV, loss="cross_entropy", optimizer=ivy.SGD(0.1), verbose=0)
+        ivy.fit(_model(backend), X, YV, loss=ivy.CrossEntropyLoss(from_logits=True), optimizer=ivy.SGD(0.1), verbose=0)
 
 
 def test_fn_training_loop_evaluate_and_predict(backend):
     model = _model(backend)
-    tr = ivy.Trainer(model, "cross_entropy", ivy.SGD(0.1), metrics=["accuracy"], compile=False)
+    tr = ivy.Trainer(model, ivy.CrossEntropyLoss(from_logits=True), ivy.SGD(0.1), metrics=["accuracy"], compile=False)
     logs = tr.evaluate(XV, YV, batch_size=8)
     pred = tr.predict(XV, batch_size=10)
     np.testing.assert_allclose(
@@ -226,7 +246,7 @@ def test_fn_training_loop_early_stopping_restores_the_best_weights(autodiff):
         model,
         X,
         Y,
-        loss="cross_entropy",
+        loss=ivy.CrossEntropyLoss(from_logits=True),
         optimizer=ivy.SGD(0.1),
         epochs=6,
         verbose=0,
@@ -252,7 +272,7 @@ def test_fn_training_loop_checkpoints_and_lr_schedule_callbacks(autodiff, tmp_pa
         model,
         X,
         Y,
-        loss="cross_entropy",
+        loss=ivy.CrossEntropyLoss(from_logits=True),
         optimizer=opt,
         epochs=3,
         verbose=0,
@@ -265,7 +285,7 @@ def test_fn_training_loop_checkpoints_and_lr_schedule_callbacks(autodiff, tmp_pa
     assert [p.rsplit("/", 1)[-1] for p in ckpt.saved] == ["e1.safetensors", "e2.safetensors", "e3.safetensors"]
     restored = _model(backend)
     info = ivy.load_checkpoint(ckpt.saved[0], restored, ivy.SGD(0.1))
-    assert info["extra"] == {"epoch": 1}
+    assert info["extra"]["epoch"] == 1 and isinstance(info["extra"]["seed"], int)  # what a resumed fit takes
     for k, v in _weights(backend, restored).items():
         np.testing.assert_array_equal(v, after[0][k])
 
@@ -277,7 +297,7 @@ def test_fn_training_loop_reduces_the_rate_on_a_plateau(autodiff):
         _model(backend),
         X,
         Y,
-        loss="cross_entropy",
+        loss=ivy.CrossEntropyLoss(from_logits=True),
         optimizer=ivy.SGD(plateau),
         epochs=4,
         verbose=0,
@@ -299,7 +319,7 @@ def test_fn_training_loop_progress_output(autodiff, capsys, monkeypatch):
             _model(backend),
             X,
             Y,
-            loss="cross_entropy",
+            loss=ivy.CrossEntropyLoss(from_logits=True),
             optimizer=ivy.SGD(0.1),
             epochs=epochs,
             verbose=verbose,
@@ -337,7 +357,7 @@ def test_fn_training_loop_history_plots(autodiff, tmp_path, monkeypatch):
         _model(backend),
         X,
         Y,
-        loss="cross_entropy",
+        loss=ivy.CrossEntropyLoss(from_logits=True),
         optimizer=ivy.SGD(0.1),
         epochs=2,
         verbose=0,
@@ -369,7 +389,7 @@ def test_fn_training_loop_falls_back_to_eager_when_compiling_fails(autodiff):
 
     model = Branchy()
     model(to_native(backend, X[:2]))
-    tr = ivy.Trainer(model, "cross_entropy", ivy.SGD(0.1), compile=_cheap(backend))
+    tr = ivy.Trainer(model, ivy.CrossEntropyLoss(from_logits=True), ivy.SGD(0.1), compile=_cheap(backend))
     if backend in ("jax", "tensorflow"):
         with pytest.warns(RuntimeWarning, match="compiling the train step failed .*running it eagerly"):
             tr.fit(X, Y, epochs=1, batch_size=32, verbose=0)
@@ -377,3 +397,147 @@ def test_fn_training_loop_falls_back_to_eager_when_compiling_fails(autodiff):
     else:  # torch.compile and paddle's to_static run such Python themselves
         tr.fit(X, Y, epochs=1, batch_size=32, verbose=0)
     assert has_autodiff(backend)
+
+
+# ------------------------------------------------------------------ exact means, validation_split, initial_epoch
+
+
+def _np_logits(x: np.ndarray) -> np.ndarray:
+    """The model's outputs with the weights W0, in float64 NumPy (the reference)."""
+    h = np.tanh(x.astype(np.float64) @ W0["layers/0/w"].T + W0["layers/0/b"])
+    return h @ W0["layers/2/w"].T + W0["layers/2/b"]
+
+
+def _np_ce(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Per-sample cross-entropy of the W0 model on ``(x, y)``."""
+    z = _np_logits(x)
+    z = z - z.max(1, keepdims=True)
+    return -(z[np.arange(len(y)), y] - np.log(np.exp(z).sum(1)))
+
+
+def test_fn_training_loop_lambda_callback_calls_every_hook(autodiff):
+    backend = autodiff
+    calls: list[tuple[Any, ...]] = []
+    record = ivy.callbacks.LambdaCallback(
+        on_train_begin=lambda t: calls.append(("train_begin",)),
+        on_epoch_begin=lambda e, t: calls.append(("epoch_begin", e)),
+        on_batch_end=lambda b, logs, t: calls.append(("batch_end", b, logs["loss"])),
+        on_epoch_end=lambda e, logs, t: calls.append(("epoch_end", e)),
+        on_train_end=lambda t: calls.append(("train_end",)),
+    )
+    ivy.fit(
+        _model(backend),
+        X,
+        Y,
+        loss=ivy.CrossEntropyLoss(from_logits=True),
+        optimizer=ivy.SGD(0.0),  # the weights stay W0: each batch's loss has a NumPy reference
+        epochs=2,
+        batch_size=40,  # 40, 40, 16
+        shuffle=False,
+        verbose=0,
+        compile=False,
+        callbacks=[record],
+    )
+    names = [c[:2] for c in calls]
+    batches = [("batch_end", 0), ("batch_end", 1), ("batch_end", 2)]
+    assert names == [
+        ("train_begin",),
+        ("epoch_begin", 0),
+        *batches,
+        ("epoch_end", 0),
+        ("epoch_begin", 1),
+        *batches,
+        ("epoch_end", 1),
+        ("train_end",),
+    ]
+    ce = _np_ce(X, Y)
+    want = [ce[:40].mean(), ce[40:80].mean(), ce[80:].mean()]
+    got = [c[2] for c in calls if c[0] == "batch_end"]
+    np.testing.assert_allclose(got, want * 2, rtol=1e-5)
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["eager", "compiled"])
+def test_fn_training_loop_logged_means_are_exact_per_sample_means(autodiff, compiled):
+    """A last, smaller batch counts by its size: the logged loss and accuracy over a dataset equal
+    NumPy's means over all its samples, for training, validation and evaluate, at any batch size."""
+    backend = autodiff
+    ce, ce_val = _np_ce(X, Y), _np_ce(XV, YV)
+    acc_val = np.mean(_np_logits(XV).argmax(1) == YV)
+    # the reference is worth testing: averaging the batches' means unweighted is off by more than rtol
+    for values, size in ((ce, 20), (ce_val, 20), (ce_val, 7)):
+        unweighted = np.mean([values[i : i + size].mean() for i in range(0, len(values), size)])
+        assert abs(unweighted - values.mean()) > 1e-4 * values.mean()
+    model = _model(backend)
+    tr = ivy.Trainer(
+        model,
+        ivy.CrossEntropyLoss(from_logits=True),
+        ivy.SGD(0.0),
+        metrics=["accuracy"],
+        compile=_cheap(backend) if compiled else False,
+    )
+    # training: 4 x 20 + 16 samples; validation: 20 + 12
+    h = tr.fit(X, Y, epochs=1, batch_size=20, shuffle=False, verbose=0, validation_data=(XV, YV))
+    assert h["loss"][0] == pytest.approx(ce.mean(), rel=1e-5)
+    assert h["val_loss"][0] == pytest.approx(ce_val.mean(), rel=1e-5)
+    assert h["val_accuracy"][0] == pytest.approx(acc_val, abs=1e-6)
+    for batch_size in (7, 32):  # 4 x 7 + 4; one batch
+        logs = tr.evaluate(XV, YV, batch_size=batch_size)
+        assert logs["loss"] == pytest.approx(ce_val.mean(), rel=1e-5), batch_size
+        assert logs["accuracy"] == pytest.approx(acc_val, abs=1e-6), batch_size
+
+
+def test_fn_training_loop_validation_split_holds_out_the_last_samples(autodiff):
+    backend = autodiff
+    # Keras: the last floor-complement of the samples, before shuffling; 96 * 0.7 = 67.19999...
+    split = int(np.floor(96 * (1 - 0.3)))
+    assert split == 67
+    h = ivy.fit(
+        _model(backend),
+        to_native(backend, X),
+        to_native(backend, Y),
+        loss=ivy.CrossEntropyLoss(from_logits=True),
+        optimizer=ivy.SGD(0.0),
+        metrics=["accuracy"],
+        epochs=2,
+        batch_size=16,
+        validation_split=0.3,
+        verbose=0,
+        seed=3,
+        compile=False,
+    )
+    ce = _np_ce(X, Y)
+    assert h["loss"] == pytest.approx([ce[:split].mean()] * 2, rel=1e-5)
+    assert h["val_loss"] == pytest.approx([ce[split:].mean()] * 2, rel=1e-5)
+    assert h["val_accuracy"][0] == pytest.approx(np.mean(_np_logits(X[split:]).argmax(1) == Y[split:]))
+    kw: dict[str, Any] = {
+        "loss": ivy.CrossEntropyLoss(from_logits=True),
+        "optimizer": ivy.SGD(0.1),
+        "verbose": 0,
+        "compile": False,
+    }
+    with pytest.raises(ValueError, match="validation_data or validation_split, not both"):
+        ivy.fit(_model(backend), X, Y, validation_split=0.2, validation_data=(XV, YV), **kw)
+    with pytest.raises(ValueError, match="needs array data"):
+        ivy.fit(_model(backend), [(X, Y)], validation_split=0.2, **kw)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        ivy.fit(_model(backend), X, Y, validation_split=1.0, **kw)
+    with pytest.raises(ValueError, match="leaves no training sample"):
+        ivy.fit(_model(backend), X[:1], Y[:1], validation_split=0.5, **kw)
+
+
+def test_fn_training_loop_initial_epoch_resumes_the_count(autodiff, tmp_path, capsys):
+    backend = autodiff
+    seen: list[int] = []
+    sched = ivy.callbacks.LearningRateScheduler(lambda epoch: seen.append(epoch) or 0.1)
+    ckpt = ivy.callbacks.ModelCheckpoint(tmp_path / "e{epoch}.safetensors", monitor="loss")
+    kw: dict[str, Any] = {"loss": ivy.CrossEntropyLoss(from_logits=True), "optimizer": ivy.SGD(0.1), "compile": False}
+    h = ivy.fit(_model(backend), X, Y, epochs=5, initial_epoch=3, verbose=2, callbacks=[sched, ckpt], **kw)
+    assert h.epoch == [3, 4] and len(h["loss"]) == 2 and seen == [3, 4]  # as Keras: epochs 4 and 5 of 5
+    assert [p.rsplit("/", 1)[-1] for p in ckpt.saved] == ["e4.safetensors", "e5.safetensors"]
+    assert [ln.split(" - ")[0] for ln in capsys.readouterr().out.splitlines()] == ["Epoch 4/5", "Epoch 5/5"]
+    assert ivy.load_checkpoint(ckpt.saved[-1], _model(backend))["extra"]["epoch"] == 5
+    done = ivy.fit(_model(backend), X, Y, epochs=2, initial_epoch=2, verbose=0, **kw)  # nothing left to train
+    assert done.epoch == []
+    for bad in (-1, 6, 1.0):
+        with pytest.raises(ValueError, match="initial_epoch must be an int from 0 to epochs=5"):
+            ivy.fit(_model(backend), X, Y, epochs=5, initial_epoch=bad, verbose=0, **kw)

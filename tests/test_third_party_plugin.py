@@ -3,11 +3,15 @@
 The fixture distribution ``tests/fixtures/ivy-toy`` (entry point ``toy`` in the group
 ``ivy.backends``) is installed with pip into a temporary folder, and every check runs in a fresh
 interpreter with that folder on ``PYTHONPATH``: exactly what a user who pip-installs a plugin gets.
+So is ``tests/fixtures/ivy-cnames``, a backend whose framework names its dtypes as C does (float32
+is ``float``): Ivy names them by the plugin's declaration, and the backend passes the conformance
+kit.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -16,15 +20,16 @@ from pathlib import Path
 
 import pytest
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "ivy-toy"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+FIXTURE = FIXTURES / "ivy-toy"
 
 
-@pytest.fixture(scope="module")
-def toy_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    target = tmp_path_factory.mktemp("ivy-toy-site")
+def _install(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
+    """``pip install`` the fixture distribution ``tests/fixtures/<name>`` into a new folder."""
+    target = tmp_path_factory.mktemp(f"{name}-site")
     # Build from a copy: an in-tree build would leave build/ and *.egg-info in the repository.
-    src = tmp_path_factory.mktemp("ivy-toy-src") / "ivy-toy"
-    shutil.copytree(FIXTURE, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    src = tmp_path_factory.mktemp(f"{name}-src") / name
+    shutil.copytree(FIXTURES / name, src, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     proc = subprocess.run(
         [
             sys.executable,
@@ -43,9 +48,22 @@ def toy_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         text=True,
         timeout=300,
     )
-    assert proc.returncode == 0, f"pip install of ivy-toy failed:\n{proc.stdout}\n{proc.stderr}"
+    assert proc.returncode == 0, f"pip install of {name} failed:\n{proc.stdout}\n{proc.stderr}"
+    return target
+
+
+@pytest.fixture(scope="module")
+def toy_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = _install(tmp_path_factory, "ivy-toy")
     assert (target / "ivy_toy" / "__init__.py").is_file()
     assert list(target.glob("ivy_toy-0.1.0.dist-info"))
+    return target
+
+
+@pytest.fixture(scope="module")
+def cnames_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    target = _install(tmp_path_factory, "ivy-cnames")
+    assert (target / "ivy_cnames" / "conformance-xfails.txt").is_file()
     return target
 
 
@@ -218,3 +236,68 @@ def test_mixing_toy_and_numpy_raises_naming_both(toy_site: Path) -> None:
         """,
         toy_site,
     )
+
+
+# --------------------------------------------------------------------------- foreign dtype names
+
+
+def test_foreign_dtype_names_come_from_the_plugins_declaration(cnames_site: Path) -> None:
+    run(
+        """
+        import sys, ivy
+        from ivy_cnames._framework import DTYPES, HALF
+        # the framework's own names: the traps of reading them (float is not float64, int not int64)
+        assert DTYPES["float32"].name == "float" and DTYPES["int32"].name == "int", DTYPES
+        assert DTYPES["float64"].name == "double" and str(DTYPES["float32"]) == "cnames.float"
+        # named by the declaration, also before the backend was used (naming loads it)
+        assert "cnames" not in ivy._registry.loaded_backends()
+        for name, native in DTYPES.items():
+            got = ivy.dtype_name(native)
+            assert got == name, (native, got, name)
+        assert "cnames" in ivy._registry.loaded_backends()
+        x = ivy.cnames.asarray([1.0, 2.0], dtype="float32")
+        assert type(x).__name__ == "CArray" and x.dtype is DTYPES["float32"], x
+        assert ivy.dtype_name(x.dtype) == "float32"
+        assert ivy.float32 == x.dtype and x.dtype == ivy.float32 and ivy.float64 != x.dtype
+        assert ivy.isdtype(x.dtype, "real floating") and ivy.dtype_equal(x.dtype, "float32")
+        i = ivy.astype(x, "int32")
+        assert i.dtype is DTYPES["int32"] and ivy.dtype_name(i.dtype) == "int32", i.dtype
+        assert ivy.dtype_name(ivy.result_type(x, i)) == "float32"
+        # the kit names them the same way
+        from ivy.testing.convert import dtype_name as kit_dtype_name
+        assert kit_dtype_name(x.dtype) == "float32" and kit_dtype_name(i.dtype) == "int32"
+        # the graph tracer, and a program emitted for the backend
+        g = ivy.trace_graph(lambda a: ivy.astype(ivy.add(a, a), "float64"), args=(x,))
+        assert [v.dtype for v in g.inputs] == ["float32"], g.inputs
+        y = g.to("cnames")(x)
+        assert y.dtype is DTYPES["float64"] and ivy.to_list(y) == [2.0, 4.0], y
+        # a dtype of the framework its plugin does not declare: a clear error, never a guess
+        try:
+            ivy.dtype_name(HALF)
+        except TypeError as e:
+            msg = str(e)
+            assert "cnames.half" in msg and "'cnames' backend (ivy-cnames 0.1.0)" in msg, msg
+            assert "BackendImpl.dtypes" in msg, msg
+        else:
+            raise AssertionError("an undeclared dtype got a name")
+        assert not (ivy.float32 == HALF) and ivy.float32 != HALF  # no name: equal to no dtype constant
+        """,
+        cnames_site,
+    )
+
+
+def test_foreign_dtype_names_pass_the_conformance_kit(cnames_site: Path, request: pytest.FixtureRequest) -> None:
+    if request.config.getoption("ivy_backend"):
+        pytest.skip("runs once, in the run without --backend (scripts/test's core run): the kit takes a minute")
+    env = {k: v for k, v in os.environ.items() if k not in ("IVY_BACKEND", "HYPOTHESIS_PROFILE", "CI")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(cnames_site), os.environ.get("PYTHONPATH")]))
+    # the documented command of a plugin's author, outside the repository (no pytest.ini of ours)
+    cmd = [sys.executable, "-m", "pytest", "-p", "ivy.testing", "--ivy-backend", "cnames", "--ivy-profile", "quick"]
+    cmd += ["--pyargs", "ivy.testing.suite", "-q", "-p", "no:cacheprovider", "-W", "ignore::RuntimeWarning"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900, cwd=str(cnames_site))
+    tail = proc.stdout[-6000:] + proc.stderr[-2000:]
+    assert proc.returncode == 0, tail
+    summary = proc.stdout.strip().splitlines()[-1]
+    assert " passed" in summary, summary
+    assert not re.search(r"\d+ (failed|errors?)\b", summary), summary
+    assert "match no collected test" not in proc.stdout, tail  # every expected failure is real

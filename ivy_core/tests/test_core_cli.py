@@ -32,6 +32,64 @@ def broken_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
+# --------------------------------------------------------------------------- smoke check, versions
+
+# A fake backend over Python lists. BROKEN_ADD: its add fails as a framework without a C compiler
+# does; SMOKE: source of BackendImpl.smoke; DISTS: BackendSpec.framework_distributions.
+_LISTS = """
+from ivy.plugin import BackendImpl, BackendSpec, hookimpl
+
+@hookimpl
+def ivy_register_backends(register):
+    register(BackendSpec(name={name!r}, array_modules=({mod!r},), load="{mod}:load",
+                         framework_distributions={dists!r}))
+
+class Arr(list):
+    pass
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    return Arr(obj)
+
+def add(x1, x2, /):
+    if {broken_add!r}:
+        raise RuntimeError("no C compiler found to build the kernel")
+    return Arr(a + b for a, b in zip(x1, x2))
+
+def to_list(x, /):
+    return list(x)
+
+def _fail():
+    raise RuntimeError("the device was lost")
+
+def load():
+    import {fw}
+    return BackendImpl(ops={{"asarray": asarray, "add": add, "to_list": to_list}}, array_types=(Arr,),
+                       dtypes={{}}, default_dtypes={{}}, devices=lambda: ["cpu"], default_device=lambda: "cpu",
+                       framework={fw}, smoke={smoke})
+"""
+
+
+@pytest.fixture(scope="module")
+def lists_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three fake backends: one that computes, one whose framework cannot compute (its add
+    fails), one whose own smoke hook fails; their framework, a distribution of its own (version
+    3.2.1, no ``__version__``), which the first plugin requires at >=4."""
+    root = tmp_path_factory.mktemp("lists-site")
+    make_fake_dist(root, "fakelists-fw", {}, {"fakelists_fw": "# a framework without __version__\n"}, version="3.2.1")
+    cases = {
+        "listsok": dict(broken_add=False, smoke="None", dists=("fakelists-fw",)),
+        "listsnocc": dict(broken_add=True, smoke="None", dists=()),
+        "listslost": dict(broken_add=False, smoke="_fail", dists=()),
+    }
+    for name, kw in cases.items():
+        src = _LISTS.format(name=name, mod=f"ivy_{name}", fw="fakelists_fw", **kw)
+        info = make_fake_dist(root, f"ivy-{name}", {name: f"ivy_{name}"}, {f"ivy_{name}": src})
+        if name == "listsok":
+            meta = info / "METADATA"
+            meta.write_text(meta.read_text() + "Requires-Dist: fakelists-fw>=4,<5\n")
+    return root
+
+
 def doctor(
     *args: str, paths: tuple[Path, ...] = (), env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
@@ -111,7 +169,7 @@ def _ivy_cmd(*args: str, paths: tuple[Path, ...] = ()) -> subprocess.CompletedPr
     )
 
 
-def test_plugins_lists_status_coverage_and_broken_plugins(toy_site: Path, broken_site: Path) -> None:
+def test_plugins_lists_status_coverage_and_broken_plugins(toy_site: Path, broken_site: Path, lists_site: Path) -> None:
     import json
 
     import ivy
@@ -128,7 +186,12 @@ def test_plugins_lists_status_coverage_and_broken_plugins(toy_site: Path, broken
     # loading the toy backend (no framework: quick) gives its coverage of the spec
     from ivy._spec import SPECS
 
-    proc = _ivy_cmd("plugins", paths=(toy_site,))
+    proc = _ivy_cmd("plugins", paths=(toy_site, lists_site))
+    # a plugin that loads but whose smoke check fails is broken
+    nocc = proc.stdout.split("listsnocc: ivy-listsnocc 0.1", 1)[1].split("\n\n")[0]
+    assert "status:     broken: it loads, but its smoke check fails: RuntimeError: no C compiler" in nocc, nocc
+    ok = proc.stdout.split("listsok: ivy-listsok 0.1", 1)[1].split("\n\n")[0]
+    assert "framework:  fakelists-fw 3.2.1" in ok, ok
     block = proc.stdout.split("toy: ivy-toy 0.1.0", 1)[1].split("\n\n")[0]
     assert "status:     ok" in block
     cov = [line for line in block.splitlines() if "coverage:" in line][0]
@@ -160,3 +223,21 @@ def test_version_ranges_are_checked() -> None:
     assert _satisfies("2.13.0+cpu", ">=2.13,<3") and not _satisfies("2.12.1", ">=2.13,<3")
     assert _satisfies("0.10.2", ">=0.10,<0.11") and not _satisfies("0.11.0", ">=0.10,<0.11")
     assert _satisfies("3.3.1", "==3.3.*") and not _satisfies("3.4.0", "==3.3.*")
+
+
+def test_doctor_runs_the_smoke_check_and_reads_versions_from_metadata(lists_site: Path) -> None:
+    proc = doctor("--backend", "listsok", "--backend", "listsnocc", "--backend", "listslost", paths=(lists_site,))
+    lines = {line.split()[0]: line for line in proc.stdout.splitlines() if line.startswith("  ")}
+    ok, nocc, lost = lines["listsok"], lines["listsnocc"], lines["listslost"]
+    # the framework's version from its distribution's metadata (the module has no __version__)
+    assert "loads       fakelists-fw 3.2.1" in ok, proc.stdout
+    assert "smoke check ok" in ok, proc.stdout
+    # the framework loads, but cannot compute: reported, with the framework's error
+    assert "BROKEN" in nocc, proc.stdout
+    assert "smoke check fails: RuntimeError: no C compiler found to build the kernel" in nocc, proc.stdout
+    # the plugin's own smoke hook is what runs when it has one
+    assert "smoke check fails: RuntimeError: the device was lost" in lost, proc.stdout
+    # the version range the plugin requires, checked against the metadata
+    assert "warning: ivy-listsok is tested with fakelists-fw>=4,<5, but fakelists-fw 3.2.1 is installed" in proc.stdout
+    assert "3 problem(s) found" in proc.stdout, proc.stdout
+    assert proc.returncode == 1

@@ -3,6 +3,7 @@ test backend (numpy); values are checked against NumPy formulas written here."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from pathlib import Path
@@ -31,6 +32,9 @@ def test_json_and_safetensors_round_trip(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mixed.json", "mixed.safetensors"]
     doc = json.loads((tmp_path / "mixed.json").read_text())
     assert doc["format"] == "ivy.graph" and {n["op"] for n in doc["graph"]["nodes"]} >= {"get_item", "where"}
+    # the saved document is to_json's plus the hash of its data file (a document never loads
+    # with another save's data)
+    assert doc.pop("data_sha256") == hashlib.sha256((tmp_path / "mixed.safetensors").read_bytes()).hexdigest()
     assert json.loads(g.to_json()) == doc
     back = Graph.load(tmp_path / "mixed.json")
     assert back.code == g.code

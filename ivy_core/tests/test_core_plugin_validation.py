@@ -16,7 +16,8 @@ from ivy_core_tests_support import make_fake_dist, run_json
 from ivy._registry import signature_mismatch
 
 # A fake plugin module. NAME: its BackendSpec.name; API: its plugin_api; OPS: source of a dict
-# expression; PRE: code run at import; LOAD: the body of load().
+# expression; PRE: code run at import; LOAD: the body of load(); MODULES: its array modules;
+# TYPES, DTYPES: source of BackendImpl.array_types and .dtypes; RESULT: what load() returns.
 _TEMPLATE = '''
 from ivy.plugin import BackendImpl, BackendSpec, hookimpl
 {pre}
@@ -24,9 +25,12 @@ from ivy.plugin import BackendImpl, BackendSpec, hookimpl
 class {cls}:
     """The fake framework's array type."""
 
+class FakeDType:
+    """The fake framework's dtype type."""
+
 @hookimpl
 def ivy_register_backends(register):
-    register(BackendSpec(name={name!r}, array_modules=({mod!r},), load="{mod}:load", plugin_api={api}))
+    register(BackendSpec(name={name!r}, array_modules={modules}, load="{mod}:load", plugin_api={api}))
 
 def good_add(x1, x2, /):
     return {cls}()
@@ -35,14 +39,15 @@ def good_add(x1, x2, /):
 
 def load():
     {load}
-    return BackendImpl(
+    impl = BackendImpl(
         ops={ops},
-        array_types=({cls},),
-        dtypes={{}},
+        array_types={types},
+        dtypes={dtypes},
         default_dtypes={{}},
         devices=lambda: ["cpu"],
         default_device=lambda: "cpu",
     )
+    return {result}
 '''
 
 
@@ -55,9 +60,25 @@ def _module(
     pre: str = "",
     defs: str = "",
     load: str = "pass",
+    modules: tuple[str, ...] | None = None,
+    types: str | None = None,
+    dtypes: str = "{}",
+    result: str = "impl",
 ) -> str:
+    cls = f"{mod.capitalize()}Array"
     return _TEMPLATE.format(
-        mod=mod, name=name, api=api, ops=ops, pre=pre, defs=defs, load=load, cls=f"{mod.capitalize()}Array"
+        mod=mod,
+        name=name,
+        api=api,
+        ops=ops,
+        pre=pre,
+        defs=defs,
+        load=load,
+        cls=cls,
+        modules=repr(modules or (mod,)),
+        types=types or f"({cls},)",
+        dtypes=dtypes,
+        result=result,
     )
 
 
@@ -106,7 +127,48 @@ CASES: dict[str, tuple[str, str, str, str]] = {
         _module("loadfail", "loadfail", load='raise RuntimeError("boom: no device found")'),
     ),
     "entry_point_name": ("ivy-epname", "epname", "epname", _module("epname", "othername")),
+    # load() returns the ops, not a BackendImpl
+    "load_not_impl": ("ivy-notimpl", "notimpl", "notimpl", _module("notimpl", "notimpl", result="dict(impl.ops)")),
+    # the entry module imports its framework (an array module it declares) at import time
+    "eager_import": (
+        "ivy-eager",
+        "eager",
+        "eager",
+        _module("eager", "eager", modules=("eager", "eagerfw"), pre="import eagerfw  # against the contract"),
+    ),
+    # numpy's arrays declared as its own: inference would hand them to this backend
+    "takeover_module": (
+        "ivy-takeover",
+        "takeover",
+        "takeover",
+        _module("takeover", "takeover", load="import numpy", types="(numpy.ndarray,)"),
+    ),
+    # a base of another loaded backend's array type (FakegoodArray is an object)
+    "takeover_base": ("ivy-objects", "objects", "objects", _module("objects", "objects", types="(object,)")),
+    "dtype_names": (
+        "ivy-dtnames",
+        "dtnames",
+        "dtnames",
+        _module("dtnames", "dtnames", dtypes='{"float": FakeDType(), "float32": FakeDType()}'),
+    ),
+    "dtype_twice": (
+        "ivy-dttwice",
+        "dttwice",
+        "dttwice",
+        _module("dttwice", "dttwice", defs="ONE = FakeDType()", dtypes='{"float32": ONE, "float64": ONE}'),
+    ),
+    "not_a_spec": (
+        "ivy-notspec",
+        "notspec",
+        "notspec",
+        _module("notspec", "notspec")
+        .replace("register(BackendSpec(", "register(dict(spec=BackendSpec(")
+        .replace("plugin_api=1))", "plugin_api=1)))"),
+    ),
 }
+
+#: case -> the modules of its fake framework, installed with it
+FRAMEWORKS = {"eager_import": {"eagerfw": "class Tensor:\n    pass\n"}}
 
 #: case -> (expected exception class name, cause class name or None, fragments of the message)
 EXPECTED: dict[str, tuple[str, str | None, tuple[str, ...]]] = {
@@ -129,6 +191,33 @@ EXPECTED: dict[str, tuple[str, str | None, tuple[str, ...]]] = {
     ),
     "load_raises": ("BackendLoadError", "RuntimeError", ("ivy-loadfail 0.1", "'loadfail'", "boom: no device found")),
     "entry_point_name": ("PluginValidationError", None, ("ivy-epname 0.1", "'epname'", "othername")),
+    "load_not_impl": (
+        "PluginValidationError",
+        None,
+        ("ivy-notimpl 0.1", "returned a dict", "not an ivy.plugin.BackendImpl"),
+    ),
+    "eager_import": (
+        "PluginValidationError",
+        None,
+        ("ivy-eager 0.1", "imported the framework (eagerfw)", "eager:load"),
+    ),
+    "takeover_module": (
+        "PluginValidationError",
+        None,
+        ("ivy-takeover 0.1", "numpy.ndarray", "the backend 'numpy' (ivy-numpy", "BackendImpl.array_types"),
+    ),
+    "takeover_base": (
+        "PluginValidationError",
+        None,
+        ("ivy-objects 0.1", "builtins.object", "the backend 'fakegood' (ivy-fakegood 0.1)", "take over"),
+    ),
+    "dtype_names": ("PluginValidationError", None, ("ivy-dtnames 0.1", "'float'", "no standard dtype names")),
+    "dtype_twice": ("PluginValidationError", None, ("ivy-dttwice 0.1", "both 'float32' and 'float64'")),
+    "not_a_spec": (
+        "PluginValidationError",
+        None,
+        ("ivy-notspec 0.1", "registered a dict", "not an ivy.plugin.BackendSpec"),
+    ),
 }
 
 _PROBE = """
@@ -138,7 +227,8 @@ import ivy.errors as E
 from ivy import _registry
 
 out = {"backends": ivy.backends(), "imported_at_listing": sorted(
-    m for m in ("fakegood", "badapi", "badop", "badsig", "importerr", "loadfail", "epname") if m in sys.modules)}
+    m for m in ("fakegood", "badapi", "badop", "badsig", "importerr", "loadfail", "epname", "eager", "eagerfw")
+    if m in sys.modules)}
 
 def describe(e):
     return {"type": type(e).__name__, "mro": [c.__name__ for c in type(e).__mro__],
@@ -177,6 +267,15 @@ out["numpy_ns"] = ivy.backend_namespace("numpy").name
 out["numpy_is_native"] = ivy.is_native_array(np.ones(1))
 import fakegood
 out["fakegood_add"] = type(ivy.add(fakegood.FakegoodArray(), fakegood.FakegoodArray())).__name__
+# an op the plugin lacks: the error names the op, the backend and the distribution
+for call in (lambda: ivy.mean(fakegood.FakegoodArray()), lambda: ivy.fakegood.mean,
+             lambda: ivy.relu(fakegood.FakegoodArray())):
+    try:
+        call()
+    except E.MissingOpError as e:
+        out.setdefault("missing", []).append(describe(e))
+# numpy's arrays still go to numpy after the plugin that declared them was refused
+out["numpy_after_takeover"] = ivy.namespace(np.ones(1)).name
 with warnings.catch_warnings():
     warnings.simplefilter("error")
     out["default"] = ivy.current_backend().name
@@ -188,8 +287,8 @@ emit(out)
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     root = tmp_path_factory.mktemp("fake-plugins")
-    for dist, ep, mod, src in CASES.values():
-        make_fake_dist(root, dist, {ep: mod}, {mod: src})
+    for case, (dist, ep, mod, src) in CASES.items():
+        make_fake_dist(root, dist, {ep: mod}, {mod: src, **FRAMEWORKS.get(case, {})})
     names = {case: ep for case, (_, ep, _, _) in CASES.items()}
     return run_json(f"CASES = {names!r}\n" + _PROBE, [root])
 
@@ -224,6 +323,22 @@ def test_error_classes_keep_builtin_bases(report: dict[str, Any]) -> None:
     assert "ImportError" in report["cases"]["import_error"]["error"]["mro"]
     assert "ImportError" in report["cases"]["load_raises"]["error"]["mro"]
     assert "TypeError" in report["cases"]["plugin_api"]["error"]["mro"]
+
+
+def test_missing_op_names_the_distribution(report: dict[str, Any]) -> None:
+    msgs = [m["msg"] for m in report["missing"]]
+    assert len(msgs) == 3, report["missing"]
+    for msg in msgs:
+        assert "'fakegood' backend" in msg, msg
+        assert "ivy-fakegood 0.1" in msg, msg
+    assert "ivy.mean" in msgs[0], msgs[0]
+    assert "ivy.mean" in msgs[1], msgs[1]
+    assert "ivy.relu" in msgs[2], msgs[2]  # composed: names the op it lacks inside it too
+    assert "needs ivy." in msgs[2], msgs[2]
+
+
+def test_refused_takeover_leaves_numpy_its_arrays(report: dict[str, Any]) -> None:
+    assert report["numpy_after_takeover"] == "numpy"
 
 
 def test_inference_reaches_the_load_error(report: dict[str, Any]) -> None:

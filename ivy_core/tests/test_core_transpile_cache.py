@@ -95,11 +95,9 @@ def test_constant_arrays_count_by_value_weights_by_shape() -> None:
 
 
 def test_an_object_with_hidden_state_is_not_fingerprinted() -> None:
-    import threading
-
     class Holder:
         def __init__(self) -> None:
-            self.lock = threading.Lock()
+            self.rows = iter([1, 2, 3])  # (a C object whose state its repr does not show)
 
     with pytest.raises(Unfingerprintable):
         fingerprint(Holder())
@@ -182,7 +180,7 @@ def test_a_corrupt_entry_is_ignored_with_a_warning_and_rewritten(cache_dir: Path
     ivy.transpile(m, to="ivy", args=(x,))
     (entry,) = cache_dir.glob("*.json")
     entry.write_text("{not json")
-    with pytest.warns(UserWarning, match="ignoring the corrupt transpile cache entry"):
+    with pytest.warns(UserWarning, match="discarding the transpile cache entry"):
         out = ivy.transpile(m, to="ivy", args=(x,))
     np.testing.assert_allclose(ivy.to_numpy(out(x)), ivy.to_numpy(m(x)), rtol=1e-6)
     json.loads(entry.read_text())  # written again

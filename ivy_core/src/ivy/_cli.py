@@ -8,11 +8,13 @@ or broken and why), coverage (spec ops the plugin implements itself, those core 
 those missing) and conflicts (two plugins claiming one array module).
 
 ``doctor`` reports the installation: the dispatch path in use (the C extension or pure Python, and
-why), the installed backends, and, unless ``--no-load`` is given, whether each backend loads and
-with which framework version. Each backend is loaded in a subprocess of its own: loading imports
-its framework, some frameworks cannot share a process (paddle after tensorflow crashes), and a
-framework that crashes the interpreter must not take the report with it. The doctor process itself
-never imports a framework.
+why), the installed backends, and, unless ``--no-load`` is given, whether each backend loads, with
+which framework version (read from package metadata, see ``BackendSpec.framework_distributions``)
+and whether the framework computes: its smoke check (``BackendImpl.smoke``, by default an array
+made, added to itself and read back) runs and its result is reported. Each backend is loaded in a
+subprocess of its own: loading imports its framework, some frameworks cannot share a process
+(paddle after tensorflow crashes), and a framework that crashes the interpreter must not take the
+report with it. The doctor process itself never imports a framework.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["main", "COMMANDS", "Command"]
 
@@ -95,22 +98,74 @@ def _extra_plugins() -> list[tuple[str, str]]:
     return [(ep.name, _registry._dist_label(ep)) for ep in entry_points(group=_registry.PLUGIN_GROUP)]
 
 
+def framework_version(backend: Any) -> tuple[str, str]:
+    """``(framework, version)`` of a loaded backend: the version from the metadata of the first
+    installed of ``BackendSpec.framework_distributions``, else the framework module's
+    ``__version__``, else from the distribution that installs its first array module."""
+    from importlib.metadata import PackageNotFoundError, packages_distributions, version
+
+    spec, fw = backend.spec, backend.impl.framework
+    for dist in spec.framework_distributions:
+        try:
+            return dist, version(dist)
+        except PackageNotFoundError:
+            continue
+    fw_name = getattr(fw, "__name__", None) or (spec.array_modules or (backend.name,))[0]
+    got = getattr(fw, "__version__", None)
+    if got is not None:
+        return fw_name, str(got)
+    top = str(fw_name).partition(".")[0]
+    for dist in packages_distributions().get(top, []):
+        try:
+            return dist, version(dist)
+        except PackageNotFoundError:
+            continue
+    return fw_name, "unknown version"
+
+
+def smoke(backend: Any) -> None:
+    """Run the backend's smoke check (``BackendImpl.smoke``), or the default one: an array made
+    with its ``asarray``, added to itself with its ``add``, read back with its ``to_list``.
+
+    Raises:
+        RuntimeError: the default check computed a wrong result (naming it); any error the
+            framework raises passes through.
+    """
+    if backend.impl.smoke is not None:
+        backend.impl.smoke()
+        return
+    xp = backend.namespace
+    x = xp.asarray([1.0, 2.0, 3.0])
+    got = xp.to_list(xp.add(x, x))
+    if got != [2.0, 4.0, 6.0]:
+        raise RuntimeError(f"add([1.0, 2.0, 3.0], itself) gave {got!r}, not [2.0, 4.0, 6.0]")
+
+
 def _load_one(name: str) -> None:
-    """Run in the subprocess: load backend ``name`` and print a JSON report after :data:`_MARK`."""
+    """Run in the subprocess: load backend ``name``, run its smoke check and print a JSON report
+    after :data:`_MARK`."""
     import time
 
     from . import _registry
 
     start = time.perf_counter()
+    report: dict[str, Any]
     try:
         backend = _registry.get_backend(name)
-        fw = backend.impl.framework
-        fw_name = getattr(fw, "__name__", None) or (backend.spec.array_modules or (name,))[0]
-        report = {"ok": True, "framework": fw_name, "version": str(getattr(fw, "__version__", "unknown version"))}
+        fw_name, fw_version = framework_version(backend)
+        report = {"ok": True, "framework": fw_name, "version": fw_version}
         report.update(_registry.coverage(backend))
     except Exception as e:  # noqa: BLE001 - the report is the point
         report = {"ok": False, "error": f"{type(e).__name__}: {e}"}
     report["seconds"] = round(time.perf_counter() - start, 2)
+    if report["ok"]:
+        start = time.perf_counter()
+        try:
+            smoke(backend)
+            report["smoke"] = "ok"
+        except Exception as e:  # noqa: BLE001 - the framework's failure is what doctor reports
+            report["smoke"] = f"{type(e).__name__}: {e}"
+        report["smoke_seconds"] = round(time.perf_counter() - start, 2)
     print(_MARK + json.dumps(report), flush=True)
 
 
@@ -265,8 +320,17 @@ def _doctor(args: argparse.Namespace) -> int:
         with ThreadPoolExecutor(workers) as pool:
             reports = list(pool.map(lambda n: _check_load(n, args.timeout), names))
         for name, rep in zip(names, reports):
-            if rep["ok"]:
-                state = f"loads       {rep['framework']} {rep['version']} ({rep.get('seconds', '?')} s)"
+            if rep["ok"] and rep.get("smoke", "ok") == "ok":
+                state = (
+                    f"loads       {rep['framework']} {rep['version']} ({rep.get('seconds', '?')} s); "
+                    f"smoke check ok ({rep.get('smoke_seconds', '?')} s)"
+                )
+            elif rep["ok"]:
+                problems += 1
+                state = (
+                    f"BROKEN      loads ({rep['framework']} {rep['version']}), but its smoke check fails: "
+                    f"{rep['smoke']}"
+                )
             else:
                 problems += 1
                 state = f"FAILS       {rep['error']}"
@@ -312,7 +376,12 @@ def _plugins(args: argparse.Namespace) -> int:
         with ThreadPoolExecutor(workers) as pool:
             reports = list(pool.map(lambda r: _check_load(r["name"], args.timeout), rows))
         for row, rep in zip(rows, reports):
-            row["status"] = "ok" if rep["ok"] else f"broken: {rep['error']}"
+            if not rep["ok"]:
+                row["status"] = f"broken: {rep['error']}"
+            elif rep.get("smoke", "ok") != "ok":
+                row["status"] = f"broken: it loads, but its smoke check fails: {rep['smoke']}"
+            else:
+                row["status"] = "ok"
             for key in ("framework", "version", "native", "composed", "missing", "total"):
                 if key in rep:
                     row["framework_version" if key == "version" else key] = rep[key]
@@ -378,12 +447,15 @@ COMMANDS: list[Command] = [
     ),
     Command(
         name="doctor",
-        help="report the dispatch path and the installed backends (loads each backend)",
+        help="report the dispatch path and the installed backends (loads each backend and runs its smoke check)",
         description=(
             "Report this Ivy installation: the dispatch path in use (C extension or pure Python, and "
             "why) and the installed backends. Unless --no-load is given, each backend is loaded, "
-            "which imports its framework: in a separate process per backend, never in this one. "
-            "Exits with 1 when a backend fails to load."
+            "which imports its framework: in a separate process per backend, never in this one; its "
+            "framework's version is read from package metadata, and its smoke check (a real "
+            "computation: BackendImpl.smoke, or an array made, added to itself and read back) runs. "
+            "Exits with 1 when a backend fails to load or to compute, or a framework is outside the "
+            "version range its plugin requires."
         ),
         setup=_doctor_setup,
         run=_doctor,

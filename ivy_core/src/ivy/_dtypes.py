@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-__all__ = ["DType", "DTYPE_NAMES", "KINDS", "CONSTANTS", "dtype_name", "dtype_equal", "by_constant"]
+__all__ = [
+    "DType",
+    "DTYPE_NAMES",
+    "HALF_NAMES",
+    "KINDS",
+    "CONSTANTS",
+    "dtype_name",
+    "dtype_equal",
+    "by_constant",
+    "declare",
+]
 
 T = TypeVar("T")
 
@@ -43,20 +53,67 @@ KINDS: dict[str, tuple[str, ...]] = {
 }
 
 _ALIASES = {"bool_": "bool", "boolean": "bool", "float": "float64", "int": "int64", "complex": "complex128"}
+#: dtypes outside the standard that Ivy names (where the framework's own name says exactly this)
+HALF_NAMES = ("float16", "bfloat16")
+
+#: id(native dtype) -> (that dtype, its standard name): each dtype a loaded backend declares in
+#: ``BackendImpl.dtypes`` (and each object found equal to one of them), so that naming a native
+#: dtype is one dict lookup. The dtype is kept in the value: its id cannot be reused while here.
+_NATIVE: dict[int, tuple[Any, str]] = {}
+# the names themselves (and the ``ivy.float32`` constants, below) are found the same way
+for _n in DTYPE_NAMES + HALF_NAMES:
+    _NATIVE[id(_n)] = (_n, _n)
+
+#: set by the registry: ``(dtype) -> (the backend described, {name: native dtype}) | None``, the backend
+#: whose declared ``array_modules`` hold the module of the dtype's type (loaded if need be)
+_owner: Callable[[Any], tuple[str, Mapping[str, Any]] | None] | None = None
+
+
+def declare(dtypes: Mapping[str, Any]) -> None:
+    """Make the dtypes a backend declares (``BackendImpl.dtypes``: name -> native) known to
+    :func:`dtype_name` (the registry calls this when the backend loads, after validating them)."""
+    for name, native in dtypes.items():
+        if name in DTYPE_NAMES or name in HALF_NAMES:
+            _NATIVE[id(native)] = (native, name)
 
 
 def dtype_name(dtype: Any) -> str:
     """The standard name (``"float32"``) of a native dtype, an ``ivy.DType`` or a dtype name.
 
-    Works without importing any framework: it reads the names the frameworks give their dtypes
-    (``torch.float32``, ``tf.float32``, ``np.dtype('float32')``, ``paddle.float32``).
+    A native dtype is named by its backend's declaration (``BackendImpl.dtypes``, read in
+    reverse: by identity, else by equality with a declared dtype): a framework may name its
+    dtypes anything (tinygrad calls float32 ``float``). A dtype of a framework whose plugin is
+    not installed is named by the framework's own naming (``torch.float32``, ``tf.float32``,
+    ``np.dtype('float32')``, ``paddle.float32``), and so are Python's and NumPy's scalar types
+    (``float``, ``np.float32``). This imports no framework.
 
     Raises:
-        TypeError: ``dtype`` names no dtype of the standard.
+        TypeError: ``dtype`` names no dtype of the standard, or it is a dtype of a backend that
+            the backend does not declare (``float16`` is named where the framework itself names
+            it so, although no backend declares it).
     """
+    got = _NATIVE.get(id(dtype))
+    if got is not None and got[0] is dtype:
+        return got[1]
+    return _name_slowly(dtype)
+
+
+def _name_slowly(dtype: Any) -> str:
     if isinstance(dtype, str):
-        name = dtype
-    elif isinstance(dtype, type):  # Python and NumPy scalar types: bool, np.float32
+        name = _ALIASES.get(str(dtype), str(dtype))
+        if name in DTYPE_NAMES or name in HALF_NAMES:
+            return name
+        raise TypeError(f"{dtype!r} is not a dtype of the Array API standard; use one of {', '.join(DTYPE_NAMES)}")
+    owner = _owner(dtype) if _owner is not None else None
+    if owner is not None:
+        return _declared_name(dtype, *owner)
+    return _own_name(dtype, aliases=True)
+
+
+def _own_name(dtype: Any, *, aliases: bool) -> str:
+    """The name the framework itself gives ``dtype`` (``.name``, else ``str()``), as a standard
+    name; ``aliases``: Python's type names count too (``float`` is float64)."""
+    if isinstance(dtype, type):  # Python and NumPy scalar types: bool, np.float32
         name = dtype.__name__
     else:
         # paddle's .name lies for bfloat16 storage (paddle.uint16.name == "UINT16"); its str() is right
@@ -64,12 +121,36 @@ def dtype_name(dtype: Any) -> str:
         got = None if mod.startswith("paddle") else getattr(dtype, "name", None)  # numpy, jax, tf
         # "torch.float32", "paddle.FLOAT32" (paddle's dtypes are named in upper case)
         name = (got if isinstance(got, str) else str(dtype)).rpartition(".")[2].lower()
-    name = _ALIASES.get(name, name)
-    if name == "bfloat16" or name == "float16":
+    if aliases:
+        name = _ALIASES.get(name, name)
+    if name in DTYPE_NAMES or name in HALF_NAMES:
         return name
-    if name not in DTYPE_NAMES:
-        raise TypeError(f"{dtype!r} is not a dtype of the Array API standard; use one of {', '.join(DTYPE_NAMES)}")
-    return name
+    raise TypeError(f"{dtype!r} is not a dtype of the Array API standard; use one of {', '.join(DTYPE_NAMES)}")
+
+
+def _declared_name(dtype: Any, label: str, declared: Mapping[str, Any]) -> str:
+    """``dtype``'s name in the declaration of the backend that owns it (``label`` describes it):
+    found equal to a declared dtype, and remembered by identity from then on."""
+    for name, native in declared.items():
+        try:
+            same = native is dtype or bool(native == dtype)
+        except Exception:  # noqa: BLE001 - a dtype that cannot be compared is not this one
+            same = False
+        if same and (name in DTYPE_NAMES or name in HALF_NAMES):
+            _NATIVE[id(dtype)] = (dtype, name)
+            return name
+    try:  # half precision: not declared (not in the standard), named only where the framework says exactly so
+        half = _own_name(dtype, aliases=False)
+    except TypeError:
+        half = None
+    if half in HALF_NAMES:
+        return half
+    raise TypeError(
+        f"{dtype!r} is not a dtype of the Array API standard that {label} declares (its plugin's "
+        f"BackendImpl.dtypes names {', '.join(declared) or 'no dtype'}): Ivy names a backend's dtypes only "
+        "through that declaration, never by the framework's own name for them (a plugin declares each "
+        "dtype of the standard the framework has, under its standard name)"
+    )
 
 
 def dtype_equal(a: Any, b: Any) -> bool:
@@ -115,6 +196,8 @@ class DType(str):
 
 #: ``ivy.float32`` and the other dtype constants: the very objects ``import ivy`` exports.
 CONSTANTS: dict[str, DType] = {n: DType(n) for n in DTYPE_NAMES}
+for _c in CONSTANTS.values():
+    _NATIVE[id(_c)] = (_c, str.__str__(_c))
 
 
 def by_constant(table: Mapping[str, T]) -> dict[DType, T]:

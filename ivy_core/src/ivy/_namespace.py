@@ -111,7 +111,7 @@ class _Use:
         return f"<use the {self._b.name!r} backend>"
 
 
-def _missing_attr(module: str, backend: str, prefix: str) -> Any:
+def _missing_attr(module: str, backend: str, prefix: str, dist: str | None = None) -> Any:
     """A module-level ``__getattr__`` (PEP 562) that names unimplemented ops clearly.
 
     It lives in the module's ``__dict__`` rather than on the class: a Python-level ``__getattr__``
@@ -120,7 +120,7 @@ def _missing_attr(module: str, backend: str, prefix: str) -> Any:
 
     def __getattr__(name: str) -> Any:
         if prefix + name in SPECS:
-            raise MissingOpError(backend, prefix + name)
+            raise MissingOpError(backend, prefix + name, dist=dist)
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__
@@ -141,7 +141,7 @@ class BackendNamespace(types.ModuleType):
         subs = {}
         for ext in EXTENSIONS:
             sub = types.ModuleType(f"ivy.{backend.name}.{ext}")
-            sub.__dict__["__getattr__"] = _missing_attr(sub.__name__, backend.name, ext + ".")
+            sub.__dict__["__getattr__"] = _missing_attr(sub.__name__, backend.name, ext + ".", backend.dist)
             subs[ext] = sub
             d[ext] = sub
         for qual, fn in backend.ops.items():
@@ -163,7 +163,7 @@ class BackendNamespace(types.ModuleType):
         d["__array_namespace_info__"] = __array_namespace_info__
         for k, v in backend.impl.extras.items():
             d.setdefault(k, v)
-        d["__getattr__"] = _missing_attr(self.__name__, backend.name, "")
+        d["__getattr__"] = _missing_attr(self.__name__, backend.name, "", backend.dist)
 
     def _ivy_add(self, qual: str, fn: Any) -> None:
         """Adds op ``qual`` (``"gelu"``, ``"linalg.inv"``) to the namespace (core's compositions)."""

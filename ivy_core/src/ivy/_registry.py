@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import _compose
+from . import _compose, _dtypes
 from ._namespace import BackendNamespace
 from ._spec import SPECS
 from .errors import (
@@ -75,12 +75,12 @@ _default: Backend | None = None
 _seed: int | None = None
 
 
-def _missing_op(backend: str, name: str) -> Callable[..., Any]:
+def _missing_op(backend: str, name: str, dist: str) -> Callable[..., Any]:
     """Stands in for an op a backend does not implement, so op tables stay plain dicts (the
     fastest lookup) and a call still says clearly what is missing."""
 
     def missing(*args: Any, **kwargs: Any) -> Any:
-        raise MissingOpError(backend, name)
+        raise MissingOpError(backend, name, dist=dist)
 
     missing.__name__ = name
     missing.__ivy_missing__ = True  # type: ignore[attr-defined]
@@ -117,7 +117,7 @@ class Backend:
         #: what dispatch calls: every spec op, with stubs raising NotImplementedError for the
         #: missing ones, so that lookups stay on a plain dict (the fastest)
         self.calls: dict[str, Callable[..., Any]] = {
-            name: self.ops.get(name) or _missing_op(spec.name, name) for name in SPECS
+            name: self.ops.get(name) or _missing_op(spec.name, name, dist) for name in SPECS
         }
 
     def __repr__(self) -> str:
@@ -250,6 +250,7 @@ def _spec_for(name: str) -> tuple[BackendSpec, str]:
             raise _not_installed(name)
         label = _dist_label(ep)
         try:
+            before = set(sys.modules)
             module = ep.load()
             pm = _plugin_manager()
             if pm.get_plugin(label) is None:
@@ -258,6 +259,15 @@ def _spec_for(name: str) -> tuple[BackendSpec, str]:
             for impl in pm.hook.ivy_register_backends.get_hookimpls():
                 if impl.plugin is module:
                     impl.function(register=found.append)
+            imported = {m.partition(".")[0] for m in set(sys.modules) - before}
+            from .plugin import BackendSpec as _Spec
+
+            for s in found:
+                if not isinstance(s, _Spec):
+                    raise PluginValidationError(
+                        f"{label}: its ivy_register_backends hook registered a {type(s).__qualname__}, "
+                        "not an ivy.plugin.BackendSpec"
+                    )
             specs = {s.name: s for s in found}
             if name not in specs:
                 raise PluginValidationError(
@@ -266,6 +276,7 @@ def _spec_for(name: str) -> tuple[BackendSpec, str]:
                     "entry-point name must equal BackendSpec.name"
                 )
             spec = specs[name]
+            _check_entry_imports(label, ep.value, spec, imported)
             from .plugin import PLUGIN_API
 
             if spec.plugin_api != PLUGIN_API:
@@ -284,6 +295,21 @@ def _spec_for(name: str) -> tuple[BackendSpec, str]:
             raise err from e
         _specs[name] = (spec, label)
         return _specs[name]
+
+
+def _check_entry_imports(label: str, entry: str, spec: BackendSpec, imported: set[str]) -> None:
+    """Refuse an entry module that imported the framework: ``import ivy`` and listing backends
+    must stay fast and framework-free. ``imported``: the top-level modules that importing the
+    entry module (and registering its hooks) added to ``sys.modules``; the plugin's own package
+    may hold the array type (a pure-Python framework)."""
+    own = entry.partition(":")[0].partition(".")[0]
+    framework = sorted(m for m in spec.array_modules if m in imported and m != own)
+    if framework:
+        raise PluginValidationError(
+            f"{label}: importing its entry module {entry!r} imported the framework "
+            f"({', '.join(framework)}); the entry module must not import it (import it in the "
+            f"function BackendSpec.load names, {spec.load!r}, which runs on the backend's first use)"
+        )
 
 
 def _not_installed(name: str) -> BackendNotInstalledError:
@@ -340,10 +366,19 @@ def get_backend(name: str) -> Backend:
             _load_errors[name] = err
             raise err from e
         try:
+            from .plugin import BackendImpl as _Impl
+
+            if not isinstance(impl, _Impl):
+                raise PluginValidationError(
+                    f"{label}: BackendSpec.load ({spec.load!r}) of the backend {name!r} returned a "
+                    f"{type(impl).__qualname__}, not an ivy.plugin.BackendImpl"
+                )
             validate(label, impl)
+            _check_array_types(name, label, spec, impl)
         except PluginValidationError as e:
             _load_errors[name] = e
             raise
+        _dtypes.declare(impl.dtypes)
         b = Backend(spec, label, impl)
         if _seed is not None and "seed" in b.ops:
             b.calls["seed"](_seed)
@@ -363,6 +398,7 @@ def add_runtime_backend(spec: BackendSpec, impl: BackendImpl, label: str) -> Bac
         if spec.name in _loaded:
             raise ValueError(f"a backend named {spec.name!r} is loaded already")
         validate(label, impl)
+        _dtypes.declare(impl.dtypes)
         b = Backend(spec, label, impl)
         _loaded[spec.name] = b
         for t in b.array_types:
@@ -546,8 +582,94 @@ def _module_owner(top: str) -> str | None:
 # --------------------------------------------------------------------------- validation
 
 
+def _check_array_types(name: str, label: str, spec: BackendSpec, impl: BackendImpl) -> None:
+    """Refuse array types that would take over another backend's arrays: inference gives an
+    array to the first loaded backend it is an instance of. A type must not be (a base of) a type
+    another loaded backend declares, nor come from a module another installed plugin claims in
+    its ``array_modules`` (looked up only for a type outside this plugin's own modules, so that
+    loading a backend imports no other plugin)."""
+    ep = _entry_points().get(name)
+    own = set(spec.array_modules) | ({ep.value.partition(":")[0].partition(".")[0]} if ep is not None else set())
+    for t in impl.array_types:
+        if not isinstance(t, type):
+            raise PluginValidationError(f"{label}: BackendImpl.array_types holds {t!r}, which is not a type")
+        where = f"{getattr(t, '__module__', '?')}.{t.__qualname__}"
+        for b in _loaded.values():
+            if b.name != name and any(issubclass(other, t) for other in b.array_types):
+                raise PluginValidationError(
+                    f"{label}: the array type {where} of the backend {name!r} is (a base of) an array type of "
+                    f"the backend {b.name!r} ({b.dist}), whose arrays it would take over; declare only the "
+                    "framework's own array types in BackendImpl.array_types"
+                )
+        top = where.partition(".")[0]
+        if top in own or top in ("builtins", "?"):
+            continue
+        owner = _module_owner(top)
+        if owner is not None and owner != name:
+            raise PluginValidationError(
+                f"{label}: the array type {where} of the backend {name!r} comes from {top!r}, whose arrays "
+                f"the backend {owner!r} ({_spec_for(owner)[1]}) claims; declare only the framework's own "
+                "array types in BackendImpl.array_types (and its modules in BackendSpec.array_modules)"
+            )
+
+
+def _check_dtypes(label: str, impl: BackendImpl) -> None:
+    """``BackendImpl.dtypes``: standard names (or float16/bfloat16), one dtype object per name,
+    none named otherwise by another loaded backend: Ivy names native dtypes by reading it in
+    reverse."""
+    allowed = set(_dtypes.DTYPE_NAMES) | set(_dtypes.HALF_NAMES)
+    unknown = sorted(n for n in impl.dtypes if n not in allowed)
+    if unknown:
+        raise PluginValidationError(
+            f"{label}: BackendImpl.dtypes has keys that are no standard dtype names: {', '.join(map(repr, unknown))} "
+            f"(the keys are {', '.join(_dtypes.DTYPE_NAMES)}, or float16, bfloat16)"
+        )
+    seen: dict[int, str] = {}
+    for dname, native in impl.dtypes.items():
+        if native is None or isinstance(native, str):
+            raise PluginValidationError(
+                f"{label}: BackendImpl.dtypes[{dname!r}] is {native!r}, not the framework's dtype object "
+                "(leave out a dtype the framework lacks; a string would be read as a dtype name, not as "
+                "the framework's dtype)"
+            )
+        if id(native) in seen:
+            raise PluginValidationError(
+                f"{label}: BackendImpl.dtypes declares one dtype object, {native!r}, as both "
+                f"{seen[id(native)]!r} and {dname!r}; each name needs a dtype of its own (leave out a "
+                "dtype the framework lacks)"
+            )
+        seen[id(native)] = dname
+        got = _dtypes._NATIVE.get(id(native))
+        if got is not None and got[0] is native and got[1] != dname:
+            raise PluginValidationError(
+                f"{label}: BackendImpl.dtypes declares {native!r} as {dname!r}, but a loaded backend "
+                f"declares that very object as {got[1]!r}"
+            )
+
+
+def _dtype_owner(dtype: Any) -> tuple[str, Any] | None:
+    """``(description, declared dtypes)`` of the backend owning ``dtype`` (by the module of its type,
+    as for arrays), loading it if need be (its framework is imported: the dtype exists); None for
+    Python's types and dtypes of frameworks no installed plugin claims."""
+    t = dtype if isinstance(dtype, type) else type(dtype)
+    mod = getattr(t, "__module__", None)
+    top = mod.partition(".")[0] if isinstance(mod, str) else ""
+    if not top or top == "builtins":
+        return None
+    owner = _module_owner(top)
+    if owner is None:
+        return None
+    b = get_backend(owner)
+    return f"the {b.name!r} backend ({b.dist})", b.impl.dtypes
+
+
+_dtypes._owner = _dtype_owner
+
+
 def validate(label: str, impl: BackendImpl) -> None:
-    """Check a loaded backend against the specs: known op names and compatible signatures."""
+    """Check a loaded backend against the specs: known op names and compatible signatures, and
+    its declared dtypes (see :func:`_check_dtypes`)."""
+    _check_dtypes(label, impl)
     unknown = sorted(set(impl.ops) - set(SPECS))
     if unknown:
         raise PluginValidationError(

@@ -16,6 +16,7 @@ __all__ = [
     "MissingOpError",
     "TranspileError",
     "UnsupportedOpsError",
+    "UnsafeCacheError",
 ]
 
 
@@ -68,16 +69,18 @@ class MissingOpError(IvyError, AttributeError, NotImplementedError):
         backend: the backend's name.
         op: the op it lacks (``"maximum"``).
         called: the op the user called (``"relu"``), where another one was missing.
+        dist: the plugin distribution of the backend (``"ivy-mine 0.1.0"``), where known.
     """
 
-    def __init__(self, backend: str, op: str, called: str | None = None):
-        self.backend, self.op, self.called = backend, op, called or op
+    def __init__(self, backend: str, op: str, called: str | None = None, dist: str | None = None):
+        self.backend, self.op, self.called, self.dist = backend, op, called or op, dist
+        plugin = f"; its plugin: {dist}" if dist else ""
         if self.called == op:
-            msg = f"the {backend!r} backend does not implement ivy.{op}"
+            msg = f"the {backend!r} backend does not implement ivy.{op}" + (f" (its plugin: {dist})" if dist else "")
         else:
             msg = (
                 f"ivy.{self.called} on the {backend!r} backend needs ivy.{op}, which that backend does not "
-                f"implement (ivy.{self.called} is composed from other ops there)"
+                f"implement (ivy.{self.called} is composed from other ops there{plugin})"
             )
         super().__init__(msg)
 
@@ -85,6 +88,12 @@ class MissingOpError(IvyError, AttributeError, NotImplementedError):
 class TranspileError(IvyError, RuntimeError):
     """``ivy.transpile`` could not convert the object: the message names the object, the source
     and target frameworks, and the step that failed (reading the source program, emitting)."""
+
+
+class UnsafeCacheError(IvyError, PermissionError):
+    """The transpile cache folder is not private (another user owns it, or group or others may
+    write in it): Ivy neither reads nor writes entries there. The message says how to choose
+    another folder (``IVY_CACHE_DIR``)."""
 
 
 class UnsupportedOpsError(TranspileError):

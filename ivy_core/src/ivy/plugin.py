@@ -75,6 +75,13 @@ class BackendSpec:
             importing it unsafe (paddle segfaults when imported after tensorflow). Loading then
             raises :class:`ivy.errors.BackendConflictError` instead.
         description: one line shown by ``python -m ivy plugins``.
+        framework_distributions: the distributions that install the framework, as pip names them
+            (``("tinygrad",)``; ``("tensorflow", "tensorflow-cpu")`` where builds differ).
+            ``python -m ivy doctor`` and ``plugins`` read the framework's version from the first
+            one installed (package metadata: it works for a framework without ``__version__``),
+            and doctor checks it against the range the plugin's distribution requires. Empty:
+            the ``__version__`` of ``BackendImpl.framework``, else the version of the distribution
+            that installs that module.
     """
 
     name: str
@@ -83,6 +90,7 @@ class BackendSpec:
     plugin_api: int = PLUGIN_API
     unsafe_after: tuple[str, ...] = ()
     description: str = ""
+    framework_distributions: tuple[str, ...] = ()
 
 
 def _standard_capabilities() -> dict[str, Any]:
@@ -103,8 +111,14 @@ class BackendImpl:
         array_types: the native array types (what ``ivy.is_native_array`` checks with
             ``isinstance``; compiler tracers should be instances too).
         dtypes: standard dtype name (``"float32"``) -> the framework's dtype object, for the dtypes
-            the framework supports. Ops receive dtypes as these native objects, as an
-            ``ivy.DType``, or as a name string: ``ivy.plugin_kit.native_dtype`` normalises them.
+            the framework supports (one object per name; ``"float16"`` and ``"bfloat16"`` may be
+            declared too). Ops receive dtypes as these native objects, as an ``ivy.DType``, or as
+            a name string: ``ivy.plugin_kit.native_dtype`` normalises them. Read in reverse, it is
+            how Ivy names the framework's dtypes (``ivy.dtype_name``, the conformance kit, the
+            transpiler), whatever the framework calls them (tinygrad's float32 is ``float``): by
+            identity, else by equality with a declared object. A dtype of the framework that is
+            not declared has no Ivy name (``TypeError``), except a half-precision float the
+            framework itself names ``float16`` or ``bfloat16``.
         default_dtypes: ``{"real floating": ..., "complex floating": ..., "integral": ...,
             "indexing": ...}`` as native dtype objects.
         devices: returns the devices arrays can be placed on, as the framework's native device
@@ -154,6 +168,11 @@ class BackendImpl:
             graph was not traced with; ``ivy.transpile`` passes it only to a function that
             accepts it (:class:`ivy.transpile.ModulePrograms` keeps the graphs and programs such a
             module calls, and retraces through it).
+        smoke: ``() -> None``, optional: a quick real computation that raises when the framework
+            cannot run here (no compiler, no device, a broken build), which
+            ``python -m ivy doctor`` calls after loading the backend and reports. None: the
+            default check, which makes an array with the backend's ``asarray``, adds it to itself
+            with its ``add`` and reads the result back with its ``to_list``.
     """
 
     ops: Mapping[str, Callable[..., Any]]
@@ -172,6 +191,7 @@ class BackendImpl:
     random_state: tuple[Callable[[], Any], Callable[[Any], None]] | None = None
     random_snapshot: tuple[Callable[[], Any], Callable[[Any], None]] | None = None
     native_module: Callable[[Any], Any] | None = None
+    smoke: Callable[[], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -237,9 +257,12 @@ class FrontendImpl:
         fingerprint: ``(obj) -> str | None``, optional: a stable identity of the program ``obj``
             runs (not of its weights' values), for the disk cache of transpiled graphs, or None
             (or "") where the frontend cannot describe ``obj`` well enough: then nothing is cached
-            for it. It must change whenever the program could; core's default hashes the source
-            code of the function or of the module's classes and the parameters' names, shapes
-            and dtypes.
+            for it. It must change whenever the program could: the code of every function and
+            method the trace may run and what that code reads (closures, defaults, the values of
+            globals: :func:`ivy.plugin_kit.code_fingerprint` covers these), the object's
+            configuration, and the parameters' names, shapes and dtypes. Core's default walks
+            the object that way (functions by byte code, user classes by their methods' code,
+            arrays that are weights by shape and dtype, other arrays by value).
     """
 
     kind: Callable[[Any], str | None]

@@ -39,7 +39,7 @@ def optimize_trajectory(
         start = env.initial_state(seed=seed)
     else:
         start = ivy.asarray(list(start), dtype=env.dtype, backend=backend)
-    v = ivy.Container(logits=ivy.variable(ivy.zeros((horizon, env.action_size), backend=backend)))
+    v = ivy.Container(logits=ivy.variable(ivy.zeros((horizon, env.action_size), dtype=env.dtype, backend=backend)))
     optimizer = ivy.Adam(lr)
 
     def loss_fn(v: ivy.Container) -> object:

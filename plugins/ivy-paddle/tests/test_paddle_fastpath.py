@@ -151,8 +151,7 @@ def test_paddle_common_ops_are_fast_paths() -> None:
         "greater",
         "where",
         "max",
-        "mean",
-        "argmax",
+        "mean",  # (not argmax/argmin: paddle answers an empty axis with garbage, the shape is checked first)
         "concat",
         "reshape",
         "permute_dims",

@@ -264,3 +264,16 @@ def test_paddle_compile_hook_only_for_paddle_and_options_pass_through():
     hooked = ivy._registry.plugin_manager().hook.ivy_compile(backend="paddle", fn=_f, options={})
     x, y = (t(a) for a in np.random.default_rng(40).normal(size=(2, 3, 4)))
     close(hooked(x, y), np.sin(x.numpy()) * y.numpy() + special.softmax(x.numpy(), axis=-1), 1e-12)
+
+
+def test_paddle_a_graph_emitted_again_runs_again():
+    # each emission executes the same source with globals of its own; paddle's SOT caches its
+    # translation by equal code objects and would run the first emission's with the second's globals
+    def f(x):
+        return ivy.sin(x) * 2.0 + ivy.exp(-x)
+
+    z = np.linspace(-1.0, 1.0, 5)
+    want = np.sin(z) * 2.0 + np.exp(-z)
+    g = ivy.trace_graph(f, args=(t(z),))
+    for program in (g.to("paddle"), g.to("paddle"), ivy.trace_graph(f, args=(t(z),), to="paddle")):
+        close(program(t(z)), want, 1e-12)

@@ -262,6 +262,23 @@ def test_torch_compile_hook_only_for_torch_and_options_pass_through():
     assert seen == [1]
 
 
+def test_torch_compile_of_user_code_around_an_emitted_graph():
+    # torch.compile reads the globals of every function it inlines through their module: an
+    # emitted program's globals must not name a module that cannot be imported
+    torch._dynamo.reset()
+    x = t(np.linspace(-1, 1, 6).reshape(2, 3))
+    program = ivy.trace_graph(lambda a: ivy.sin(a) * 2, args=(x,)).to("torch", compile=False)
+    graphs = []
+
+    def count(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    wrapped = torch.compile(lambda a: program(a) + 1, backend=count)
+    close(wrapped(x), 2 * np.sin(np.linspace(-1, 1, 6).reshape(2, 3)) + 1, 1e-12)
+    assert len(graphs) == 1
+
+
 def test_torch_take_along_axis_wraps_negative_indices_and_checks_bounds():
     # torch's gather refuses negative indices: the plugin wraps [-n, 0) (with or without
     # broadcasting) and, where nothing is broadcast (gather checks its indices), raises IndexError

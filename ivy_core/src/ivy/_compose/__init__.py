@@ -69,7 +69,7 @@ def bind(name: str, default: Callable[..., Any], xp: BackendNamespace) -> Callab
         f"    try:\n"
         f"        return _impl(_xp, {call_args(spec.signature)})\n"
         f"    except _Missing as e:\n"
-        f"        raise _Missing(e.backend, e.op, _name) from None\n"
+        f"        raise _Missing(e.backend, e.op, _name, e.dist) from None\n"
     )
     exec(compile(src, f"<ivy composed {name}>", "exec"), glb)
     fn = glb[spec.short_name]

@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..plugin_kit._checks import axis_index, check_count, check_integer_indices, known_true
 from . import composes, index_dtype
 
 
@@ -32,7 +33,7 @@ def transpose(xp: Any, x: Any, /, axes: Sequence[int] | None = None) -> Any:
 def flatten(xp: Any, x: Any, /, *, start_dim: int = 0, end_dim: int = -1) -> Any:
     if x.ndim == 0:
         return xp.reshape(x, (1,))
-    s, e = start_dim % x.ndim, end_dim % x.ndim
+    s, e = axis_index(start_dim, x.ndim, "flatten", "start_dim"), axis_index(end_dim, x.ndim, "flatten", "end_dim")
     if s > e:
         raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim} for {x.ndim} dims")
     shape = (*x.shape[:s], math.prod(x.shape[s : e + 1]), *x.shape[e + 1 :])
@@ -143,6 +144,8 @@ def pad(
 
 @composes
 def top_k(xp: Any, x: Any, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Any, Any]:
+    axis = axis_index(axis, x.ndim, "top_k")
+    k = check_count(k, x.shape[axis], "top_k")
     order = xp.argsort(x, axis=axis, descending=largest, stable=True)
     idx = [slice(None)] * x.ndim
     idx[axis] = slice(0, k)
@@ -189,7 +192,7 @@ def split(
 
 @composes
 def gather(xp: Any, params: Any, indices: Any, /, *, axis: int = -1, batch_dims: int = 0) -> Any:
-    axis %= params.ndim
+    axis = axis_index(axis, params.ndim, "gather")
     if batch_dims == 0:
         flat = xp.reshape(indices, (-1,))
         out = xp.take(params, flat, axis=axis)
@@ -217,6 +220,16 @@ def gather_nd(xp: Any, params: Any, indices: Any, /, *, batch_dims: int = 0) -> 
         b = xp.broadcast_to(xp.reshape(b, (nb, 1, 1)), (nb, idx.shape[1], 1))
         out = gather_nd(xp, p, xp.concat([b, idx], axis=-1))
         return xp.reshape(out, (*bshape, *indices.shape[batch_dims:-1], *params.shape[batch_dims + depth :]))
+    # the flat position below would turn an index outside its own axis (or a negative one) into
+    # another element: negative indices count from the end, the others must lie in range
+    check_integer_indices(xp.isdtype(indices.dtype, "integral"), indices.dtype, "gather_nd")
+    dims = xp.asarray(params.shape[:depth], dtype=indices.dtype, device=xp.dev(indices, as_native=True))
+    if xp.isdtype(indices.dtype, "signed integer"):
+        indices = xp.where(xp.less(indices, 0), xp.add(indices, dims), indices)
+    if known_true(xp.any(xp.logical_or(xp.less(indices, 0), xp.greater_equal(indices, dims)))):
+        raise IndexError(
+            f"ivy.gather_nd: an index is out of range for the indexed axes of shape {params.shape[:depth]}"
+        )
     strides = [math.prod(params.shape[i + 1 : depth]) for i in range(depth)]
     stride_arr = xp.asarray(strides, dtype=indices.dtype, device=xp.dev(indices, as_native=True))
     flat_idx = xp.sum(xp.multiply(indices, stride_arr), axis=-1)

@@ -6,6 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from ..plugin_kit._checks import axis_index, axis_tuple, check_integer_indices, check_probability, host_bounds
 from . import composes, index_dtype
 
 _SQRT_2 = math.sqrt(2.0)
@@ -14,9 +15,19 @@ _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
-def _axes(x: Any, axes: int | Sequence[int]) -> tuple[int, ...]:
-    axes = (axes,) if isinstance(axes, int) else tuple(axes)
-    return tuple(a % x.ndim for a in axes)
+def _integral(xp: Any, indices: Any, op: str, what: str) -> None:
+    check_integer_indices(xp.isdtype(indices.dtype, "integral"), indices.dtype, op, what)
+
+
+def _check_ids(xp: Any, ids: Any, n: int, op: str, what: str) -> None:
+    """Ids (class labels, embedding rows) in [0, n): one_hot would turn any other into a row of
+    zeros (a loss of 0), a gather into another row or garbage."""
+    try:  # one copy to the host: cheaper than the framework's reductions (JAX: ~50 us each)
+        b = host_bounds(xp.to_numpy(ids))
+    except Exception:  # noqa: BLE001 - a tracer or symbolic tensor (each framework refuses its own way)
+        return  # its values are unknown while a compiler traces: the check cannot run there
+    if b is not None and (b[0] < 0 or b[1] >= n):
+        raise IndexError(f"ivy.{op}: {what} {b[0] if b[0] < 0 else b[1]} is out of range [0, {n})")
 
 
 # ------------------------------------------------------------------ activations
@@ -75,6 +86,8 @@ def erf(xp: Any, x: Any, /) -> Any:
 
 @composes
 def softmax(xp: Any, x: Any, /, *, axis: int = -1) -> Any:
+    if x.shape[axis_index(axis, x.ndim, "softmax")] == 0:
+        return xp.astype(x, x.dtype, copy=True)  # nothing to normalise (the max below would refuse)
     # the shift by the max only keeps exp finite: softmax does not depend on it, so no gradient
     # flows through it (a max's gradient is a scatter, slow on some backends: 22 ms on paddle)
     e = xp.exp(xp.subtract(x, xp.stop_gradient(xp.max(x, axis=axis, keepdims=True))))
@@ -83,6 +96,8 @@ def softmax(xp: Any, x: Any, /, *, axis: int = -1) -> Any:
 
 @composes
 def log_softmax(xp: Any, x: Any, /, *, axis: int = -1) -> Any:
+    if x.shape[axis_index(axis, x.ndim, "log_softmax")] == 0:
+        return xp.astype(x, x.dtype, copy=True)
     s = xp.subtract(x, xp.stop_gradient(xp.max(x, axis=axis, keepdims=True)))  # (as in softmax)
     return xp.subtract(s, xp.log(xp.sum(xp.exp(s), axis=axis, keepdims=True)))
 
@@ -127,7 +142,9 @@ def linear(xp: Any, x: Any, weight: Any, /, bias: Any = None) -> Any:
 
 @composes
 def embedding(xp: Any, weights: Any, indices: Any, /, *, max_norm: float | None = None) -> Any:
+    _integral(xp, indices, "embedding", "ids")
     flat = xp.reshape(indices, (-1,))
+    _check_ids(xp, flat, weights.shape[0], "embedding", "id")
     rows = xp.take(weights, flat, axis=0)
     if max_norm is not None:
         norms = xp.linalg.vector_norm(rows, axis=-1, keepdims=True)
@@ -137,6 +154,8 @@ def embedding(xp: Any, weights: Any, indices: Any, /, *, max_norm: float | None 
 
 @composes
 def one_hot(xp: Any, indices: Any, depth: int, /, *, dtype: Any = None, axis: int = -1) -> Any:
+    _integral(xp, indices, "one_hot", "indices")
+    axis = axis_index(axis, indices.ndim + 1, "one_hot")
     # positions of the indexing dtype: an int8/uint8 arange would overflow for large depths
     idx = index_dtype(xp)
     positions = xp.arange(depth, dtype=idx, device=xp.dev(indices, as_native=True))
@@ -144,7 +163,7 @@ def one_hot(xp: Any, indices: Any, depth: int, /, *, dtype: Any = None, axis: in
     if dtype is None:
         dtype = xp.__array_namespace_info__().default_dtypes()["real floating"]
     out = xp.astype(hot, dtype)
-    if axis != -1 and axis != out.ndim - 1:
+    if axis != out.ndim - 1:
         out = xp.moveaxis(out, -1, axis)
     return out
 
@@ -171,7 +190,7 @@ def layer_norm(
     offset: Any = None,
     eps: float = 1e-5,
 ) -> Any:
-    axes = _axes(x, normalized_idxs)
+    axes = axis_tuple(normalized_idxs, x.ndim, "layer_norm", "normalized_idxs")
     mean = xp.mean(x, axis=axes, keepdims=True)
     var = xp.var(x, axis=axes, keepdims=True)
     y = xp.divide(xp.subtract(x, mean), xp.sqrt(xp.add(var, eps)))
@@ -441,12 +460,26 @@ def _reduce(xp: Any, loss: Any, reduction: str) -> Any:
     raise ValueError(f"reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
 
 
+def _log_probabilities(xp: Any, pred: Any, axis: int, epsilon: float, from_logits: bool) -> Any:
+    if from_logits:
+        return xp.log_softmax(pred, axis=axis)
+    return xp.log(xp.clip(pred, epsilon, 1.0 - epsilon))
+
+
 @composes
 def cross_entropy(
-    xp: Any, true: Any, pred: Any, /, *, axis: int = -1, epsilon: float = 1e-7, reduction: str = "mean"
+    xp: Any,
+    true: Any,
+    pred: Any,
+    /,
+    *,
+    axis: int = -1,
+    epsilon: float = 1e-7,
+    from_logits: bool = False,
+    reduction: str = "mean",
 ) -> Any:
-    p = xp.clip(pred, epsilon, 1.0 - epsilon)
-    return _reduce(xp, xp.negative(xp.sum(xp.multiply(true, xp.log(p)), axis=axis)), reduction)
+    logp = _log_probabilities(xp, pred, axis, epsilon, from_logits)
+    return _reduce(xp, xp.negative(xp.sum(xp.multiply(true, logp), axis=axis)), reduction)
 
 
 @composes
@@ -476,10 +509,21 @@ def binary_cross_entropy(
 
 @composes
 def sparse_cross_entropy(
-    xp: Any, true: Any, pred: Any, /, *, axis: int = -1, epsilon: float = 1e-7, reduction: str = "mean"
+    xp: Any,
+    true: Any,
+    pred: Any,
+    /,
+    *,
+    axis: int = -1,
+    epsilon: float = 1e-7,
+    from_logits: bool = False,
+    reduction: str = "mean",
 ) -> Any:
-    hot = one_hot(xp, true, pred.shape[axis], dtype=pred.dtype, axis=axis)
-    return cross_entropy(xp, hot, pred, axis=axis, epsilon=epsilon, reduction=reduction)
+    _integral(xp, true, "sparse_cross_entropy", "labels (true)")
+    n = pred.shape[axis_index(axis, pred.ndim, "sparse_cross_entropy")]
+    _check_ids(xp, true, n, "sparse_cross_entropy", "label")
+    hot = one_hot(xp, true, n, dtype=pred.dtype, axis=axis)
+    return cross_entropy(xp, hot, pred, axis=axis, epsilon=epsilon, from_logits=from_logits, reduction=reduction)
 
 
 @composes
@@ -512,6 +556,7 @@ def kl_div(xp: Any, p: Any, q: Any, /, *, axis: int = -1, reduction: str = "mean
 def dropout(
     xp: Any, x: Any, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None
 ) -> Any:
+    check_probability(prob, "dropout")
     if not training or prob == 0.0:
         return x
     keep = xp.bernoulli(1.0 - prob, shape=x.shape, dtype=x.dtype, device=xp.dev(x, as_native=True), seed=seed)

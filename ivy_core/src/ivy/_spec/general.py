@@ -111,7 +111,8 @@ def get_item(x: Array, /, query: Any) -> Array:
     Args:
         x: array to index.
         query: an int, a slice, ``...``, ``None``, a boolean or integer array, or a tuple of
-            these.
+            these. An int or integer-array index outside ``[-n, n)`` for the axis it indexes is
+            an ``IndexError``.
 
     Returns:
         The selected elements, with the dtype of ``x``.

@@ -15,7 +15,8 @@ def take(x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
 
     Args:
         x: input array; may be zero-dimensional only if ``axis`` is ``None``.
-        indices: one-dimensional array of integer indices.
+        indices: one-dimensional array of integer indices, each in ``[-n, n)`` for an axis of size
+            ``n`` (negative ones count from the end); any other is an ``IndexError``.
         axis: axis to select along (negative counts from the end). May be ``None`` only when ``x``
             is one-dimensional (it is then treated as axis 0).
 
@@ -33,8 +34,9 @@ def take_along_axis(x: Array, indices: Array, /, *, axis: int = -1) -> Array:
 
     Args:
         x: input array.
-        indices: integer array with the same number of dimensions as ``x``; it must broadcast
-            against ``x`` in every dimension but ``axis``.
+        indices: integer array with the same number of dimensions as ``x``, each in ``[-n, n)``
+            for ``n = x.shape[axis]`` (else ``IndexError``); it must broadcast against ``x`` in
+            every dimension but ``axis``.
         axis: axis to select along (negative counts from the end).
 
     Returns:

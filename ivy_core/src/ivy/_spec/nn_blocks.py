@@ -338,18 +338,25 @@ def cross_entropy(
     *,
     axis: int = -1,
     epsilon: float = 1e-7,
+    from_logits: bool = False,
     reduction: Literal["mean", "sum", "none"] = "mean",
 ) -> Array:
-    """Categorical cross-entropy between target distributions and predicted probabilities.
+    """Categorical cross-entropy between target distributions and predicted probabilities, or
+    logits with ``from_logits=True``.
 
-    The loss of each sample is ``-sum(true * log(clip(pred, epsilon, 1 - epsilon)))`` along
-    ``axis``.
+    The loss of each sample is ``-sum(true * log(p))`` along ``axis``, with ``p = clip(pred,
+    epsilon, 1 - epsilon)`` (probabilities, the default: Keras' ``CategoricalCrossentropy()``) or
+    ``log(p) = log_softmax(pred)`` (logits: ``torch.nn.functional.cross_entropy``, Keras'
+    ``from_logits=True``). :func:`ivy.losses.cross_entropy` is the same loss with integer labels,
+    class weights and label smoothing.
 
     Args:
         true: target probabilities (e.g. one-hot), of the shape of ``pred``.
-        pred: predicted probabilities (not logits), ``axis`` being the class axis.
+        pred: predicted probabilities, or logits with ``from_logits``; ``axis`` is the class axis.
         axis: the class axis.
-        epsilon: clipping bound that keeps the logarithm finite.
+        epsilon: with probabilities, ``pred`` is clipped to ``[epsilon, 1 - epsilon]`` (keeps
+            the logarithm finite); unused with logits.
+        from_logits: whether ``pred`` holds logits (unnormalised scores).
         reduction: ``"mean"``, ``"sum"`` or ``"none"`` over the per-sample losses.
 
     Returns:
@@ -368,6 +375,11 @@ def binary_cross_entropy(
     reduction: Literal["mean", "sum", "none"] = "mean",
 ) -> Array:
     """Binary cross-entropy ``-(true * log(p) + (1 - true) * log(1 - p))``, element-wise.
+
+    ``p`` is ``pred`` clipped to ``[epsilon, 1 - epsilon]`` (probabilities, the default: Keras'
+    ``BinaryCrossentropy()``, ``torch.nn.functional.binary_cross_entropy``) or ``sigmoid(pred)``
+    (logits: ``binary_cross_entropy_with_logits``). :func:`ivy.losses.binary_cross_entropy` is the
+    same loss with weights and label smoothing.
 
     Args:
         true: targets in [0, 1], broadcastable against ``pred``.
@@ -391,18 +403,23 @@ def sparse_cross_entropy(
     *,
     axis: int = -1,
     epsilon: float = 1e-7,
+    from_logits: bool = False,
     reduction: Literal["mean", "sum", "none"] = "mean",
 ) -> Array:
     """Categorical cross-entropy with integer class targets.
 
     The same as :func:`cross_entropy` with ``true`` one-hot encoded along ``axis``: the loss of
-    each sample is ``-log(clip(pred[true], epsilon, 1 - epsilon))``.
+    each sample is ``-log(p[true])``, ``p`` the clipped probabilities or, with ``from_logits``,
+    ``softmax(pred)`` (Keras' ``SparseCategoricalCrossentropy``).
 
     Args:
-        true: integer class indices, of the shape of ``pred`` without ``axis``.
-        pred: predicted probabilities (not logits), ``axis`` being the class axis.
+        true: integer class indices, each in ``[0, C)`` for ``C`` classes (else ``IndexError``),
+            of the shape of ``pred`` without ``axis``.
+        pred: predicted probabilities, or logits with ``from_logits``; ``axis`` is the class axis.
         axis: the class axis of ``pred``.
-        epsilon: clipping bound that keeps the logarithm finite.
+        epsilon: with probabilities, ``pred`` is clipped to ``[epsilon, 1 - epsilon]``; unused
+            with logits.
+        from_logits: whether ``pred`` holds logits (unnormalised scores).
         reduction: ``"mean"``, ``"sum"`` or ``"none"`` over the per-sample losses.
 
     Returns:

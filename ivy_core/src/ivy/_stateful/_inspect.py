@@ -129,6 +129,9 @@ def summary(m: Any, args: tuple[Any, ...], kwargs: dict[str, Any], depth: int | 
     global _record
     seen: dict[int, Any] = {}
     if args or kwargs:
+        from .training import inputs_for  # (the training loop's conversion: fit takes such inputs too)
+
+        args, kwargs = inputs_for(m, (args, kwargs))
         modes = [(sub, sub.training) for _, sub in m.modules()]
         m.eval()
         prev, _record = _record, seen

@@ -4,17 +4,30 @@ checkpoints, learning-rate changes per epoch, and the :class:`History` of logged
 A callback overrides any of ``on_train_begin(trainer)``, ``on_epoch_begin(epoch, trainer)``,
 ``on_batch_end(batch, logs, trainer)``, ``on_epoch_end(epoch, logs, trainer)`` and
 ``on_train_end(trainer)``; ``logs`` maps names (``"loss"``, ``"accuracy"``, ``"val_loss"``...)
-to Python floats. Setting ``trainer.stop_training = True`` ends training after the epoch.
+to Python floats. Setting ``trainer.stop_training = True`` ends training: after the batch in
+``on_batch_end`` (the epoch then ends there, with its validation and ``on_epoch_end``), else after
+the epoch.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Callback", "History", "EarlyStopping", "ModelCheckpoint", "LearningRateScheduler", "LambdaCallback"]
+from .. import _api
+
+__all__ = [
+    "Callback",
+    "History",
+    "EarlyStopping",
+    "ModelCheckpoint",
+    "LearningRateScheduler",
+    "LambdaCallback",
+    "TerminateOnNaN",
+]
 
 
 class Callback:
@@ -91,7 +104,14 @@ class History(Callback):
             a.legend()
         fig.tight_layout()
         if path is not None:
-            fig.savefig(path)
+            from .._atomic import atomic_write
+
+            target = os.fspath(path)
+            fmt = os.path.splitext(target)[1][1:] or plt.rcParams["savefig.format"]
+            if not os.path.splitext(target)[1]:  # (as savefig names it: the format's extension added)
+                target = f"{target}.{fmt}"
+            with atomic_write(target) as f:
+                fig.savefig(f, format=fmt)
         return fig
 
 
@@ -175,12 +195,21 @@ class ModelCheckpoint(Callback):
     """Write a checkpoint (model, optimizer, step and random state: :func:`ivy.save_checkpoint`) at
     the end of every epoch, or only when ``monitor`` improved (``save_best_only``).
 
+    The checkpoint's ``extra`` holds ``{"epoch": <epochs done>, "seed": <the shuffling's seed>}``:
+    what ``fit(initial_epoch=..., seed=...)`` takes to resume exactly (see :meth:`ivy.Trainer.fit`).
+    Weights holding a NaN or an infinity are not written: a warning names them, and the last good
+    file stays (nor do they count as the best with ``save_best_only``).
+
     Args:
         path: the file; ``{epoch}`` (from 1) and logged names (``{val_loss:.3f}``) are filled in.
         monitor: the logged value compared with ``save_best_only``.
         save_best_only: write only when ``monitor`` improved.
         mode: ``"min"``, ``"max"`` or ``"auto"``.
         weights_only: write the model's weights alone (:meth:`ivy.Module.save_weights`).
+
+    Attributes:
+        saved: the paths written, in order.
+        skipped: the epochs (from 1) whose weights were not finite, so not written.
     """
 
     def __init__(
@@ -197,6 +226,7 @@ class ModelCheckpoint(Callback):
         self._better = _better(self.mode, 0.0)
         self.best = math.inf if self.mode == "min" else -math.inf
         self.saved: list[str] = []
+        self.skipped: list[int] = []
 
     def on_epoch_end(self, epoch: int, logs: dict[str, float], trainer: Any) -> None:
         if self.save_best_only:
@@ -206,17 +236,41 @@ class ModelCheckpoint(Callback):
                 )
             if not self._better(logs[self.monitor], self.best):
                 return
-            self.best = logs[self.monitor]
         path = self.path.format(epoch=epoch + 1, **logs)
+        bad = _non_finite(trainer.model)
+        if bad:
+            self.skipped.append(epoch + 1)
+            warnings.warn(
+                f"ModelCheckpoint: epoch {epoch + 1}'s weights hold NaN or infinite values "
+                f"({', '.join(bad[:3])}{', ...' if len(bad) > 3 else ''}): {path} not written",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            return
+        if self.save_best_only:
+            self.best = logs[self.monitor]
         if self.weights_only:
             trainer.model.save_weights(path)
         else:
             from .checkpoint import save_checkpoint
 
-            save_checkpoint(
-                path, trainer.model, trainer.optimizer, step=trainer.optimizer.step_count, extra={"epoch": epoch + 1}
-            )
+            extra: dict[str, Any] = {"epoch": epoch + 1}
+            if getattr(trainer, "seed", None) is not None:
+                extra["seed"] = trainer.seed
+            save_checkpoint(path, trainer.model, trainer.optimizer, step=trainer.optimizer.step_count, extra=extra)
         self.saved.append(path)
+
+
+def _non_finite(model: Any) -> list[str]:
+    """The key chains of ``model``'s floating-point variables and buffers that hold a NaN or an
+    infinity."""
+    ivy = _api
+    bad = []
+    for chain, x in model._weights().items():
+        if ivy.isdtype(x.dtype, "real floating", backend=ivy.namespace(x)):
+            if not bool(ivy.to_scalar(ivy.all(ivy.isfinite(x)))):
+                bad.append(chain)
+    return bad
 
 
 class LearningRateScheduler(Callback):
@@ -238,9 +292,41 @@ class LearningRateScheduler(Callback):
         opt.lr = float(self.schedule(epoch, opt.current_lr()) if two else self.schedule(epoch))
 
 
+class TerminateOnNaN(Callback):
+    """Stop training as soon as a batch's loss is NaN or infinite (Keras' ``TerminateOnNaN``): the
+    epoch ends at that batch (its logs, validation and ``on_epoch_end`` still run, so a
+    :class:`ModelCheckpoint` then refuses the non-finite weights), with a warning.
+
+    Attributes:
+        stopped: ``(epoch, batch)`` (from 0) where training was stopped, else ``None``.
+    """
+
+    def __init__(self) -> None:
+        self.stopped: tuple[int, int] | None = None
+        self._epoch = 0
+
+    def on_train_begin(self, trainer: Any) -> None:
+        self.stopped = None
+
+    def on_epoch_begin(self, epoch: int, trainer: Any) -> None:
+        self._epoch = epoch
+
+    def on_batch_end(self, batch: int, logs: dict[str, float], trainer: Any) -> None:
+        loss = logs.get("loss")
+        if loss is not None and not math.isfinite(loss):
+            self.stopped = (self._epoch, batch)
+            trainer.stop_training = True
+            warnings.warn(
+                f"TerminateOnNaN: epoch {self._epoch + 1}, batch {batch + 1}: the loss is {loss}; training stopped",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+
+
 class LambdaCallback(Callback):
     """A callback from functions: ``LambdaCallback(on_epoch_end=lambda epoch, logs, trainer: ...)``;
-    the keywords are the hook names."""
+    the keywords are the hook names, each function taking that hook's arguments (``on_batch_end``:
+    ``batch, logs, trainer``)."""
 
     def __init__(self, **hooks: Callable[..., Any]) -> None:
         names = {"on_train_begin", "on_epoch_begin", "on_batch_end", "on_epoch_end", "on_train_end"}

@@ -150,9 +150,7 @@ class _NativeParallel(Strategy):
         for chain, value in new.to_flat_dict().items():  # the parameters stay the module's variables
             self._write(chain, value)
         loss, pred = ivy.stop_gradient(loss), ivy.stop_gradient(pred)
-        trainer.loss_tracker.update(loss)
-        for m in trainer.metrics:
-            m.update(y, pred)
+        trainer._track(loss, x, y, pred)
         return loss
 
 
@@ -393,9 +391,7 @@ class TFMirrored(Strategy):
         grads = nest.map(lambda g: self.strategy.reduce(mean, g, axis=None), grads)
         pred = ivy.concat(list(self.strategy.experimental_local_results(pred)), axis=0)
         model.v = opt.step(model.v, grads)
-        trainer.loss_tracker.update(loss)
-        for m in trainer.metrics:
-            m.update(y, pred)
+        trainer._track(loss, x, y, pred)
         return loss
 
 

@@ -1,14 +1,18 @@
-"""``ivy.losses``: loss functions from logits, and loss classes (``ivy.CrossEntropyLoss``...).
+"""``ivy.losses``: loss functions, and loss classes (``ivy.CrossEntropyLoss``...).
 
 Every function takes ``(true, pred, ...)`` (Ivy's and Keras' order: the target first; torch's
 ``loss(input, target)`` is the other way round) and a ``reduction``: ``"mean"`` (default),
 ``"sum"`` or ``"none"`` (the unreduced losses). They are written with ``ivy`` ops, so they run,
-differentiate and compile on every backend, and are numerically stable for large logits (through
-:func:`ivy.log_softmax` and ``log1p(exp(-|x|))``). A loss class holds the keyword settings of its
-function: ``ivy.CrossEntropyLoss(label_smoothing=0.1)(labels, logits)``.
+differentiate and compile on every backend.
 
-The functional losses of the ops API (:func:`ivy.cross_entropy` on probabilities...) are
-unchanged; these are the ones training code usually wants.
+The cross-entropies (``cross_entropy``, ``binary_cross_entropy``, ``focal``,
+``categorical_focal``) take probabilities unless ``from_logits=True``, as Keras' losses and the
+ops of the same names (:func:`ivy.cross_entropy`, :func:`ivy.binary_cross_entropy`): one name,
+one meaning. From logits they are numerically stable for any logit (through
+:func:`ivy.log_softmax` and ``log1p(exp(-|x|))``); pass ``from_logits=True`` for the output of a
+layer without softmax or sigmoid (what ``torch.nn.functional.cross_entropy`` takes). A loss class
+holds the keyword settings of its function: ``ivy.CrossEntropyLoss(from_logits=True,
+label_smoothing=0.1)(labels, logits)``.
 """
 
 from __future__ import annotations
@@ -145,25 +149,44 @@ def _integer_nll(
     return _reduce(loss, reduction, denom)
 
 
+def _log_probabilities(pred: Any, axis: int, epsilon: float, from_logits: bool) -> Any:
+    """``log_softmax(pred)`` of logits, or ``log(clip(pred, epsilon, 1 - epsilon))`` of
+    probabilities (as :func:`ivy.cross_entropy`)."""
+    ivy = _ivy()
+    if from_logits:
+        return ivy.log_softmax(pred, axis=axis)
+    return ivy.log(ivy.clip(pred, epsilon, 1.0 - epsilon))
+
+
 def cross_entropy(
-    labels: Any,
-    logits: Any,
+    true: Any,
+    pred: Any,
     /,
     *,
     axis: int = -1,
+    epsilon: float = 1e-7,
+    from_logits: bool = False,
     weight: Any = None,
     ignore_index: int | None = None,
     label_smoothing: float = 0.0,
     reduction: str = "mean",
 ) -> Any:
-    """Softmax cross-entropy from logits, as ``torch.nn.functional.cross_entropy`` (and Keras'
-    ``(Sparse)CategoricalCrossentropy(from_logits=True)``).
+    """Categorical cross-entropy of probabilities, or of logits with ``from_logits=True``:
+    :func:`ivy.cross_entropy` with integer labels, class weights, ``ignore_index`` and label
+    smoothing.
+
+    With probabilities (the default) it is Keras' ``(Sparse)CategoricalCrossentropy()``
+    (``pred`` clipped to ``[epsilon, 1 - epsilon]``); from logits it is
+    ``torch.nn.functional.cross_entropy`` and Keras' ``from_logits=True``, stable for any logit.
 
     Args:
-        labels: integer class indices of the shape of ``logits`` without the class axis, or class
-            probabilities (one-hot or soft) of the shape of ``logits``.
-        logits: unnormalised scores, the classes along ``axis``.
+        true: integer class indices of the shape of ``pred`` without the class axis, or class
+            probabilities (one-hot or soft) of the shape of ``pred``.
+        pred: predicted probabilities, or unnormalised scores with ``from_logits``; the classes
+            along ``axis``.
         axis: the class axis (``-1``: Keras' layout; ``1`` for torch's ``[batch, C, ...]``).
+        epsilon: with probabilities, the clipping bound that keeps the logarithm finite.
+        from_logits: whether ``pred`` holds logits.
         weight: per-class weights ``[C]`` (torch's ``weight``).
         ignore_index: integer labels equal to it contribute nothing (nor to the mean's denominator).
         label_smoothing: ``ε``: the target becomes ``(1 - ε) target + ε / C``.
@@ -171,20 +194,20 @@ def cross_entropy(
             ``ignore_index``, ``"mean"`` divides by the summed weights of the kept samples (torch).
 
     Returns:
-        A 0-d array, or for ``"none"`` the per-sample losses (``logits``' shape without ``axis``).
+        A 0-d array, or for ``"none"`` the per-sample losses (``pred``'s shape without ``axis``).
     """
     ivy = _ivy()
-    logp = ivy.log_softmax(logits, axis=axis)
-    weight = _as_weights(weight, logits)
-    if _is_int(labels):
-        labels, logp = _labels_and_logp(labels, logp, axis, "cross_entropy")
+    logp = _log_probabilities(pred, axis, epsilon, from_logits)
+    weight = _as_weights(weight, pred)
+    if _is_int(true):
+        labels, logp = _labels_and_logp(true, logp, axis, "cross_entropy")
         return _integer_nll(labels, logp, weight, ignore_index, label_smoothing, reduction)
-    if tuple(labels.shape) != tuple(logits.shape):
+    if tuple(true.shape) != tuple(pred.shape):
         raise ValueError(
-            f"cross_entropy: probability targets of shape {tuple(labels.shape)} must have the shape "
-            f"of the logits, {tuple(logits.shape)} (or pass integer class indices)"
+            f"cross_entropy: probability targets of shape {tuple(true.shape)} must have the shape "
+            f"of the predictions, {tuple(pred.shape)} (or pass integer class indices)"
         )
-    logp, target = _class_last(logp, axis), _class_last(ivy.astype(labels, logits.dtype), axis)
+    logp, target = _class_last(logp, axis), _class_last(ivy.astype(true, pred.dtype), axis)
     if label_smoothing:
         target = target * (1.0 - label_smoothing) + label_smoothing / int(logp.shape[-1])
     loss = -ivy.sum(target * (logp if weight is None else logp * weight), axis=-1)
@@ -256,22 +279,26 @@ def binary_cross_entropy(
     pred: Any,
     /,
     *,
-    from_logits: bool = True,
+    epsilon: float = 1e-7,
+    from_logits: bool = False,
     pos_weight: Any = None,
     weight: Any = None,
     label_smoothing: float = 0.0,
     reduction: str = "mean",
 ) -> Any:
-    """Binary (or multi-label) cross-entropy, per element: ``-(y log p + (1 - y) log(1 - p))``.
+    """Binary (or multi-label) cross-entropy, per element: ``-(y log p + (1 - y) log(1 - p))``:
+    :func:`ivy.binary_cross_entropy` with weights and label smoothing.
 
-    From logits (default; ``torch.nn.functional.binary_cross_entropy_with_logits``, Keras'
-    ``BinaryCrossentropy(from_logits=True)``) it is computed as ``(1 - y) x + log(1 + e^-|x|) +
-    max(-x, 0)``, exact for any logit. From probabilities, the logarithms are clamped at ``-100``
-    (as torch).
+    From probabilities (the default; Keras' ``BinaryCrossentropy()``,
+    ``torch.nn.functional.binary_cross_entropy``) ``p`` is ``pred`` clipped to ``[epsilon, 1 -
+    epsilon]``. From logits (``torch.nn.functional.binary_cross_entropy_with_logits``, Keras'
+    ``from_logits=True``) it is computed as ``(1 - y) x + log(1 + e^-|x|) + max(-x, 0)``, exact
+    for any logit.
 
     Args:
         true: targets in ``[0, 1]``, the shape of ``pred``.
-        pred: logits (``from_logits=True``) or probabilities.
+        pred: probabilities, or logits with ``from_logits``.
+        epsilon: with probabilities, the clipping bound that keeps the logarithms finite.
         from_logits: whether ``pred`` holds logits.
         pos_weight: weight of the positive term (torch's ``pos_weight``, broadcast along the last axis).
         weight: per-element weights, broadcastable to ``pred``.
@@ -288,8 +315,7 @@ def binary_cross_entropy(
     if from_logits:
         loss = _bce_logits(y, pred, _as_weights(pos_weight, pred))
     else:
-        log_p = ivy.maximum(ivy.log(pred), ivy.full_like(pred, -100.0))
-        log_q = ivy.maximum(ivy.log1p(-pred), ivy.full_like(pred, -100.0))
+        log_p, log_q = _log_p_and_q(pred, epsilon)
         pw = 1.0 if pos_weight is None else _as_weights(pos_weight, pred)
         loss = -(pw * y * log_p + (1.0 - y) * log_q)
     if weight is not None:
@@ -297,15 +323,35 @@ def binary_cross_entropy(
     return _reduce(loss, reduction)
 
 
-def focal(true: Any, logits: Any, /, *, gamma: float = 2.0, alpha: float | None = 0.25, reduction: str = "mean") -> Any:
-    """Binary focal loss from logits (Lin et al., 2017; torchvision's ``sigmoid_focal_loss``,
-    Keras' ``BinaryFocalCrossentropy(apply_class_balancing=True, from_logits=True)``), per element:
-    ``α_t (1 - p_t)^γ BCE(y, x)`` with ``p = sigmoid(x)``, ``p_t = p y + (1 - p)(1 - y)`` and
-    ``α_t = α y + (1 - α)(1 - y)``.
+def _log_p_and_q(p: Any, epsilon: float) -> tuple[Any, Any]:
+    """``(log p, log(1 - p))`` of probabilities clipped to ``[epsilon, 1 - epsilon]``."""
+    ivy = _ivy()
+    p = ivy.clip(p, epsilon, 1.0 - epsilon)
+    return ivy.log(p), ivy.log1p(-p)
+
+
+def focal(
+    true: Any,
+    pred: Any,
+    /,
+    *,
+    epsilon: float = 1e-7,
+    from_logits: bool = False,
+    gamma: float = 2.0,
+    alpha: float | None = 0.25,
+    reduction: str = "mean",
+) -> Any:
+    """Binary focal loss (Lin et al., 2017; Keras' ``BinaryFocalCrossentropy(
+    apply_class_balancing=True)``; from logits torchvision's ``sigmoid_focal_loss``), per element:
+    ``α_t (1 - p_t)^γ BCE(y, p)`` with ``p_t = p y + (1 - p)(1 - y)`` and ``α_t = α y + (1 - α)(1
+    - y)``; ``p`` is ``pred`` clipped to ``[epsilon, 1 - epsilon]``, or ``sigmoid(pred)`` with
+    ``from_logits``.
 
     Args:
-        true: targets in ``[0, 1]``, the shape of ``logits``.
-        logits: logits.
+        true: targets in ``[0, 1]``, the shape of ``pred``.
+        pred: probabilities, or logits with ``from_logits``.
+        epsilon: with probabilities, the clipping bound that keeps the logarithms finite.
+        from_logits: whether ``pred`` holds logits.
         gamma: focusing parameter ``γ >= 0`` (gradients stay finite for ``γ < 1`` too, where
             ``1 - p_t`` underflows).
         alpha: class balance ``α`` in ``[0, 1]``; ``None``: no balancing.
@@ -313,10 +359,17 @@ def focal(true: Any, logits: Any, /, *, gamma: float = 2.0, alpha: float | None 
     """
     ivy = _ivy()
     _check_focal("focal", gamma, alpha)
-    y = ivy.astype(true, logits.dtype)
-    # 1 - p_t as (1 - y) sigmoid(x) + y sigmoid(-x): 1 - sigmoid(x) would round to 0 from x ~ 17 on
-    q = (1.0 - y) * ivy.sigmoid(logits) + y * ivy.sigmoid(-logits)
-    loss = _bce_logits(y, logits) * _focus(q, gamma)
+    y = ivy.astype(true, pred.dtype)
+    if from_logits:
+        # 1 - p_t as (1 - y) sigmoid(x) + y sigmoid(-x): 1 - sigmoid(x) would round to 0 from x ~ 17 on
+        q = (1.0 - y) * ivy.sigmoid(pred) + y * ivy.sigmoid(-pred)
+        bce = _bce_logits(y, pred)
+    else:
+        p = ivy.clip(pred, epsilon, 1.0 - epsilon)
+        log_p, log_q = _log_p_and_q(p, epsilon)
+        q = (1.0 - y) * p + y * (1.0 - p)
+        bce = -(y * log_p + (1.0 - y) * log_q)
+    loss = bce * _focus(q, gamma)
     if alpha is not None:
         loss = loss * (alpha * y + (1.0 - alpha) * (1.0 - y))
     return _reduce(loss, reduction)
@@ -338,23 +391,35 @@ def _one_hot_like(labels: Any, scores: Any, axis: int, what: str) -> Any:
 
 
 def categorical_focal(
-    labels: Any, logits: Any, /, *, gamma: float = 2.0, alpha: float = 0.25, axis: int = -1, reduction: str = "mean"
+    true: Any,
+    pred: Any,
+    /,
+    *,
+    axis: int = -1,
+    epsilon: float = 1e-7,
+    from_logits: bool = False,
+    gamma: float = 2.0,
+    alpha: float = 0.25,
+    reduction: str = "mean",
 ) -> Any:
-    """Multi-class focal loss from logits (Keras' ``CategoricalFocalCrossentropy(from_logits=True)``):
-    per sample ``-Σ_c α (1 - p_c)^γ y_c log p_c`` with ``p = softmax(logits)``.
+    """Multi-class focal loss (Keras' ``CategoricalFocalCrossentropy``): per sample ``-Σ_c α (1 -
+    p_c)^γ y_c log p_c`` with ``p`` the probabilities ``pred`` clipped to ``[epsilon, 1 -
+    epsilon]``, or ``softmax(pred)`` with ``from_logits``.
 
     Args:
-        labels: integer class indices, or class probabilities of the shape of ``logits``.
-        logits: scores, classes along ``axis``.
+        true: integer class indices, or class probabilities of the shape of ``pred``.
+        pred: probabilities, or logits with ``from_logits``; classes along ``axis``.
+        axis: the class axis.
+        epsilon: with probabilities, the clipping bound that keeps the logarithm finite.
+        from_logits: whether ``pred`` holds logits.
         gamma: focusing parameter ``γ >= 0``.
         alpha: weight of every class, in ``[0, 1]``.
-        axis: the class axis.
         reduction: ``"mean"`` over samples, ``"sum"`` or ``"none"``.
     """
     ivy = _ivy()
     _check_focal("categorical_focal", gamma, alpha)
-    y = _one_hot_like(labels, logits, axis, "categorical_focal")
-    logp = _class_last(ivy.log_softmax(logits, axis=axis), axis)
+    y = _one_hot_like(true, pred, axis, "categorical_focal")
+    logp = _class_last(_log_probabilities(pred, axis, epsilon, from_logits), axis)
     loss = -ivy.sum(alpha * _focus(-ivy.expm1(logp), gamma) * y * logp, axis=-1)
     return _reduce(loss, reduction)
 

@@ -131,6 +131,16 @@ def _weights(sample_weight: Any, n_like: Any) -> Any:
     return ivy.broadcast_to(w, tuple(n_like.shape))
 
 
+def _static_size(x: Any) -> int | None:
+    """The number of elements of ``x`` where its shape is known as Python ints, else None."""
+    size = 1
+    for d in x.shape:
+        if type(d) is not int or d < 0:
+            return None
+        size *= d
+    return size
+
+
 def _labels(true: Any, pred: Any, axis: int) -> Any:
     """Integer class indices from ``true``: indices as they are, one-hot rows through argmax."""
     ivy = _ivy()
@@ -141,7 +151,8 @@ def _labels(true: Any, pred: Any, axis: int) -> Any:
 
 class Mean(Metric):
     """The (weighted) mean of every value passed to ``update(values, sample_weight=None)``: a
-    training loss's running average."""
+    training loss's running average. ``sample_weight``: one weight per value, or one number for
+    them all (a batch's mean loss weighted by the batch's size)."""
 
     _NAME = "mean"
 
@@ -151,6 +162,15 @@ class Mean(Metric):
     def _update(self, state: dict[str, Any], values: Any, sample_weight: Any = None) -> dict[str, Any]:
         ivy = _ivy()
         v = ivy.astype(values, "float32")
+        number = sample_weight is None or (
+            isinstance(sample_weight, (int, float)) and not isinstance(sample_weight, bool)
+        )
+        size = _static_size(v) if number else None
+        if size is not None:
+            # one number weighs every value alike: no array of weights to build (a training
+            # loop's loss, weighted by its batch's size, on every step)
+            w = 1.0 if sample_weight is None else float(sample_weight)
+            return {"total": state["total"] + ivy.sum(v) * w, "count": state["count"] + w * size}
         w = _weights(sample_weight, v)
         return {"total": state["total"] + ivy.sum(v * w), "count": state["count"] + ivy.sum(w)}
 

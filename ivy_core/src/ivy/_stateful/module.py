@@ -1,8 +1,9 @@
 """``ivy.Module``: a layer or model whose variables live in a :class:`ivy.Container`, ``v``.
 
-Variables of a module are its own (``_create_variables``) plus those of its submodules, found
-automatically among its attributes (a module, or a list, tuple or dict of modules), under the
-attribute's name: ``model.v.linear0.w``, ``model.v.layers["0"].w`` for a list.
+Variables of a module are its own (declared with :meth:`Module.add_weight`, or made by a layer's
+``_create_variables``) plus those of its submodules, found automatically among its attributes (a
+module, or a list, tuple or dict of modules), under the attribute's name: ``model.v.linear0.w``,
+``model.v.layers["0"].w`` for a list.
 
 **Building.** Variables are created on the first *build*, which happens on the first of:
 
@@ -62,8 +63,9 @@ def _branch(tree: Any, keys: tuple[str, ...]) -> Container:
 
 
 class Module:
-    """Base class of layers and models. Subclasses implement :meth:`_forward`, and layers with
-    variables :meth:`_create_variables` (and :meth:`_create_state` for buffers).
+    """Base class of layers and models. Subclasses implement :meth:`_forward`; a module's own
+    variables and buffers (beyond its submodules') are declared with :meth:`add_weight` (layers of
+    the library implement :meth:`_create_variables` and :meth:`_create_state` instead).
 
     ``Module.__init__`` may be called before or after the submodules are assigned (the paper
     assigns them first). See the module docstring for how and when variables are built.
@@ -87,6 +89,7 @@ class Module:
     _backend_name: str | None = None
     _device: Any = None
     _pending_v: Any = None
+    _declared: dict[str, tuple[tuple[int, ...], Any, Any, bool]] | None = None
     training: bool = True
 
     def __init__(
@@ -128,6 +131,11 @@ class Module:
     # ------------------------------------------------------------------ submodules
 
     def __setattr__(self, name: str, value: Any) -> None:
+        declared = self._declared
+        if declared is not None and name in declared:
+            raise AttributeError(
+                f"{type(self).__name__}.{name} is a weight (add_weight): assign module.v (or state) to change it"
+            )
         object.__setattr__(self, name, value)
         # a public attribute may now hold (or no longer hold) a submodule; properties (`v`,
         # `state`, set every training step) keep nothing in the instance dict and change none
@@ -137,6 +145,97 @@ class Module:
     def __delattr__(self, name: str) -> None:
         object.__delattr__(self, name)
         self.__dict__["_sub_attrs"] = None
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached when ordinary lookup fails: a weight declared with add_weight, read from the
+        # variables in use (those given with v= during a pure call, a compiled program's...)
+        declared = self.__dict__.get("_declared")
+        if declared is None or name not in declared:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
+            _tracking.touch(self)
+        if self._own_v is None:
+            self._build()
+        where = self._own_v if declared[name][3] else self._own_state
+        return dict.__getitem__(where or {}, name)
+
+    def add_weight(
+        self,
+        name: str,
+        shape: Any = None,
+        *,
+        initializer: Any = None,
+        dtype: Any = None,
+        trainable: bool = True,
+    ) -> None:
+        """Declare a variable of this module (Keras' ``add_weight``, torch's ``nn.Parameter``): a
+        ViT's class token, a learned scale. Call it in ``__init__``; the variable is created with the
+        others when the module builds (on its backend and device), and ``_forward`` reads it as
+        ``self.<name>`` (also ``self.v.<name>``); it is trained, saved and loaded with the others.
+
+        Args:
+            name: its key in ``v`` (or ``state``) and the attribute it is read from.
+            shape: its shape; default that of an array ``initializer``.
+            initializer: an :class:`ivy.Initializer` (default :class:`ivy.GlorotUniform`, as
+                Keras'), or the initial value: a NumPy or native array (of any framework), a
+                number or a list.
+            dtype: default the module's (``float32``).
+            trainable: ``False``: a non-trainable buffer, in ``state`` (torch's
+                ``register_buffer``).
+
+        Raises:
+            ValueError: the name is not a plain name, or is already taken (a weight, an
+                attribute, a submodule); the shape is missing or differs from the value's.
+            RuntimeError: the module is already built (its variables exist).
+        """
+        from .initializers import GlorotUniform, Initializer
+
+        cls = type(self).__name__
+        if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
+            raise ValueError(f"{cls}.add_weight: the name must be an identifier not starting with '_', got {name!r}")
+        if self._own_v is not None:
+            raise RuntimeError(
+                f"{cls}.add_weight({name!r}): the module is already built; declare its weights in __init__"
+            )
+        declared = dict(self._declared or {})
+        if name in declared or name in vars(self) or hasattr(type(self), name):
+            raise ValueError(f"{cls}.add_weight: {name!r} is already taken (a weight, an attribute or a method)")
+        if initializer is None:
+            initializer = GlorotUniform()
+        if not isinstance(initializer, Initializer):
+            ivy = _ivy()
+            value_shape = tuple(int(d) for d in getattr(initializer, "shape", ()) or ())
+            if not hasattr(initializer, "shape"):  # a number or a list
+                import numpy as np
+
+                value_shape = tuple(np.shape(initializer))
+            if shape is None:
+                shape = value_shape
+            if ivy.is_native_array(initializer):
+                initializer = ivy.to_numpy(initializer)
+        if shape is None:
+            raise ValueError(f"{cls}.add_weight({name!r}): give a shape (or an array as the initializer)")
+        shape = tuple(int(d) for d in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+        if not isinstance(initializer, Initializer) and shape != value_shape:
+            raise ValueError(f"{cls}.add_weight({name!r}): shape {shape} but the initial value has shape {value_shape}")
+        declared[name] = (shape, initializer, dtype, bool(trainable))
+        object.__setattr__(self, "_declared", declared)
+
+    def _create_declared(self, trainable: bool, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
+        """The weights declared with :meth:`add_weight` (trainable ones or buffers), created."""
+        from .initializers import Initializer
+
+        ivy = _ivy()
+        out = {}
+        for name, (shape, init, own_dtype, is_var) in (self._declared or {}).items():
+            if is_var != trainable:
+                continue
+            dt = own_dtype or dtype
+            if isinstance(init, Initializer):
+                out[name] = init.create(shape, dtype=dt, device=device, backend=backend)
+            else:
+                out[name] = ivy.asarray(init, dtype=dt, device=device, backend=backend)
+        return out
 
     def _submodule_attrs(self) -> list[str]:
         """Names of the public attributes that hold a module or a list, tuple or dict (which may
@@ -237,8 +336,17 @@ class Module:
             dtype = self._dtype or "float32"
             ivy = _ivy()
             made = self._create_variables(backend=b, device=d, dtype=dtype)
+            buffers = self._create_state(backend=b, device=d, dtype=dtype)
+            if self._declared:
+                subs = {name for name, _, _ in self._children()}
+                for k, new in ((True, made), (False, buffers)):
+                    extra = self._create_declared(k, b, d, dtype)
+                    clash = sorted(set(extra) & (set(made) | set(buffers) | subs))
+                    if clash:
+                        raise ValueError(f"{type(self).__name__}: add_weight names {clash} are taken by the layer")
+                    new.update(extra)
             self._own_v = Container(made).map(lambda x, _: ivy.variable(x))
-            self._own_state = Container(self._create_state(backend=b, device=d, dtype=dtype))
+            self._own_state = Container(buffers)
         for _, m in self._submodules():
             if not m.built and not m._needs_input():
                 m._build(backend=b, device=d)
@@ -473,7 +581,8 @@ class Module:
         return flat
 
     def save_weights(self, path: str | os.PathLike[str]) -> None:
-        """Write ``v`` and ``state`` to a safetensors file, named by key chain (``"linear0/w"``)."""
+        """Write ``v`` and ``state`` to a safetensors file, named by key chain (``"linear0/w"``).
+        The file is replaced atomically: a crash during the save leaves the previous file whole."""
         from .. import safetensors
 
         safetensors.save_file(self._weights(), path, metadata={"format": "ivy", "separator": SEPARATOR})
@@ -481,40 +590,74 @@ class Module:
     def load_weights(self, path: str | os.PathLike[str]) -> Module:
         """Read ``v`` and ``state`` from a safetensors file written by :meth:`save_weights` (or
         any writer using the same names), into this module's backend and device, cast to the
-        dtypes of the current variables.
+        dtypes of the current variables (within a kind: a float64 file into float32 weights).
+
+        The whole file is checked first (its format, then every key chain, shape and dtype): a
+        load that fails leaves the module as it was.
 
         Raises:
             ModuleNotBuiltError: the module takes sizes from an input it has not seen yet.
             KeyError: the file lacks some key chains, or has unknown ones (all are named).
-            ValueError: a shape differs (the key chain and both shapes are named).
+            ValueError: a shape differs, or a dtype is of another kind (an integer array for a
+                float variable): the file, the key chain and both are named; or the file is not a
+                valid safetensors file.
         """
         from .. import safetensors
+        from . import _restore
 
-        self._weights()  # builds (and raises ModuleNotBuiltError) before reading the file
+        current = self._weights()  # builds (and raises ModuleNotBuiltError) before reading the file
+        where = os.fspath(path)
+        header, _ = safetensors.read_header(path)
+        _restore.check(_restore.header_specs(header), _restore.specs(current), where)
         loaded = safetensors.load_file(path, backend=self._backend_name, device=self._device)
-        return self._load_flat(loaded, os.fspath(path))
+        return self._load_flat(loaded, where)
 
     def _load_flat(self, loaded: dict[str, Any], where: str) -> Module:
         """Set ``v`` and ``state`` from a flat ``{key chain: array}`` (arrays of this module's
-        backend), cast to the current dtypes; errors name ``where`` the arrays came from."""
+        backend), cast to the current dtypes; errors name ``where`` the arrays came from, and
+        leave the module unchanged."""
+        apply = self._prepare_flat(loaded, where)
+        undo = self._weights_snapshot()
+        try:
+            apply()
+        except BaseException:
+            undo()
+            raise
+        return self
+
+    def _prepare_flat(self, loaded: dict[str, Any], where: str) -> Any:
+        """Check ``loaded`` against the module's weights and convert it; returns the function
+        that assigns it (nothing is assigned before)."""
+        from . import _restore
+
         ivy = _ivy()
         current = self._weights()
-        missing = sorted(set(current) - set(loaded))
-        unknown = sorted(set(loaded) - set(current))
-        if missing or unknown:
-            raise KeyError(f"{where}: missing key chains {missing}; unknown key chains {unknown}")
-        loaded = dict(loaded)
+        found, want = _restore.specs(loaded), _restore.specs(current)
+        _restore.check(found, want, where)
+        new = {}
         for k, x in loaded.items():
-            want, got = tuple(int(d) for d in current[k].shape), tuple(int(d) for d in x.shape)
-            if want != got:
-                raise ValueError(f"{where}: {k!r} has shape {got} in the file, {want} in the module")
-            if x.dtype != current[k].dtype:
-                loaded[k] = ivy.astype(x, current[k].dtype)
+            new[k] = x if found[k][1] == want[k][1] else ivy.astype(x, current[k].dtype)
         state_keys = set(self.state.to_flat_dict())
-        self.v = Container.from_flat_dict({k: ivy.variable(x) for k, x in loaded.items() if k not in state_keys})
-        if state_keys:
-            self.state = Container.from_flat_dict({k: x for k, x in loaded.items() if k in state_keys})
-        return self
+        v = Container.from_flat_dict({k: ivy.variable(x) for k, x in new.items() if k not in state_keys})
+        state = Container.from_flat_dict({k: x for k, x in new.items() if k in state_keys}) if state_keys else None
+
+        def apply() -> None:
+            self.v = v
+            if state is not None:
+                self.state = state
+
+        return apply
+
+    def _weights_snapshot(self) -> Any:
+        """A function that puts back the variables and buffers every module below holds now."""
+        held = [(m, m._own_v, m._own_state) for _, m in self.modules()]
+
+        def undo() -> None:
+            for m, own_v, own_state in held:
+                object.__setattr__(m, "_own_v", own_v)
+                object.__setattr__(m, "_own_state", own_state)
+
+        return undo
 
     # ------------------------------------------------------------------ inspection
 
@@ -540,7 +683,9 @@ class Module:
         the shapes read ``?``.
 
         Args:
-            *example_args: an example input (its batch size appears in the shapes).
+            *example_args: an example input (its batch size appears in the shapes): native
+                arrays of any framework or NumPy arrays, converted to the model's backend and
+                device as :meth:`ivy.Trainer.fit` converts its batches.
             depth: show submodules at most this deep (``1``: the direct children); default all.
             print_fn: called with the table; ``None`` to only return it.
             **example_kwargs: further keyword arguments of the example call.

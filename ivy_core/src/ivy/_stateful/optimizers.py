@@ -17,36 +17,20 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import _api, _tracking, nest
 from .._functional.optimizers import _adam_leaves, _descent_leaves, _lamb_leaves, _lars_leaves
 from ..container import SEPARATOR, Container
+from . import _restore
+from ._restore import reorder as _reorder
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "LAMB", "LARS", "clip_grad_norm", "clip_grad_value"]
 
 
 def _ivy() -> Any:
     return _api
-
-
-def _paths(s: nest.Structure, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """The path (keys and indices) of each leaf of a nest structure, in leaf order."""
-    if s.kind == "leaf":
-        return [prefix]
-    keys = s.meta[1] if s.kind == "dict" else range(len(s.children))
-    return [p for k, c in zip(keys, s.children) for p in _paths(c, (*prefix, k))]
-
-
-def _reorder(old: nest.Structure, new: nest.Structure) -> list[int] | None:
-    """For each leaf of ``new``, the index of the leaf at the same path in ``old``; None when
-    the two hold different paths."""
-    where = {p: i for i, p in enumerate(_paths(old))}
-    paths = _paths(new)
-    if len(paths) != len(where) or any(p not in where for p in paths):
-        return None
-    return [where[p] for p in paths]
 
 
 def _global_norm(grads: list[Any]) -> Any:
@@ -201,7 +185,8 @@ class Optimizer:
         if _tracking._session is not None:
             _tracking.touch(self)
         new = new if isinstance(new, Container) else Container(new)
-        self._state, self._flat, self._owned = {}, None, False
+        # (everything is worked out before anything is assigned: a bad state changes nothing)
+        kept: dict[str, Any] = {}
         flat: dict[str, list[Any]] = {}
         structure = None
         for name, tree in new.items():
@@ -211,12 +196,12 @@ class Optimizer:
                     raise ValueError(f"{type(self).__name__}.state: {sorted(flat)} differ in structure")
                 structure = s
             else:
-                self._state[name] = tree
+                kept[name] = tree
         if flat:
             missing = sorted(set(self._FLAT) - set(flat))
             if missing:
                 raise ValueError(f"{type(self).__name__}.state: {missing} missing (it holds {sorted(self._FLAT)})")
-            self._flat = (structure, flat)
+        self._state, self._flat, self._owned = kept, ((structure, flat) if flat else None), False
 
     def state_dict(self) -> dict[str, Any]:
         """``{"step_count": int, "state": Container}`` (and ``"micro_step"`` with gradient
@@ -227,16 +212,40 @@ class Optimizer:
             out["micro_step"] = self.micro_step
         return out
 
-    def load_state_dict(self, state: dict[str, Any]) -> Optimizer:
-        """Restore what :meth:`state_dict` returned; returns the optimizer."""
-        self.step_count = int(state["step_count"])
-        self.micro_step = int(state.get("micro_step", 0))
-        self.state = state["state"]
+    def load_state_dict(self, state: Mapping[str, Any]) -> Optimizer:
+        """Restore what :meth:`state_dict` returned; returns the optimizer.
+
+        Everything is checked before anything changes: the counts (non-negative integers, and
+        ``micro_step`` below ``accumulate_steps``); the state's names (those this optimizer keeps,
+        each a nest of arrays with the same key chains); and, where the optimizer holds state
+        already, the same key chains, shapes and dtype kinds as that state. The first
+        :meth:`step` after a load checks the state against the variables it updates (their key
+        chains and shapes; the arrays take the variables' dtypes). A load that fails leaves the
+        optimizer as it was.
+
+        Raises:
+            KeyError: ``"step_count"`` or ``"state"`` is missing, or key chains differ from the
+                state held (all named).
+            ValueError: a count is not a non-negative integer; the state holds names this
+                optimizer does not keep, or nests that differ; a shape or dtype kind differs.
+        """
+        _restore.load_optimizer_state(self, state, f"{type(self).__name__}.load_state_dict")
         return self
+
+    def _state_names(self) -> set[str] | None:
+        """The names of the state this optimizer keeps; None where a subclass keeps its own."""
+        if not self._FLAT:
+            return None
+        return set(self._FLAT) | ({"accum"} if self.accumulate_steps > 1 else set())
+
+    #: whether the next step must check (and fit) the state loaded into the optimizer against
+    #: the variables it updates
+    _check_loaded = False
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the state and the step count to a safetensors file (the arrays named by key
-        chain, ``"mw/fc0/w"``); :meth:`load` resumes from it exactly."""
+        chain, ``"mw/fc0/w"``); :meth:`load` resumes from it exactly. The file is replaced
+        atomically: a crash during the save leaves the previous file whole."""
         from .. import safetensors
 
         flat = self.state.to_flat_dict()
@@ -254,29 +263,37 @@ class Optimizer:
         """Read a file written by :meth:`save` into this optimizer (state and step count).
 
         The arrays go to ``backend`` and ``device`` if given; by default they move, on the next
-        :meth:`step`, to the backend and device of the variables it updates.
+        :meth:`step`, to the backend and device of the variables it updates. The file is checked
+        whole first (see :meth:`load_state_dict`): a load that fails leaves the optimizer as it was.
 
         Raises:
-            ValueError: the file was saved by another kind of optimizer, or is not an optimizer file.
+            ValueError: the file was saved by another kind of optimizer, is not an optimizer file
+                or not a valid safetensors file, or its state does not fit (see
+                :meth:`load_state_dict`).
         """
         from .. import safetensors
 
-        _, meta = safetensors.read_header(path)
+        where = os.fspath(path)
+        header, meta = safetensors.read_header(path)
         kind = meta.get("ivy_optimizer")
         if kind is None or "step_count" not in meta:
-            raise ValueError(f"{os.fspath(path)} is not an optimizer file written by Optimizer.save")
+            raise ValueError(f"{where} is not an optimizer file written by Optimizer.save")
         if kind != type(self).__name__:
-            raise ValueError(f"{os.fspath(path)} holds the state of {kind}, not of {type(self).__name__}")
+            raise ValueError(f"{where} holds the state of {kind}, not of {type(self).__name__}")
+        order = _restore.json_list(meta.get("key_chains", "[]"), "key_chains", where) or list(header)
+        if sorted(order) != sorted(header):
+            raise ValueError(f"{where}: the metadata's key_chains do not list the file's arrays")
         arrays = safetensors.load_file(path, backend=backend, device=device)
-        self._place_state = backend is None and device is None
-        order = json.loads(meta.get("key_chains", "[]")) or list(arrays)
-        self.load_state_dict(
+        _restore.load_optimizer_state(
+            self,
             {
                 "step_count": meta["step_count"],
-                "micro_step": meta.get("micro_step", 0),
+                "micro_step": meta.get("micro_step", "0"),
                 "state": Container.from_flat_dict({k: arrays[k] for k in order}),
-            }
+            },
+            where,
         )
+        self._place_state = backend is None and device is None
         return self
 
     # ------------------------------------------------------------------ compiled programs
@@ -402,6 +419,8 @@ class Optimizer:
             _tracking.touch(self)
         if self._place_state and leaves:
             self._move_state(leaves[0])
+        if self._check_loaded:
+            _restore.fit_loaded_state(self, leaves, structure)
         if self.clip_value is not None or self.clip_norm is not None:
             g_leaves = self._clip(g_leaves)
         if self.accumulate_steps > 1:

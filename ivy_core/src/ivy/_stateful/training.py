@@ -1,7 +1,7 @@
 """The training loop: :class:`Trainer` (``fit`` / ``evaluate`` / ``predict``) and :func:`fit`.
 
-``ivy.fit(model, x, y, loss="cross_entropy", optimizer=ivy.Adam(1e-3), metrics=["accuracy"],
-epochs=5, validation_data=(x_val, y_val))`` trains an :class:`ivy.Module` on any backend, as
+``ivy.fit(model, x, y, loss=ivy.CrossEntropyLoss(from_logits=True), optimizer=ivy.Adam(1e-3),
+metrics=["accuracy"], epochs=5, validation_data=(x_val, y_val))`` trains an :class:`ivy.Module` on any backend, as
 Keras' ``model.fit``: epochs over batches, validation, metrics, callbacks, a progress bar, and a
 returned :class:`~ivy.callbacks.History`. The training step is compiled with :func:`ivy.compile`
 (the module's variables and buffers, the optimizer's state and the metrics' sums threaded through
@@ -12,6 +12,7 @@ with a warning.
 from __future__ import annotations
 
 import math
+import numbers
 import sys
 import time
 import warnings
@@ -103,7 +104,9 @@ def to_backend(a: Any, backend: str, device: Any = None) -> Any:
 
 
 class _ArrayBatches:
-    """Batches of ``(x, y)`` sliced from whole arrays, shuffled each epoch if asked."""
+    """Batches of ``(x, y)`` sliced from whole arrays; with ``shuffle``, in an order drawn for each
+    epoch from ``(seed, epoch)`` alone, so that a resumed ``fit`` (same seed, ``initial_epoch``)
+    sees the batches the uninterrupted one would have seen."""
 
     def __init__(self, x: Any, y: Any, batch_size: int, shuffle: bool, seed: int | None, drop_remainder: bool):
         n = int(x.shape[0])
@@ -111,15 +114,18 @@ class _ArrayBatches:
             raise ValueError(f"fit: x has {n} samples, y has {int(y.shape[0])}")
         self.x, self.y, self.n = x, y, n
         self.batch_size, self.shuffle, self.drop_remainder = batch_size, shuffle, drop_remainder
-        import numpy as np
-
-        self._rng = np.random.default_rng(seed)
+        self.seed = seed
+        self.epoch = 0  # set by fit before each epoch
 
     def __len__(self) -> int:
         return self.n // self.batch_size if self.drop_remainder else math.ceil(self.n / self.batch_size)
 
     def __iter__(self) -> Any:
-        order = self._rng.permutation(self.n) if self.shuffle else None
+        order = None
+        if self.shuffle:
+            import numpy as np
+
+            order = np.random.default_rng([self.seed or 0, self.epoch]).permutation(self.n)
         for i in range(len(self)):
             lo, hi = i * self.batch_size, min((i + 1) * self.batch_size, self.n)
             if order is None:
@@ -166,6 +172,80 @@ def _batches(x: Any, y: Any, batch_size: int, shuffle: bool, seed: int | None, d
             f"a tf.data.Dataset, a list...), got {type(x).__name__}"
         )
     return x
+
+
+def _split_validation(x: Any, y: Any, fraction: float) -> tuple[Any, Any, tuple[Any, Any]]:
+    """``(x_train, y_train, (x_val, y_val))``: the last ``fraction`` of the samples, before any
+    shuffling, held out for validation (Keras' ``validation_split``)."""
+    if not (isinstance(fraction, (int, float)) and not isinstance(fraction, bool) and 0.0 < fraction < 1.0):
+        raise ValueError(f"fit: validation_split must be a fraction between 0 and 1 (exclusive), got {fraction!r}")
+    if y is None and isinstance(x, (tuple, list)) and len(x) == 2 and _is_array(x[0]) and _is_array(x[1]):
+        x, y = x
+    if not (_is_array(x) and (y is None or _is_array(y))):
+        raise ValueError(
+            "fit: validation_split needs array data (x and y arrays); with an iterable of batches "
+            f"(got {type(x).__name__}) pass validation_data instead"
+        )
+    n = int(x.shape[0])
+    if y is not None and int(y.shape[0]) != n:
+        raise ValueError(f"fit: x has {n} samples, y has {int(y.shape[0])}")
+    split = int(math.floor(n * (1.0 - fraction)))
+    if split in (0, n):
+        raise ValueError(
+            f"fit: validation_split={fraction} of {n} samples leaves "
+            f"{'no training' if split == 0 else 'no validation'} sample: pass more data or another fraction"
+        )
+    return x[:split], None if y is None else y[:split], (x[split:], None if y is None else y[split:])
+
+
+def _count(y: Any, x: Any) -> Any:
+    """The number of samples in a batch, the length of the first axis of ``y``'s first array (else
+    ``x``'s): a Python int where the shape says it (eager, or a trace of static shapes), else a
+    float32 0-d array computed with the batch (a compiled step of dynamic batch size)."""
+    ivy = _ivy()
+    leaf = y if ivy.is_native_array(y) else None  # (the common case, without walking a nest)
+    for tree in () if leaf is not None else (y, x):
+        leaf = next((a for a in ivy.nest.leaves(tree) if ivy.is_native_array(a)), None)
+        if leaf is not None:
+            break
+    if leaf is None or len(leaf.shape) == 0:
+        return None
+    n = leaf.shape[0]
+    if type(n) is int and n >= 0:  # (not a symbolic size, None, or paddle's -1)
+        return n
+    first = leaf[(slice(None),) + (0,) * (len(leaf.shape) - 1)]  # one element per sample
+    return ivy.sum(ivy.ones_like(ivy.astype(first, "float32")))
+
+
+def placement(model: Any, x: Any) -> tuple[str, Any]:
+    """``(backend, device)`` that inputs of ``model`` are converted to: those of its variables, else
+    a layer's ``backend=``/``device=``, else those of ``x`` (a native array), else the current
+    backend."""
+    ivy = _ivy()
+    for _, m in model.modules():
+        if m._own_v:
+            first = next(iter(ivy.nest.leaves(m._own_v)))
+            return ivy.namespace(first).name, ivy.dev(first)
+    device = None
+    for _, m in model.modules():
+        if m._backend_arg is not None:
+            b = m._backend_arg if isinstance(m._backend_arg, str) else m._backend_arg.name
+            return b, m._device_arg
+        device = m._device_arg
+    if ivy.is_native_array(x):
+        return ivy.namespace(x).name, ivy.dev(x)
+    return ivy.current_backend().name, device
+
+
+def inputs_for(model: Any, tree: Any) -> Any:
+    """``tree`` with every array (native of any backend, or NumPy) converted to ``model``'s backend
+    and device (see :func:`placement`); other leaves as they are."""
+    ivy = _ivy()
+    first = next((a for a in ivy.nest.leaves(tree) if _is_array(a)), None)
+    if first is None:
+        return tree
+    b, d = placement(model, first)
+    return ivy.nest.map(lambda a: to_backend(a, b, d) if _is_array(a) else a, tree)
 
 
 # ------------------------------------------------------------------ progress
@@ -217,8 +297,9 @@ class Trainer:
     Args:
         model: an :class:`ivy.Module`.
         loss: ``loss(true, pred) -> scalar``: a function (:mod:`ivy.losses`), a loss object
-            (``ivy.CrossEntropyLoss()``), or a name (``"cross_entropy"``, ``"mse"``,
-            ``"binary_cross_entropy"``...).
+            (``ivy.CrossEntropyLoss(from_logits=True)`` for a model that outputs logits), or the
+            name of an :mod:`ivy.losses` function with its defaults (``"cross_entropy"`` on
+            probabilities, ``"mse"``, ``"binary_cross_entropy"``...).
         optimizer: an :class:`ivy.Optimizer`.
         metrics: :class:`ivy.metrics.Metric` objects or names (``"accuracy"``, ``"auc"``...),
             logged under their ``name`` (``val_<name>`` on validation data).
@@ -229,8 +310,10 @@ class Trainer:
             device).
 
     Attributes:
-        stop_training: set by a callback to end training after the current epoch.
+        stop_training: set by a callback to end training: after the current batch when set in
+            ``on_batch_end``, else after the current epoch.
         history: the :class:`~ivy.callbacks.History` of the last :meth:`fit`.
+        seed: the seed of the last :meth:`fit`'s shuffling.
     """
 
     def __init__(
@@ -254,6 +337,7 @@ class Trainer:
         self.strategy = strategy
         self.stop_training = False
         self.history: History | None = None
+        self.seed: int | None = None
         self._train_fn: Any = None
         self._eval_fn: Any = None
         self._compiled_calls = {"train": 0, "eval": 0}
@@ -276,18 +360,23 @@ class Trainer:
         model, opt = self.model, self.optimizer
         loss, grads, pred = execute_with_gradients(lambda v: self._loss_and_pred(v, x, y), model.v)
         model.v = opt.step(model.v, grads)
-        self.loss_tracker.update(loss)
+        self._track(loss, x, y, pred)
+        return loss
+
+    def _track(self, loss: Any, x: Any, y: Any, pred: Any) -> None:
+        """Add a batch to the running loss and metrics: the loss weighted by the batch's number of
+        samples (a loss is the mean over its batch's samples), so that the logged loss is the exact
+        mean over the samples whatever the batching, a last, smaller batch included (as the
+        metrics, which add up their samples)."""
+        self.loss_tracker.update(loss, sample_weight=_count(y, x))
         for m in self.metrics:
             m.update(y, pred)
-        return loss
 
     def eval_step(self, x: Any, y: Any) -> Any:
         """One evaluation step: forward in the model's current mode, loss and metrics."""
         pred = self.model(x)
         loss = self.loss(y, pred)
-        self.loss_tracker.update(loss)
-        for m in self.metrics:
-            m.update(y, pred)
+        self._track(loss, x, y, pred)
         return loss
 
     def _step_fn(self, kind: str) -> Any:
@@ -329,23 +418,9 @@ class Trainer:
             return out
 
     # -- data
-    def _backend(self, x: Any) -> tuple[str, Any]:
-        ivy = _ivy()
-        for _, m in self.model.modules():  # the model's backend: its variables', or a layer's backend=
-            if m._own_v:
-                first = next(iter(ivy.nest.leaves(m._own_v)))
-                return ivy.namespace(first).name, ivy.dev(first)
-        for _, m in self.model.modules():
-            if m._backend_arg is not None:
-                b = m._backend_arg if isinstance(m._backend_arg, str) else m._backend_arg.name
-                return b, m._device_arg
-        if ivy.is_native_array(x):
-            return ivy.namespace(x).name, ivy.dev(x)
-        return ivy.current_backend().name, m._device_arg
-
     def _prepare(self, batch: Any) -> tuple[Any, Any]:
         x, y = _split_batch(batch)
-        b, d = self._backend(x)
+        b, d = placement(self.model, x)
         x = to_backend(x, b, d)
         y = None if y is None else to_backend(y, b, d)
         if self.strategy is not None:
@@ -376,12 +451,18 @@ class Trainer:
         batch_size: int = 32,
         shuffle: bool = True,
         validation_data: Any = None,
+        validation_split: float = 0.0,
         callbacks: Sequence[Callback] = (),
         verbose: int = 1,
         seed: int | None = None,
         drop_remainder: bool = False,
+        initial_epoch: int = 0,
     ) -> History:
-        """Train for ``epochs`` epochs.
+        """Train until epoch ``epochs`` (from epoch ``initial_epoch``).
+
+        The logged loss and metrics of an epoch (``loss``, ``val_loss``, ``val_<metric>``...) are
+        their exact means over the epoch's samples, whatever the batch size (a last, smaller batch
+        counts by its number of samples); the loss function is taken to average over its batch.
 
         Args:
             x: inputs (a native or NumPy array, with ``y``), or an iterable of ``(x, y)`` batches:
@@ -389,22 +470,56 @@ class Trainer:
                 ``tf.data.Dataset``... (iterated once per epoch; batches of another framework are
                 converted to the model's backend).
             y: targets, with array ``x``.
-            epochs: number of passes over the data.
-            batch_size: samples per batch, with array ``x``.
-            shuffle: shuffle array data each epoch.
+            epochs: the epoch to train until (the number of epochs when ``initial_epoch`` is 0).
+            batch_size: samples per batch, with array ``x`` (also of validation arrays).
+            shuffle: shuffle array data each epoch, in an order drawn from ``seed`` and the epoch
+                number.
             validation_data: ``(x_val, y_val)`` arrays or an iterable of batches, evaluated at
                 the end of each epoch (logged as ``val_loss``, ``val_<metric>``).
+            validation_split: a fraction (between 0 and 1) of array data held out for
+                validation instead: the last samples of ``x`` and ``y``, before shuffling (Keras'
+                ``validation_split``); not with ``validation_data``.
             callbacks: :mod:`ivy.callbacks` objects (a schedule that is a callback, such as
                 :class:`~ivy.schedules.ReduceLROnPlateau`, is added by itself).
             verbose: 0 silent, 1 a progress bar per epoch (tqdm if installed, else a line), 2
                 a line per epoch.
-            seed: seed of the shuffling.
+            seed: seed of the shuffling; default a fresh random one. The seed used is
+                ``trainer.seed``, and :class:`~ivy.callbacks.ModelCheckpoint` stores it in its
+                checkpoints (``extra["seed"]``).
             drop_remainder: drop the last, smaller batch of array data (a compiled step then
                 sees one batch shape only).
+            initial_epoch: the epoch to start at (from 0), to resume training: epoch numbers, the
+                shuffling order, :class:`~ivy.callbacks.LearningRateScheduler` and the
+                checkpoints' ``{epoch}`` continue from there (Keras' ``initial_epoch``). Resuming
+                from a :class:`~ivy.callbacks.ModelCheckpoint` file ``f``:
+                ``info = ivy.load_checkpoint(f, model, optimizer)``, then ``fit(...,
+                initial_epoch=info["extra"]["epoch"], seed=info["extra"]["seed"])`` trains as
+                the uninterrupted ``fit`` would have.
 
         Returns:
-            The :class:`~ivy.callbacks.History` (also ``trainer.history``).
+            The :class:`~ivy.callbacks.History` of the epochs trained (also ``trainer.history``).
+
+        Raises:
+            ValueError: an epoch got no batch; ``initial_epoch`` is negative or after
+                ``epochs``; ``seed`` is not a non-negative int; ``validation_split`` is not a
+                fraction, leaves no sample on a side, or comes with ``validation_data`` or with
+                data that are not arrays.
         """
+        integral = isinstance(initial_epoch, numbers.Integral) and not isinstance(initial_epoch, bool)
+        if not integral or not 0 <= initial_epoch <= epochs:
+            raise ValueError(f"fit: initial_epoch must be an int from 0 to epochs={epochs}, got {initial_epoch!r}")
+        initial_epoch = int(initial_epoch)
+        if validation_split:
+            if validation_data is not None:
+                raise ValueError("fit: pass validation_data or validation_split, not both")
+            x, y, validation_data = _split_validation(x, y, validation_split)
+        if seed is None:
+            import secrets
+
+            seed = secrets.randbits(63)
+        elif not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
+            raise ValueError(f"fit: seed must be a non-negative int, got {seed!r}")
+        self.seed = seed = int(seed)
         data = _batches(x, y, batch_size, shuffle, seed, drop_remainder)
         val = None
         if validation_data is not None:
@@ -415,18 +530,20 @@ class Trainer:
         cbs = [history, *callbacks]
         if isinstance(self.optimizer.lr, Callback) and self.optimizer.lr not in cbs:
             cbs.append(self.optimizer.lr)
-        per_batch = [cb for cb in cbs if type(cb).on_batch_end is not Callback.on_batch_end]
+        per_batch = [cb for cb in cbs if _has_hook(cb, "on_batch_end")]
         if self.strategy is not None:
             verbose = verbose if self.strategy.is_main else 0
         self.stop_training = False
         self.model.train()
         for cb in cbs:
             cb.on_train_begin(self)
-        for epoch in range(epochs):
+        for epoch in range(initial_epoch, epochs):
             for cb in cbs:
                 cb.on_epoch_begin(epoch, self)
             self._reset()
             self.model.train()
+            if isinstance(data, _ArrayBatches):
+                data.epoch = epoch
             progress = _Progress(verbose, epoch, epochs, len(data) if isinstance(data, Sized) else None)
             n = 0
             for n, batch in enumerate(data, 1):
@@ -434,10 +551,13 @@ class Trainer:
                 loss = self._run("train", xb, yb)
                 logs = None
                 if per_batch or progress.due():
-                    logs = self._results() if progress.due() else {"loss": float(_ivy().to_scalar(loss))}
+                    batch_loss = float(_ivy().to_scalar(loss))
+                    logs = self._results() if progress.due() else {"loss": batch_loss}
                     for cb in per_batch:
-                        cb.on_batch_end(n - 1, {"loss": float(_ivy().to_scalar(loss))}, self)
+                        cb.on_batch_end(n - 1, {"loss": batch_loss}, self)
                 progress.batch(logs)
+                if self.stop_training:  # set by a batch's callback (TerminateOnNaN): the epoch ends here
+                    break
             if n == 0:
                 raise ValueError(
                     f"fit: epoch {epoch + 1} got no batch (an exhausted iterator? pass a re-iterable "
@@ -459,8 +579,9 @@ class Trainer:
     def evaluate(
         self, x: Any, y: Any = None, *, batch_size: int = 32, verbose: int = 0, _prefix: str = ""
     ) -> dict[str, float]:
-        """The loss and metrics over ``x`` (arrays with ``y``, or an iterable of batches), in
-        evaluation mode (the model's mode is restored after); returns ``{name: value}``."""
+        """The loss and metrics over ``x`` (arrays with ``y``, or an iterable of batches) in
+        evaluation mode, as a dict of names to values (the model's mode is restored after): their
+        exact means over the samples, whatever ``batch_size``."""
         data = _batches(x, y, batch_size, False, None, False) if not isinstance(x, _ArrayBatches) else x
         modes = [(m, m.training) for _, m in self.model.modules()]
         self.model.eval()
@@ -492,7 +613,7 @@ class Trainer:
         try:
             for batch in data:
                 xb = batch[0] if isinstance(batch, (tuple, list)) else batch
-                b, d = self._backend(xb)
+                b, d = placement(self.model, xb)
                 outs.append(self.model(to_backend(xb, b, d)))
         finally:
             for m, mode in modes:
@@ -504,6 +625,12 @@ class Trainer:
             f"Trainer(model={type(self.model).__name__}, loss={getattr(self.loss, '__name__', self.loss)!r}, "
             f"optimizer={self.optimizer!r}, metrics={[m.name for m in self.metrics]}, compile={self.compile!r})"
         )
+
+
+def _has_hook(cb: Any, name: str) -> bool:
+    """Whether callback ``cb`` does something in hook ``name``: its class overrides it, or the
+    instance holds its own (a :class:`~ivy.callbacks.LambdaCallback`'s functions)."""
+    return name in getattr(cb, "__dict__", {}) or getattr(type(cb), name) is not getattr(Callback, name)
 
 
 def _reference(step: Callable[..., Any], objs: tuple[Any, ...]) -> Callable[..., Any]:

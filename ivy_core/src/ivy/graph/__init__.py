@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ._decompose import composed_ops, decompose
 from ._entry import trace_graph
-from ._errors import GraphEmitError, GraphError, GraphTraceError, GuardError, ShapeMismatchError
+from ._errors import GraphEmitError, GraphError, GraphFormatError, GraphTraceError, GuardError, ShapeMismatchError
 from ._graph import Graph
 from ._ir import CALL, ConstArray, Dim, Guard, InputRef, Node, Subgraph, Value
 from ._passes import DEFAULT as DEFAULT_PASSES
@@ -47,4 +47,5 @@ __all__ = [
     "GuardError",
     "ShapeMismatchError",
     "GraphEmitError",
+    "GraphFormatError",
 ]

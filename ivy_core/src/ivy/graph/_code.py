@@ -13,9 +13,11 @@ import os
 import re
 from typing import Any
 
+from .._dtypes import DTYPE_NAMES
+from ._errors import GraphEmitError
 from ._ir import CALL, ConstArray, Dim, GraphIR, InputRef, Node, Subgraph, Value, tree_leaves
 
-__all__ = ["Spelling", "IvySpelling", "Namer", "generate", "literal"]
+__all__ = ["Spelling", "IvySpelling", "Namer", "generate", "literal", "key_literal", "comment"]
 
 _RESERVED = set(keyword.kwlist) | set(dir(builtins)) | {"self", "ivy"}
 
@@ -28,7 +30,8 @@ class Namer:
         self.names: dict[int, str] = {}
 
     def fresh(self, hint: str) -> str:
-        base = re.sub(r"\W", "_", hint).strip("_") or "v"
+        # ASCII only: Python folds other identifiers (NFKC), so two hints could name one variable
+        base = re.sub(r"[^A-Za-z0-9_]", "_", str(hint)).strip("_")[:64] or "v"
         if base[0].isdigit():
             base = "v" + base
         if base in _RESERVED:
@@ -89,7 +92,7 @@ class Spelling:
 
     def obj(self, x: Any) -> str:
         """A Python object the graph holds that has no literal (an ``finfo`` result)."""
-        return f"{x!r}"
+        raise GraphEmitError(f"the graph holds a {type(x).__qualname__}, which {type(self).__name__} cannot spell")
 
     def container(self) -> str | None:
         """The name that builds an ``ivy.Container`` output (``None``: a plain dict)."""
@@ -106,6 +109,8 @@ class Spelling:
 
 
 def _read(name: str, kind: str) -> str:
+    if kind not in ("bool", "int", "float", "complex", "scalar", "list"):
+        raise GraphEmitError(f"{kind!r} is not a kind of guard")
     return {
         "bool": f"bool({name})",
         "int": f"int({name})",
@@ -125,7 +130,7 @@ class IvySpelling(Spelling):
         self.consts: dict[int, str] = {}
 
     def op(self, node: Node) -> str:
-        return "ivy." + node.op
+        return "ivy." + op_name(node.op)
 
     def const(self, c: ConstArray) -> str:
         got = self.consts.get(id(c))
@@ -134,17 +139,29 @@ class IvySpelling(Spelling):
         return got
 
     def dtype(self, name: str) -> str:
-        return f"ivy.{name}"
+        return f"ivy.{name}" if name in _DTYPES else repr(str(name))
+
+    def obj(self, x: Any) -> str:
+        # an object the view cannot spell: its type's name, made a name (never its repr, which a
+        # stored graph's opaque objects would let a file choose)
+        return "_" + Namer().fresh(getattr(x, "type_name", None) or type(x).__qualname__)
 
     def container(self) -> str:
         return "ivy.Container"
 
 
+_LITERALS = (bool, int, float, complex, str, type(None))
+_DTYPES = frozenset(DTYPE_NAMES) | {"float16", "bfloat16"}
+
+
 def literal(x: Any) -> str:
-    """Python source of a constant argument (floats that repr cannot spell included)."""
-    if isinstance(x, float) and not math.isfinite(x):
+    """Python source of a constant argument (floats that repr cannot spell included): only
+    Python's own constants and containers of them, whose ``repr`` is a literal of the same value
+    (an object of another type raises: its repr could be any text)."""
+    t = type(x)
+    if t is float and not math.isfinite(x):
         return f"float({str(x)!r})"
-    if isinstance(x, complex) and not (math.isfinite(x.real) and math.isfinite(x.imag)):
+    if t is complex and not (math.isfinite(x.real) and math.isfinite(x.imag)):
         return f"complex({literal(x.real)}, {literal(x.imag)})"
     if x is Ellipsis:
         return "..."
@@ -154,8 +171,44 @@ def literal(x: Any) -> str:
     if isinstance(x, list):
         return "[" + ", ".join(literal(e) for e in x) + "]"
     if isinstance(x, dict):
-        return "{" + ", ".join(f"{k!r}: {literal(e)}" for k, e in x.items()) + "}"
-    return repr(x)
+        return "{" + ", ".join(f"{key_literal(k)}: {literal(e)}" for k, e in x.items()) + "}"
+    if t in _LITERALS:
+        return repr(x)
+    raise GraphEmitError(f"a graph constant of type {t.__qualname__} has no Python literal")
+
+
+def key_literal(k: Any) -> str:
+    """A dict key (a string or a number) as source."""
+    if type(k) not in _LITERALS or type(k) is complex:
+        raise GraphEmitError(f"a dict key of type {type(k).__qualname__} in a graph cannot be spelt")
+    return literal(k)
+
+
+def op_name(op: Any) -> str:
+    """A node's op as it is spelt after ``ivy.`` (a spec op's dotted name, checked)."""
+    if type(op) is not str or not all(part.isidentifier() and not keyword.iskeyword(part) for part in op.split(".")):
+        raise GraphEmitError(f"{op!r} is not an op's name")
+    return op
+
+
+def keyword_name(k: Any, node: Node) -> str:
+    """A keyword argument's name, checked to be one (it is spelt as ``name=``)."""
+    if type(k) is not str or not k.isidentifier() or keyword.iskeyword(k):
+        raise GraphEmitError(f"the node {node.op!r} has a keyword argument named {k!r}, which is not an identifier")
+    return k
+
+
+def axis_index(axis: Any) -> int:
+    """A dimension's axis (spelt as ``x.shape[axis]``): an int."""
+    if type(axis) is not int:
+        raise GraphEmitError(f"a dimension's axis must be an int, got {axis!r}")
+    return axis
+
+
+def comment(text: str) -> str:
+    """Text for a ``#`` comment: one line (every character that is not printable, line breaks
+    included, becomes a space)."""
+    return "".join(c if c.isprintable() else " " for c in str(text))
 
 
 class _Gen:
@@ -175,7 +228,7 @@ class _Gen:
         if isinstance(x, Subgraph):
             return self.sub_names[id(x)]
         if isinstance(x, Dim):
-            return f"{self.namer.name(x.value)}.shape[{x.axis}]"
+            return f"{self.namer.name(x.value)}.shape[{axis_index(x.axis)}]"
         if isinstance(x, ConstArray):
             return self.sp.const(x)
         if isinstance(x, str) and type(x).__name__ == "DType":
@@ -186,14 +239,14 @@ class _Gen:
         if t is list:
             return "[" + ", ".join(self.expr(e, container) for e in x) + "]"
         if isinstance(x, dict):
-            body = "{" + ", ".join(f"{k!r}: {self.expr(e, container)}" for k, e in x.items()) + "}"
+            body = "{" + ", ".join(f"{key_literal(k)}: {self.expr(e, container)}" for k, e in x.items()) + "}"
             if t is not dict and container:
                 wrap = self.sp.container()
                 return f"{wrap}({body})" if wrap else body
             return body
         if t is slice:
             return f"slice({self.expr(x.start)}, {self.expr(x.stop)}, {self.expr(x.step)})"
-        if x is None or x is Ellipsis or t in (bool, int, float, complex, str):
+        if x is None or x is Ellipsis or t in _LITERALS:
             return literal(x)
         return self.sp.obj(x)
 
@@ -205,8 +258,8 @@ class _Gen:
         callee = self.expr(node.args[0]) if node.op == CALL else self.sp.op(node)
         args = node.args[1:] if node.op == CALL else node.args
         parts = [self.expr(a) for a in args]
-        parts += [literal(a) for a in self.sp.extra_args(node)]
-        parts += [f"{k}={self.expr(v)}" for k, v in node.kwargs.items()]
+        parts += [self.expr(a) for a in self.sp.extra_args(node)]
+        parts += [f"{keyword_name(k, node)}={self.expr(v)}" for k, v in node.kwargs.items()]
         return f"{callee}({', '.join(parts)})"
 
     def target(self, tree: Any, indent: str) -> tuple[str | None, list[str]]:
@@ -227,7 +280,7 @@ class _Gen:
                 tmp = self.namer.fresh("d")
                 for k, e in t.items():
                     if any(isinstance(v, Value) for v in tree_leaves(e)):
-                        extra.append(f"{indent}{pat(e)} = {tmp}[{k!r}]")
+                        extra.append(f"{indent}{pat(e)} = {tmp}[{key_literal(k)}]")
                 return tmp
             return "_"
 
@@ -245,7 +298,7 @@ class _Gen:
             params.append(self.namer.fresh("params"))
             for key, v in g.params.items():
                 self.namer.alias(v, self.namer.fresh(key))
-                self.lines.append(f"{indent}{self.namer.name(v)} = {params[0]}[{key!r}]{self._type_note(v)}")
+                self.lines.append(f"{indent}{self.namer.name(v)} = {params[0]}[{key_literal(key)}]{self._type_note(v)}")
         names = list(g.arg_names) + [f"arg{i}" for i in range(len(g.arg_names), len(args_tree))]
         drop = top and self.sp.drop_statics
         for i, sub in enumerate(args_tree):
@@ -259,8 +312,14 @@ class _Gen:
             for k, sub in kwargs_tree.items():
                 if drop and _holds_no_input(sub):
                     continue
-                if k.isidentifier() and not keyword.iskeyword(k) and k not in self.namer.taken:
-                    self.namer.taken.add(k)  # (a keyword argument keeps its name: callers pass it)
+                # a keyword argument keeps its name (callers pass it), unless the generated code
+                # needs that name: a builtin such as ``bool`` (guards call it), or one starting
+                # with "_" (the emitted program's bound functions and constants)
+                if type(k) is str and k.isidentifier() and k not in _RESERVED and not k.startswith("_"):
+                    if k in self.namer.taken:
+                        odd.append((k, sub))
+                        continue
+                    self.namer.taken.add(k)
                     if "*" not in params:
                         params.append("*")
                     params.append(k)
@@ -271,11 +330,11 @@ class _Gen:
                 rest = self.namer.fresh("kwargs")
                 params.append("**" + rest)
                 for k, sub in odd:
-                    self._unpack(g, sub, f"{rest}[{k!r}]", indent, k)
+                    self._unpack(g, sub, f"{rest}[{key_literal(k)}]", indent, str(k))
         return params
 
     def _type_note(self, v: Value) -> str:
-        return f"  # {v.type_str}" if self.sp.comments else ""
+        return f"  # {comment(v.type_str)}" if self.sp.comments else ""
 
     def _unpack(self, g: GraphIR, tree: Any, expr: str, indent: str, path: str) -> None:
         if isinstance(tree, InputRef):
@@ -291,7 +350,7 @@ class _Gen:
             return
         if isinstance(tree, dict):
             for k, e in tree.items():
-                self._unpack(g, e, f"{expr}[{k!r}]", indent, f"{path}[{k!r}]")
+                self._unpack(g, e, f"{expr}[{key_literal(k)}]", indent, f"{path}[{k!r}]")
             return
         check = self.sp.static_check(expr, tree, path)
         if check:
@@ -321,7 +380,7 @@ class _Gen:
                 if node.source:
                     note += f"  {_loc(node.source)}"
                 if note:
-                    line += f"  # {note.strip()}"
+                    line += f"  # {comment(note).strip()}"
             self.lines.append(indent + line)
             self.lines.extend(extra)
             for v in node.output_values():
@@ -338,7 +397,7 @@ class _Gen:
                 continue
             line = self.sp.guard_check(name, gd.kind, gd.expected, i)
             if self.sp.comments and gd.source:
-                line += f"  # guard: the traced code branched on this at {_loc(gd.source)}"
+                line += f"  # guard: the traced code branched on this at {comment(_loc(gd.source))}"
             self.lines.append(indent + line)
 
     def subgraph(self, s: Subgraph, indent: str) -> None:
@@ -392,14 +451,15 @@ def generate(
     """Source lines of ``def <name>(...)`` computing ``g``; also the names of the guarded
     values (returned after the outputs when ``spelling.guards == "return"``) and the namer."""
     gen = _Gen(spelling, namer or Namer())
-    fname = name or g.name
+    fname = name if name is not None and name.isidentifier() and not keyword.iskeyword(name) else None
+    fname = fname or gen.namer.fresh(name or g.name)  # (a graph's name may be "<lambda>")
     gen.lines.append("")
     params = gen.inputs(g, "    ", top=True)
     gen.lines[0] = f"def {fname}({', '.join(params)}):"
     direct = [v for v in g.inputs if gen.namer.name(v) in params]  # (the others are unpacked with a note)
     if spelling.comments and direct:
         types = "  ".join(f"{gen.namer.name(v)}: {v.type_str}" for v in direct)
-        gen.lines.insert(1, f"    # {types}")
+        gen.lines.insert(1, f"    # {comment(types)}")
     gen.body(g, "    ")
     out = gen.expr(g.outputs, container=True)
     if g.state_updates:

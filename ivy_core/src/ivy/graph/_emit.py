@@ -10,11 +10,12 @@ on the emitted subgraph, so the program differentiates natively.
 from __future__ import annotations
 
 import linecache
+import re
 from collections.abc import Callable
 from typing import Any
 
 from .. import _context
-from ._code import Spelling, generate, literal
+from ._code import Spelling, comment, generate, literal
 from ._errors import GraphEmitError, GuardError, ShapeMismatchError
 from ._ir import CALL, ConstArray, Dim, GraphIR, InputRef, Node, Subgraph, Value, tree_leaves
 
@@ -100,7 +101,7 @@ class EmitSpelling(Spelling):
 
     def _global(self, hint: str, value: Any) -> str:
         # generated values never start with "_" (see Namer): these names cannot clash with them
-        name, i = "_" + hint, 0
+        name, i = "_" + re.sub(r"[^A-Za-z0-9_]", "_", hint), 0
         while name in self.glb:
             i += 1
             name = f"_{hint}_{i}"
@@ -183,7 +184,7 @@ class EmitSpelling(Spelling):
         bad = self._global("bad_input", _bad_input(v, self.glb[dt] if same and dt else None))
         dtype_test = f" or {name}.dtype {'is not' if same else '!='} {dt}" if dt else ""
         if all(d is not None for d in v.shape):
-            dims = tuple(int(d) for d in v.shape)  # type: ignore[arg-type]
+            dims = tuple(_dim(d) for d in v.shape)
             if self._shape == "tuple":
                 test = f"{name}.shape != {literal(dims)}"
             elif self._shape == "list":
@@ -194,7 +195,7 @@ class EmitSpelling(Spelling):
                 test = f"tuple({name}.shape) != {literal(dims)}"
         else:
             test = f"{name}.ndim != {len(v.shape)}" + "".join(
-                f" or {name}.shape[{i}] != {d}" for i, d in enumerate(v.shape) if d is not None
+                f" or {name}.shape[{i}] != {_dim(d)}" for i, d in enumerate(v.shape) if d is not None
             )
         return f"if {test}{dtype_test}: {bad}({name})"
 
@@ -218,6 +219,8 @@ class EmitSpelling(Spelling):
 
     def guard_check(self, name: str, kind: str, expected: Any, index: int) -> str:
         gd = self.g.guards[index]
+        if kind not in _GUARD_READS:
+            raise GraphEmitError(f"{kind!r} is not a kind of guard")
         fail = self._global("guard_failed", _guard_failed(gd.kind, gd.expected, gd.source))
         read = self.read(name, kind)
         if _is_nan(expected):  # (nan equals nothing: the guard is that the value is nan again)
@@ -231,6 +234,16 @@ class EmitSpelling(Spelling):
             "to_scalar" if kind == "scalar" else "to_list", self.b.calls["to_scalar" if kind == "scalar" else "to_list"]
         )
         return f"{fn}({name})"
+
+
+_GUARD_READS = ("bool", "int", "float", "complex", "scalar", "list")
+
+
+def _dim(d: Any) -> int:
+    """A traced dimension, spelt into a shape test: an int (anything else is not a size)."""
+    if type(d) is not int or d < 0:
+        raise GraphEmitError(f"a value's dimension must be a non-negative int, got {d!r}")
+    return d
 
 
 def _is_nan(x: Any) -> bool:
@@ -322,9 +335,10 @@ def function(
     lines, _, _ = generate(g, sp, name=name)
     src = "\n".join(lines) + "\n"
     _counter[0] += 1
-    filename = f"<ivy graph {g.name} for {backend.name} #{_counter[0]}>"
+    filename = f"<ivy graph {comment(g.name)} for {backend.name} #{_counter[0]}>"
     linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)  # tracebacks show it
-    glb = {"__name__": f"ivy.graph.emitted.{g.name}", **sp.glb}  # (compilers read a module name)
+    # (compilers read the module name, and torch.compile imports it: the emitting module)
+    glb = {**sp.glb}
     exec(compile(src, filename, "exec"), glb)
     fn = glb[name]
     fn.__qualname__ = name

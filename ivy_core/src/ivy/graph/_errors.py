@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..errors import IvyError
 
-__all__ = ["GraphError", "GraphTraceError", "GuardError", "ShapeMismatchError", "GraphEmitError"]
+__all__ = ["GraphError", "GraphTraceError", "GuardError", "ShapeMismatchError", "GraphEmitError", "GraphFormatError"]
 
 
 class GraphError(IvyError):
@@ -29,3 +29,9 @@ class ShapeMismatchError(GraphError, ValueError):
 class GraphEmitError(GraphError, NotImplementedError):
     """The graph cannot be emitted for the target backend (an op it lacks, named with its node
     and the source line of the traced call)."""
+
+
+class GraphFormatError(GraphError, ValueError):
+    """A stored graph (:meth:`ivy.Graph.load`, a transpile cache entry) is not a document Ivy
+    writes: the message names the file and the JSON path of the first field that is wrong.
+    Nothing is built from such a document."""

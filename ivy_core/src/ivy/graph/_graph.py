@@ -7,7 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _api, _context
-from ._code import IvySpelling, generate
+from ._code import IvySpelling, comment, generate
+from ._eager import outside_traces
 from ._ir import ConstArray, GraphIR, tree_leaves
 
 __all__ = ["Graph"]
@@ -45,7 +46,7 @@ class Graph(GraphIR):
             by_name = {name: c for c in self.constants() if (name := sp.consts.get(id(c)))}
             head = [f"# {name}: constant {c.type_str}" for name, c in by_name.items()]
         if self.params:
-            head.append(f"# params: {len(self.params)} arrays ({', '.join(self.params)})")
+            head.append(comment(f"# params: {len(self.params)} arrays ({', '.join(self.params)})"))
         return "\n".join(head + lines) + "\n"
 
     def __str__(self) -> str:
@@ -128,7 +129,10 @@ class Graph(GraphIR):
         """
         from ._emit import emit
 
-        return emit(self, backend, compile=compile, checks=checks, options=options)
+        # (emitted lazily on a first call that may be inside jax.jit: no value of that trace may
+        # stay in the program's constants)
+        with outside_traces(getattr(backend, "name", backend)):
+            return emit(self, backend, compile=compile, checks=checks, options=options)
 
     def source(self, backend: Any) -> str:
         """A standalone Python module computing this graph with ``backend``'s framework: it

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import _api
+from ._eager import outside_traces
 
 __all__ = [
     "Value",
@@ -151,19 +152,22 @@ class ConstArray:
         got = self._natives.get(backend.name)
         if got is not None:
             return got
+        # (cached: made eagerly even on a first use inside jax.jit or tf.function)
+        with outside_traces(backend.name):
+            x = self._make_native(backend)
+        self._natives[backend.name] = x
+        return x
+
+    def _make_native(self, backend: Any) -> Any:
         np = sys.modules.get("numpy")  # the fast way where a plugin has imported NumPy already
-        x = None
         if np is not None:
             try:
                 a = np.frombuffer(self.data, dtype=np.dtype(self.dtype).newbyteorder("<")).reshape(self.shape)
-                x = backend.calls["asarray"](a.astype(self.dtype), dtype=backend.impl.dtypes[self.dtype], copy=True)
+                return backend.calls["asarray"](a.astype(self.dtype), dtype=backend.impl.dtypes[self.dtype], copy=True)
             except Exception:  # noqa: BLE001 - a backend that does not take NumPy arrays: the lists below
-                x = None
-        if x is None:
-            flat = backend.calls["asarray"](self.tolist(), dtype=backend.impl.dtypes[self.dtype])
-            x = backend.calls["reshape"](flat, self.shape)
-        self._natives[backend.name] = x
-        return x
+                pass
+        flat = backend.calls["asarray"](self.tolist(), dtype=backend.impl.dtypes[self.dtype])
+        return backend.calls["reshape"](flat, self.shape)
 
     def same(self, other: ConstArray) -> bool:
         return self.dtype == other.dtype and self.shape == other.shape and self.data == other.data

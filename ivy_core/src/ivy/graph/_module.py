@@ -13,6 +13,7 @@ from ._errors import GraphTraceError
 from ._hops import call_hop
 from ._ir import ConstArray
 from ._proxy import TracedArray
+from ._record import restore_records
 from ._trace import Tracer
 
 __all__ = ["trace_module", "GraphModule"]
@@ -111,7 +112,9 @@ def trace_module(
 
 class GraphModule(Module):
     """An ``ivy.Module`` running a traced module's graph: its variables (``v``) and buffers
-    (``state``) start as the traced values, and it trains like any Ivy module."""
+    (``state``) start as the traced values, and it trains like any Ivy module. Parameters the
+    source does not train (``graph.meta["frozen"]``) are buffers; outputs the source returned as
+    record classes (``graph.meta["records"]``) come back as :class:`ivy.transpile.Record`."""
 
     def __init__(self, graph: Any, *, backend: Any = None, device: Any = None):
         if not graph.params:
@@ -140,4 +143,4 @@ class GraphModule(Module):
         if self._graph.state_updates:
             out, new_state = out
             self._update_state(**new_state)  # (key chains: the Container sets them in place)
-        return out
+        return restore_records(out, self._graph.meta.get("records"))

@@ -2,7 +2,8 @@
 values (written and read here byte for byte: no framework is needed to save or load a graph).
 
 The document: ``{"format": "ivy.graph", "version": 1, "values": [...], "graph": {...},
-"constants": {name: {"dtype", "shape"}}}``. ``values`` lists every value (``shape`` with
+"constants": {name: {"dtype", "shape"}}, "data_sha256": hex}`` (the hash of the data file
+saved with it, by :func:`save`). ``values`` lists every value (``shape`` with
 ``null`` for a dynamic dimension, ``dtype``, ``kind``, ``hint``); the graph refers to them by
 index. Argument trees are JSON with tagged objects for what JSON lacks: ``{"$v": i}`` a value,
 ``{"$c": name}`` a constant, ``{"$dim": [i, axis]}``, ``{"$dtype": name}``, ``{"$in": i}`` an
@@ -13,6 +14,8 @@ input of ``in_tree``, ``{"$sub": graph}``, ``{"$tuple": [...]}``, ``{"$dict": [[
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import math
 import os
@@ -21,13 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from .._dtypes import DType
-from ..safetensors import DTYPES, read_header
+from ..safetensors import DTYPES, _read_header
+from ._errors import GraphFormatError
 from ._ir import ConstArray, Dim, GraphIR, Guard, InputRef, Node, Subgraph, Value
+from ._schema import FORMAT, VERSION, validate
 
-__all__ = ["to_document", "from_document", "save", "load", "FORMAT", "VERSION"]
+__all__ = ["to_document", "from_document", "save", "load", "loads", "FORMAT", "VERSION"]
 
-FORMAT = "ivy.graph"
-VERSION = 1
 _CODE = {name: code for code, (name, _) in DTYPES.items()}
 _COMPLEX_PARTS = {"complex64": "float32", "complex128": "float64"}
 
@@ -172,6 +175,8 @@ def to_document(g: GraphIR) -> tuple[dict[str, Any], list[tuple[str, ConstArray]
 
 
 class _Reader:
+    """Builds a graph from a document that :func:`ivy.graph._schema.validate` accepted."""
+
     def __init__(self, doc: dict[str, Any], consts: dict[str, ConstArray], cls: type):
         self.values = [
             Value(None if e["shape"] is None else tuple(e["shape"]), e["dtype"], e["kind"], e["hint"])
@@ -216,16 +221,16 @@ class _Reader:
             return complex(*(self.tree(e) for e in x["$complex"]))
         if "$opaque" in x:
             return Opaque(x["$opaque"])
-        raise ValueError(f"unknown tagged object in a graph document: {x!r}")
+        raise ValueError(f"unknown tagged object in a graph document: {x!r}")  # (the schema rejects it first)
 
     def graph(self, d: dict[str, Any], cls: type) -> Any:
         v = self.values
         in_tree = self.tree(d["in_tree"])
         return cls(
             name=d["name"],
-            arg_names=d["arg_names"],
+            arg_names=list(d["arg_names"]),
             inputs=[v[i] for i in d["inputs"]],
-            in_tree=(tuple(in_tree[0]), dict(in_tree[1])) if isinstance(in_tree, (tuple, list)) else in_tree,
+            in_tree=(tuple(in_tree[0]), dict(in_tree[1])),
             params={k: v[i] for k, i in d["params"].items()},
             param_values={k: self.consts[c] for k, c in d["param_values"].items()},
             buffers=list(d["buffers"]),
@@ -249,12 +254,23 @@ class _Reader:
         )
 
 
-def from_document(cls: type, doc: dict[str, Any], consts: dict[str, ConstArray]) -> Any:
-    if doc.get("format") != FORMAT:
-        raise ValueError(f"not an Ivy graph document (format {doc.get('format')!r})")
-    if doc.get("version") != VERSION:
-        raise ValueError(f"Ivy graph document version {doc.get('version')!r}; this Ivy reads version {VERSION}")
-    return _Reader(doc, consts, cls).graph(doc["graph"], cls)
+def from_document(
+    cls: type, doc: dict[str, Any], consts: dict[str, ConstArray], origin: str = "a graph document"
+) -> Any:
+    """The graph of a parsed document, after checking it against the strict schema
+    (:class:`~ivy.graph.GraphFormatError` names ``origin`` and the field otherwise)."""
+    validate(doc, origin)
+    return _build(cls, doc, consts, origin)
+
+
+def _build(cls: type, doc: dict[str, Any], consts: dict[str, ConstArray], origin: str) -> Any:
+    missing = [name for name in doc["constants"] if name not in consts]
+    if missing:
+        raise GraphFormatError(f"{origin}: no data for the constant(s) {', '.join(map(repr, missing[:5]))}")
+    try:
+        return _Reader(doc, consts, cls).graph(doc["graph"], cls)
+    except (TypeError, ValueError) as e:  # (what the schema checks, the IR's classes check again)
+        raise GraphFormatError(f"{origin}: {type(e).__name__}: {e}") from None
 
 
 def _paths(path: str | os.PathLike[str]) -> tuple[Path, Path]:
@@ -264,6 +280,12 @@ def _paths(path: str | os.PathLike[str]) -> tuple[Path, Path]:
 
 
 def save(g: GraphIR, path: str | os.PathLike[str]) -> None:
+    """Write the data file and then the document, each atomically. A crash between the two
+    leaves the old document beside the new data: the document records the SHA-256 of the data
+    file written with it (``data_sha256``), so a reader refuses any other pair instead of
+    building the old graph on the new constants."""
+    from .. import _atomic
+
     doc, consts = to_document(g)
     json_path, st_path = _paths(path)
     header: dict[str, Any] = {"__metadata__": {"format": FORMAT}}
@@ -278,25 +300,86 @@ def save(g: GraphIR, path: str | os.PathLike[str]) -> None:
         offset += len(c.data)
     raw = json.dumps(header, separators=(",", ":")).encode("utf-8")
     raw += b" " * (-len(raw) % 8)
-    with open(st_path, "wb") as f:
-        f.write(struct.pack("<Q", len(raw)))
-        f.write(raw)
-        for b in blobs:
-            f.write(b)
-    json_path.write_text(json.dumps(doc, indent=1))
+    parts = [struct.pack("<Q", len(raw)), raw, *blobs]
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part)
+    doc["data_sha256"] = digest.hexdigest()
+    _atomic.write_bytes(st_path, parts)
+    _atomic.write_text(json_path, json.dumps(doc, indent=1))
 
 
 def load(cls: type, path: str | os.PathLike[str]) -> Any:
     json_path, st_path = _paths(path)
-    doc = json.loads(json_path.read_text())
+    doc_bytes = json_path.read_bytes()
+    try:
+        st_bytes: bytes | None = st_path.read_bytes()
+    except FileNotFoundError:
+        st_bytes = None  # (a graph without constants needs none; the document says)
+    return loads(cls, doc_bytes, st_bytes, json_origin=str(json_path), st_origin=str(st_path))
+
+
+def loads(cls: type, doc_bytes: bytes, st_bytes: bytes | None, *, json_origin: str, st_origin: str) -> Any:
+    """The graph of a document and its safetensors data, given as bytes (read once: what is
+    checked is what is built). Nothing from either becomes code: the document is checked against
+    the strict schema first, and the constants' bytes against the document.
+
+    Raises:
+        GraphFormatError: the document or the data is not what Ivy writes (the message names the
+            file and the field).
+    """
+    try:
+        doc = json.loads(doc_bytes.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise GraphFormatError(f"{json_origin}: not a JSON document ({type(e).__name__}: {e})") from None
+    validate(doc, json_origin)
     consts: dict[str, ConstArray] = {}
-    if doc.get("constants"):
-        header, _ = read_header(st_path)
-        raw = st_path.read_bytes()
-        base = 8 + struct.unpack("<Q", raw[:8])[0]
-        for name, entry in doc["constants"].items():
-            if name not in header:
-                raise ValueError(f"{st_path}: no array {name!r}, which {json_path} refers to")
-            b, e = header[name]["data_offsets"]
-            consts[name] = ConstArray(entry["dtype"], tuple(entry["shape"]), raw[base + b : base + e])
-    return from_document(cls, doc, consts)
+    if doc["constants"]:
+        if st_bytes is None:
+            raise GraphFormatError(f"{st_origin}: missing; {json_origin} refers to its arrays")
+        want = doc.get("data_sha256")
+        if want is not None and hashlib.sha256(st_bytes).hexdigest() != want:
+            raise GraphFormatError(
+                f"{st_origin}: not the data file saved with {json_origin} (its SHA-256 differs from the "
+                "document's data_sha256: another save, or an edit). Save the graph again"
+            )
+        consts = _constants(doc["constants"], st_bytes, st_origin)
+    return _build(cls, doc, consts, json_origin)
+
+
+def _constants(entries: dict[str, Any], raw: bytes, origin: str) -> dict[str, ConstArray]:
+    """The constant arrays a (validated) document lists, read from safetensors bytes: each must
+    have the dtype and shape the document gives, and lie inside the data."""
+
+    def bad(what: str) -> GraphFormatError:
+        return GraphFormatError(f"{origin}: {what}; it does not hold the graph's constants as Ivy writes them")
+
+    try:
+        header, _, start = _read_header(io.BytesIO(raw), origin, len(raw))
+    except ValueError as e:  # (the safetensors reader's checks: the message names the field)
+        raise GraphFormatError(str(e)) from None
+    size = len(raw) - start
+    out: dict[str, ConstArray] = {}
+    for name, entry in entries.items():
+        got = header.get(name)
+        if not isinstance(got, dict):
+            raise bad(f"no array {name!r}")
+        dtype, shape = entry["dtype"], list(entry["shape"])
+        if dtype in _COMPLEX_PARTS:  # (stored as (re, im) pairs)
+            dtype, shape = _COMPLEX_PARTS[dtype], shape + [2]
+        if got.get("dtype") != _CODE[dtype] or got.get("shape") != shape:
+            raise bad(f"array {name!r} is {got.get('dtype')!r} {got.get('shape')!r}, the document says {dtype} {shape}")
+        offsets = got.get("data_offsets")
+        if not (
+            isinstance(offsets, list)
+            and len(offsets) == 2
+            and all(type(o) is int for o in offsets)
+            and 0 <= offsets[0] <= offsets[1] <= size
+        ):
+            raise bad(f"array {name!r} has data_offsets {offsets!r} outside the data ({size} bytes)")
+        begin, end = offsets
+        try:
+            out[name] = ConstArray(entry["dtype"], tuple(entry["shape"]), raw[start + begin : start + end])
+        except ValueError as err:
+            raise bad(f"array {name!r}: {err}") from None
+    return out

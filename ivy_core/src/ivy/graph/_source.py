@@ -4,6 +4,7 @@ framework's own functions (the plugin's only where an op is not a plain framewor
 from __future__ import annotations
 
 import importlib
+import re
 import types
 import warnings
 from typing import Any
@@ -158,6 +159,8 @@ class SourceSpelling(Spelling):
         gd = self.g.guards[index]
         if kind in ("bool", "int", "float", "complex"):
             read = f"{kind}({name})"
+        elif kind not in ("scalar", "list"):
+            raise GraphEmitError(f"{kind!r} is not a kind of guard")
         else:
             read = f"{self.op(Node('to_scalar' if kind == 'scalar' else 'to_list', (), {}, None))}({name})"
         msg = (
@@ -182,8 +185,11 @@ def source(g: GraphIR, backend: Any) -> str:
     args = "params, " if g.params else ""
     fw = b.impl.framework
     version = f"{getattr(fw, '__name__', b.name)} {getattr(fw, '__version__', '')}".strip()
+    version = re.sub(r"[^A-Za-z0-9_.+ -]", "_", version)
+    # the graph's name goes into a docstring: only characters that cannot end it (or the line)
+    title = re.sub(r"[^A-Za-z0-9_.<>-]", "_", g.name)[:80]
     doc = [
-        f'"""The graph {g.name!r} traced by ivy.graph, for {b.name} ({version}).',
+        f'"""The graph {title} traced by ivy.graph, for {b.name} ({version}).',
         "",
         f"Call forward({args}...) with native arrays" + (" (params: a dict by key chain)." if g.params else "."),
         '"""',

@@ -17,7 +17,16 @@ Neural-network argument normalisation
     :func:`channels_last`, :func:`ntuple`, :func:`padding_pairs`, :func:`check_bias` and
     :func:`add_channel_bias` (a convolution's bias), and the op families
     :func:`conv_family`, :func:`conv_transpose_family`, :func:`pool_family` (the 1-3-d ops with
-    the spec's signatures, from one N-d function).
+    the spec's signatures, from one N-d function), and the types of those N-d functions,
+    :class:`ConvND`, :class:`ConvTransposeND`, :class:`PoolND` (their arguments and layouts).
+
+Argument checks
+    :func:`axis_index`, :func:`axis_tuple`, :func:`check_probability`, :func:`check_count`,
+    :func:`check_fft_points`, :func:`check_index_range`, :func:`check_query`,
+    :func:`host_bounds`, :func:`check_integer_indices`, :func:`check_alloc`, :func:`host_memory`,
+    :func:`known_true` (a check on values, skipped while a compiler traces) and
+    :func:`check_int_scalar` (a Python int outside an integer array's dtype): one wording of each
+    error, called by the plugins whose framework would not refuse the input itself.
 
 Speed
     :func:`fastpath`: the framework's function called from C for plain calls;
@@ -32,7 +41,10 @@ Devices, state, interop
 Transpiler frontends
     :func:`trace_program`: trace an interpreter of a source program, written with Ivy ops, into
     an :class:`ivy.Graph` with the program's parameters lifted; :func:`code_names`: the names a
-    function's code reads, for a frontend's fingerprint (both loaded on first use).
+    function's code reads, :func:`code_fingerprint`: what code depends on beyond its text (the
+    values of the globals it reads, its closures, followed through the user code it calls), and
+    :func:`inert`: objects a fingerprint may describe by kind alone (loggers, locks), for a
+    frontend's fingerprint (loaded on first use).
 """
 
 from __future__ import annotations
@@ -46,13 +58,30 @@ from .. import _context
 from .._compose import load_defaults
 from .._dtypes import KINDS as DTYPE_KINDS
 from .._dtypes import by_constant as by_dtype_constant
-from .._promotion import promote_types, result_type_name
+from .._promotion import check_int_scalar, promote_types, result_type_name
 from .._spec import CATEGORIES, SPECS
 from .._tracking import touch_random_state
 from ._adapt import conformant_ops, native_dtype
+from ._checks import (
+    axis_index,
+    axis_tuple,
+    check_alloc,
+    check_count,
+    check_fft_points,
+    check_index_range,
+    check_integer_indices,
+    check_probability,
+    check_query,
+    host_bounds,
+    host_memory,
+    known_true,
+)
 from ._devices import device_kinds, refresh_device_kinds
 from ._fastpath import fastpath
 from ._nn import (
+    ConvND,
+    ConvTransposeND,
+    PoolND,
     add_channel_bias,
     channels_last,
     check_bias,
@@ -74,6 +103,19 @@ __all__ = [
     "by_dtype_constant",
     "promote_types",
     "result_type_name",
+    "check_int_scalar",
+    "axis_index",
+    "axis_tuple",
+    "check_probability",
+    "check_count",
+    "check_fft_points",
+    "check_index_range",
+    "check_query",
+    "host_bounds",
+    "check_integer_indices",
+    "check_alloc",
+    "host_memory",
+    "known_true",
     "channels_last",
     "ntuple",
     "padding_pairs",
@@ -82,6 +124,9 @@ __all__ = [
     "conv_family",
     "conv_transpose_family",
     "pool_family",
+    "ConvND",
+    "ConvTransposeND",
+    "PoolND",
     "fastpath",
     "specializer",
     "device_kinds",
@@ -95,6 +140,8 @@ __all__ = [
     "pytree_unflatten",
     "trace_program",
     "code_names",
+    "code_fingerprint",
+    "inert",
 ]
 
 
@@ -146,6 +193,8 @@ _INTEROP = {
     "pytree_unflatten": "ivy.container",
     "trace_program": "ivy.plugin_kit._frontend",
     "code_names": "ivy.transpile._fingerprint",
+    "code_fingerprint": "ivy.transpile._fingerprint",
+    "inert": "ivy.transpile._fingerprint",
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 __all__ = [
     "channels_last",
@@ -16,6 +16,9 @@ __all__ = [
     "conv_family",
     "conv_transpose_family",
     "pool_family",
+    "ConvND",
+    "ConvTransposeND",
+    "PoolND",
 ]
 
 _LAYOUTS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
@@ -120,18 +123,92 @@ def add_channel_bias(y: Any, bias: Any, channels_last: bool) -> Any:
 
 # --------------------------------------------------------------------------- op families
 
-#: ``conv_nd(x, filters, strides, pads, dilations, channels_last)``: ``filters`` as the spec lays
-#: them out (``[f..., d_in, d_out]``), ``strides`` and ``dilations`` tuples of ``n`` ints,
-#: ``pads`` ``n`` ``(lo, hi)`` pairs, ``x`` in the layout ``channels_last`` says (and the result);
-#: with ``fused_bias=True`` a seventh argument, the bias (shape checked) or ``None``
-ConvND = Callable[..., Any]
-#: ``conv_transpose_nd(x, filters, strides, pads, dilations, channels_last, out_sizes)``: as
-#: :data:`ConvND` with the spec's ``[f..., d_out, d_in]`` filters, the padding to remove from the
-#: full output, and the spatial sizes the result must have (``out_sizes``)
-ConvTransposeND = Callable[..., Any]
-#: ``pool_nd(x, kernel, strides, pads, channels_last)`` (max) and ``pool_nd(x, kernel, strides,
-#: pads, channels_last, count_include_pad)`` (average)
-PoolND = Callable[..., Any]
+
+class ConvND(Protocol):
+    """The N-d convolution :func:`conv_family` builds ``conv1d``/``conv2d``/``conv3d`` from.
+
+    ``conv_nd(x, filters, strides, pads, dilations, channels_last)``, all normalised:
+
+    * ``x``: the input, ``[batch, *spatial, channels]`` when ``channels_last`` is true (NWC,
+      NHWC, NDHWC), else ``[batch, channels, *spatial]`` (NCW, NCHW, NCDHW); the result comes
+      back in the same layout, ``[batch, *out_spatial, d_out]`` (or channels first);
+    * ``filters``: as the spec lays them out, ``[*window, d_in, d_out]`` (``[fw, d_in, d_out]``
+      for 1-d, ``[fh, fw, d_in, d_out]`` for 2-d...), whatever the data layout;
+    * ``strides`` and ``dilations``: one int per spatial axis;
+    * ``pads``: one ``(lo, hi)`` pair of zeros to add per spatial axis ("SAME" and "VALID"
+      already worked out);
+    * with ``conv_family(..., fused_bias=True)``, a seventh argument: the bias, ``[d_out]``
+      (its shape checked), or ``None``.
+    """
+
+    def __call__(
+        self,
+        x: Any,
+        filters: Any,
+        strides: tuple[int, ...],
+        pads: list[tuple[int, int]],
+        dilations: tuple[int, ...],
+        channels_last: bool,
+        bias: Any = None,
+        /,
+    ) -> Any: ...
+
+
+class ConvTransposeND(Protocol):
+    """The N-d transposed convolution :func:`conv_transpose_family` builds
+    ``conv1d_transpose``/``conv2d_transpose``/``conv3d_transpose`` from (the adjoint, or
+    gradient, of the convolution with the same filters, strides, padding and dilations).
+
+    ``conv_t_nd(x, filters, strides, pads, dilations, channels_last, out_sizes)``:
+
+    * ``x``: the input, ``[batch, *spatial, d_in]`` when ``channels_last`` (else channels first);
+      the result in the same layout, with ``d_out`` channels and the spatial sizes ``out_sizes``;
+    * ``filters``: as the spec lays them out for a transposed convolution, ``[*window, d_out,
+      d_in]`` (the output channels before the input ones);
+    * ``strides``, ``dilations``: one int per spatial axis;
+    * ``pads``: one ``(lo, hi)`` pair per spatial axis: what the forward convolution would have
+      padded, to cut from the full result (whose size along an axis is ``(in - 1) * stride +
+      dilation * (f - 1) + 1``), starting ``lo`` from its beginning;
+    * ``out_sizes``: the spatial sizes the result must have; at most ``stride - 1`` more than the
+      full result less the padding: the extra positions are zeros (they receive no input);
+    * with ``fused_bias=True``, an eighth argument: the bias ``[d_out]`` or ``None``.
+    """
+
+    def __call__(
+        self,
+        x: Any,
+        filters: Any,
+        strides: tuple[int, ...],
+        pads: list[tuple[int, int]],
+        dilations: tuple[int, ...],
+        channels_last: bool,
+        out_sizes: tuple[int, ...],
+        bias: Any = None,
+        /,
+    ) -> Any: ...
+
+
+class PoolND(Protocol):
+    """An N-d pool :func:`pool_family` builds ``max_pool{n}d`` (``max_nd``) or ``avg_pool{n}d``
+    (``avg_nd``) from.
+
+    ``max_nd(x, kernel, strides, pads, channels_last)`` and ``avg_nd(x, kernel, strides, pads,
+    channels_last, count_include_pad)``: ``x`` and the result laid out as for :class:`ConvND`
+    (channels unchanged); ``kernel`` and ``strides`` one int per spatial axis; ``pads`` one
+    ``(lo, hi)`` pair per spatial axis, positions that no max may take (pad with the lowest
+    value, or leave them out) and that an average counts only with ``count_include_pad``.
+    """
+
+    def __call__(
+        self,
+        x: Any,
+        kernel: tuple[int, ...],
+        strides: tuple[int, ...],
+        pads: list[tuple[int, int]],
+        channels_last: bool,
+        count_include_pad: bool = False,
+        /,
+    ) -> Any: ...
 
 
 def _spatial(x: Any, n: int, last: bool) -> list[int]:
@@ -152,7 +229,7 @@ def conv_family(
 
     The ops normalise what the specs accept (layouts, an int or a sequence of strides and
     dilations, ``"SAME"``/``"VALID"``/int/pairs padding) and call ``conv_nd`` (see
-    :data:`ConvND`) with explicit values. Use it as ``globals().update(conv_family(_conv))`` in
+    :class:`ConvND`) with explicit values. Use it as ``globals().update(conv_family(_conv))`` in
     the plugin's ``nn`` module (and list the names in ``__all__``), or merge it into the ops.
     ``bias`` is checked against the filters' output channels; ``fused_bias=True`` hands it to
     ``conv_nd`` (a framework convolution with a bias argument), otherwise it is added to the
@@ -194,7 +271,7 @@ def conv_transpose_family(
     conv_t_nd: ConvTransposeND, dims: Sequence[int] = (1, 2, 3), *, fused_bias: bool = False
 ) -> dict[str, Callable[..., Any]]:
     """``conv1d_transpose``/``conv2d_transpose``/``conv3d_transpose`` from one N-d transposed
-    convolution (see :data:`ConvTransposeND`): the output sizes follow the spec (``in * stride``
+    convolution (see :class:`ConvTransposeND`): the output sizes follow the spec (``in * stride``
     for ``"SAME"``, ``(in - 1) * stride + dilation * (f - 1) + 1 - lo - hi`` otherwise, or
     ``output_shape``), and so does the padding removed from the full result. ``bias`` as in
     :func:`conv_family` (``fused_bias=True``: an eighth argument of ``conv_t_nd``)."""
@@ -250,12 +327,14 @@ def conv_transpose_family(
 def pool_family(
     max_nd: PoolND | None = None, avg_nd: PoolND | None = None, dims: Sequence[int] = (1, 2, 3)
 ) -> dict[str, Callable[..., Any]]:
-    """``max_pool{n}d`` and ``avg_pool{n}d`` from N-d pooling functions (see :data:`PoolND`)."""
+    """``max_pool{n}d`` and ``avg_pool{n}d`` from N-d pooling functions (see :class:`PoolND`)."""
     out: dict[str, Callable[..., Any]] = {}
     for n in dims:
         default = _LAYOUTS[n][0]
 
-        def args(x: Any, kernel: Any, strides: Any, padding: Any, data_format: str, n: int) -> tuple[Any, ...]:
+        def args(
+            x: Any, kernel: Any, strides: Any, padding: Any, data_format: str, n: int
+        ) -> tuple[Any, tuple[int, ...], tuple[int, ...], list[tuple[int, int]], bool]:
             last = channels_last(data_format, n)
             k, s = ntuple(kernel, n, "kernel"), ntuple(strides, n, "strides")
             return x, k, s, padding_pairs(padding, n, _spatial(x, n, last), k, s), last
@@ -282,7 +361,8 @@ def pool_family(
                 count_include_pad: bool = False,
                 _n: int = n,
             ) -> Any:
-                return avg_nd(*args(x, kernel, strides, padding, data_format, _n), count_include_pad)
+                xs, k, s, pads, last = args(x, kernel, strides, padding, data_format, _n)
+                return avg_nd(xs, k, s, pads, last, count_include_pad)
 
             avg_pool.__name__ = avg_pool.__qualname__ = f"avg_pool{n}d"
             out[f"avg_pool{n}d"] = avg_pool

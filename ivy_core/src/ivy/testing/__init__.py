@@ -29,9 +29,16 @@ The conformance suite itself is the package :mod:`ivy.testing.suite`::
 
     python -m pytest -p ivy.testing --ivy-backend mybackend --pyargs ivy.testing.suite
 
-Hypothesis profiles (when hypothesis is installed): ``ci`` (6 derandomized examples per property)
-and ``dev`` (50 random examples), chosen by ``$HYPOTHESIS_PROFILE``, else ``ci`` when ``$CI`` is
-set, else ``dev``.
+Profiles: ``--ivy-profile quick|ci|dev`` (else ``$HYPOTHESIS_PROFILE``, else ``ci`` when ``$CI`` is
+set, else ``dev``). ``quick`` is the one to iterate with: 2 fixed examples per property, and the
+tests marked ``ivy_slow`` (compiled training steps, optimizer checkpoints, seeding in fresh
+processes) skipped; ``ci`` runs 6 fixed examples per property, ``dev`` 50 random ones, both every test. One
+category alone: ``-k test_ref_linalg`` (the test modules are named by category).
+
+Progress and time (``ivy.testing._progress``): a progress line every ``--ivy-progress`` seconds
+(default 60; 0: none), and a per-test time budget, ``--ivy-budget`` seconds (default 20; 0: none):
+a test running past it is named while it runs, and the tests that took longer are listed at the
+end. The budget only reports; no test fails for its time.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from typing import Any
 
 import pytest
 
+from ._progress import WATCH_KEY, Watch, terminal_copy
 from .convert import has_autodiff, native_to_numpy, to_native
 
 __all__ = ["has_autodiff", "native_to_numpy", "to_native", "read_xfails"]
@@ -52,22 +60,47 @@ __all__ = ["has_autodiff", "native_to_numpy", "to_native", "read_xfails"]
 SKIP_REASON = "run with --ivy-backend NAME (scripts/test runs every backend in its own process)"
 
 
-def _register_hypothesis_profiles() -> str | None:
+#: the kit's profiles: hypothesis examples per property, and whether tests marked ivy_slow run
+PROFILES = {"quick": (2, False), "ci": (6, True), "dev": (50, True)}
+#: what the marker says (registered in pytest_configure)
+SLOW_MARK = "ivy_slow: a slow test of the conformance kit (skipped by the quick profile)"
+
+
+def _register_hypothesis_profiles() -> bool:
     try:
         from hypothesis import HealthCheck, settings
     except ImportError:
-        return None
+        return False
     quiet = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
-    settings.register_profile(
-        "ci", max_examples=6, deadline=None, derandomize=True, print_blob=True, suppress_health_check=quiet
-    )
-    settings.register_profile("dev", max_examples=50, deadline=None, print_blob=True, suppress_health_check=quiet)
-    name = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
-    settings.load_profile(name)
-    return name
+    for name, (examples, _) in PROFILES.items():
+        settings.register_profile(
+            name,
+            max_examples=examples,
+            deadline=None,
+            derandomize=name != "dev",
+            print_blob=True,
+            suppress_health_check=quiet,
+        )
+    return True
 
 
-_PROFILE = _register_hypothesis_profiles()
+_HYPOTHESIS = _register_hypothesis_profiles()
+
+
+def _profile_name(config: pytest.Config | None) -> str:
+    given = config.getoption("ivy_profile") if config is not None else None
+    return str(given or os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev"))
+
+
+def _load_profile(name: str) -> None:
+    if _HYPOTHESIS:
+        from hypothesis import settings
+
+        settings.load_profile(name)
+
+
+if _profile_name(None) in PROFILES:  # (a wrong name is reported once pytest is configured)
+    _load_profile(_profile_name(None))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -80,6 +113,34 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=os.environ.get("IVY_TEST_BACKEND") or None,
         help="Ivy backend to test (numpy, torch, jax, tensorflow, paddle, or any installed plugin's); "
         "default $IVY_TEST_BACKEND",
+    )
+    group.addoption(
+        "--ivy-profile",
+        dest="ivy_profile",
+        action="store",
+        default=None,
+        choices=sorted(PROFILES),
+        help="quick: 2 fixed examples per property, slow tests skipped (iterate with it); ci: 6 fixed "
+        "examples; dev: 50 random examples. Default $HYPOTHESIS_PROFILE, else ci when $CI is set, else dev",
+    )
+    group.addoption(
+        "--ivy-budget",
+        dest="ivy_budget",
+        action="store",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="per-test time budget: a test running longer is named while it runs and listed at the end "
+        "(reported only, never failed; 0: off; default 20)",
+    )
+    group.addoption(
+        "--ivy-progress",
+        dest="ivy_progress",
+        action="store",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="a progress line (tests done, time taken) at most this often (0: none; default 60)",
     )
     group.addoption(
         "--ivy-xfails",
@@ -96,6 +157,52 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("ivy_backend") == "jax":
         # Before jax is imported: the reference dtypes include 64-bit ones.
         os.environ.setdefault("JAX_ENABLE_X64", "1")
+    config.addinivalue_line("markers", SLOW_MARK)
+    name = _profile_name(config)
+    if name not in PROFILES:
+        raise pytest.UsageError(
+            f"unknown Ivy test profile {name!r} (from $HYPOTHESIS_PROFILE); use one of {', '.join(PROFILES)}"
+        )
+    _load_profile(name)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # (here: the terminal reporter exists, and pytest is not capturing the output descriptors)
+    config = session.config
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    # xdist workers report to their controller, not to a terminal
+    if reporter is not None and not hasattr(config, "workerinput"):
+        budget, every = float(config.getoption("ivy_budget")), float(config.getoption("ivy_progress"))
+        out = terminal_copy() if budget > 0 else None
+        config.stash[WATCH_KEY] = Watch(reporter, out, budget, every)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    watch = config.stash.get(WATCH_KEY, None)
+    if watch is not None:
+        watch.close()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    watch = session.config.stash.get(WATCH_KEY, None)
+    if watch is not None:
+        watch.collected(len(session.items))
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("ivy_slow") is not None and not PROFILES[_profile_name(item.config)][1]:
+        pytest.skip("a slow test: the quick profile skips it (--ivy-profile ci or dev runs it)")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    watch = item.config.stash.get(WATCH_KEY, None)
+    if watch is not None:
+        watch.test_started(item.nodeid)
+    yield
+    if watch is not None:
+        watch.test_finished(item.nodeid)
 
 
 def _xfails_file(config: pytest.Config, backend: str) -> Path | None:
@@ -160,6 +267,9 @@ def _literal_brackets(pattern: str) -> str:
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    watch = config.stash.get(WATCH_KEY, None)
+    if watch is not None:
+        watch.summary(terminalreporter)
     path, unused = config.stash.get(_XFAILS, (None, []))
     if unused and not config.getoption("keyword") and not config.getoption("markexpr"):
         terminalreporter.write_line(
@@ -171,7 +281,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 
 def pytest_report_header(config: pytest.Config) -> str:
     name = config.getoption("ivy_backend")
-    return f"ivy backend: {name or '(none: backend tests skip)'}; hypothesis profile: {_PROFILE}"
+    return f"ivy backend: {name or '(none: backend tests skip)'}; ivy test profile: {_profile_name(config)}"
 
 
 @pytest.fixture(scope="session")

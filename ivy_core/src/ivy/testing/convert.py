@@ -87,16 +87,33 @@ def to_native(backend: str, a: Any, dtype: Any = None) -> Any:
     return xp.asarray(xp.from_dlpack(arr) if hasattr(arr, "__dlpack__") else arr, copy=True)
 
 
+#: top-level modules of the frameworks whose dtypes the kit names by their own naming
+_OWN_NAMING = frozenset({"numpy", "torch", "jax", "jaxlib", "tensorflow", "paddle", "ml_dtypes", "builtins"})
+
+
 def dtype_name(dtype: Any) -> str:
-    """The standard name of a native dtype ("float32"), read from the framework's own naming."""
+    """The standard name of a native dtype ("float32").
+
+    The dtypes of the in-tree frameworks (and NumPy's, which several share) are named by the
+    framework's own naming, not through Ivy; any other backend's by its declaration
+    (``BackendImpl.dtypes``, read in reverse by :func:`ivy.dtype_name`), since its framework may
+    name them anything (tinygrad's float32 is ``float``).
+
+    Raises:
+        TypeError: a dtype its backend does not declare.
+    """
     np = _np()
     if isinstance(dtype, str):
         name = dtype
-    elif isinstance(dtype, type):  # numpy scalar types
-        name = np.dtype(dtype).name
-    else:
+    elif isinstance(dtype, type) and dtype.__module__.partition(".")[0] in _OWN_NAMING:
+        name = np.dtype(dtype).name  # Python's and NumPy's scalar types
+    elif type(dtype).__module__.partition(".")[0] in _OWN_NAMING:
         got = getattr(dtype, "name", None)
         name = (got if isinstance(got, str) else str(dtype)).rpartition(".")[2].lower()
+    else:
+        import ivy
+
+        return ivy.dtype_name(dtype)
     return {"bool_": "bool", "boolean": "bool"}.get(name, name)
 
 

@@ -10,7 +10,9 @@ parameters become the target's trainable variables (``BackendImpl.native_module`
 :func:`transpile` does it (the package itself is callable: ``ivy.transpile(obj, to=...)``) for functions, trainable
 modules and whole libraries; :func:`frontends` lists the installed frontends;
 :func:`cache_dir` / :func:`clear_cache` manage the disk cache of transpiled graphs;
-:class:`ModulePrograms` is what target plugins build native modules on. See
+:class:`ModulePrograms` is what target plugins build native modules on; :class:`Record` is
+what a transpiled module returns where its source returned a record class (a Hugging Face
+``ModelOutput``). See
 ``docs/transpiling.md``.
 """
 
@@ -20,6 +22,7 @@ import inspect as _inspect
 import sys as _sys
 import types as _types
 
+from ..graph._record import Record
 from ._api import transpile
 from ._cache import cache_dir
 from ._cache import clear as clear_cache
@@ -33,6 +36,7 @@ __all__ = [
     "cache_dir",
     "clear_cache",
     "ModulePrograms",
+    "Record",
     "LazyFunction",
     "LazyModule",
     "LazyClass",

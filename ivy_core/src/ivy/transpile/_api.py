@@ -51,9 +51,12 @@ def transpile(
     * a **module** (``torch.nn.Module``, Flax/Haiku with ``params_v``, a Keras layer or model,
       ``paddle.nn.Layer``, ``ivy.Module``): the target's module (``BackendImpl.native_module``:
       a ``torch.nn.Module``, a Keras layer, a ``paddle.nn.Layer``, a JAX object with ``.params``
-      and a pure ``.apply``) holding the source's weights as trainable variables. It reads the
-      source again for inputs of another signature or the other mode (``train()``/``eval()``).
-      Without example inputs, a module is transpiled on its first call.
+      and a pure ``.apply``) holding the source's weights as trainable variables: weights the
+      source ties are one variable, weights it freezes are not trainable, and outputs the source
+      returns as a record class (a Hugging Face ``ModelOutput``) come back as
+      :class:`ivy.transpile.Record`. It reads the source again for inputs of another signature
+      or the other mode (``train()``/``eval()``). Without example inputs, a module is
+      transpiled on its first call.
     * a **Python module or package** (``kornia``): a lazy proxy; each function is transpiled on
       its first call per call signature, classes that build modules give lazily transpiled
       modules, other attributes are the library's own.
@@ -75,14 +78,17 @@ def transpile(
         params_v: the parameters, where the framework keeps them outside the module (Flax's
             variables, Haiku's params).
         cache: keep transpiled graphs on disk (``$IVY_CACHE_DIR``, default
-            ``~/.cache/ivy/transpile``), keyed by the object's program, the inputs' signature and
-            the versions; weights always come from ``obj``.
+            ``~/.cache/ivy/transpile``, a folder only you may write), keyed by the object's
+            program (its code and the values of the globals that code reads), the inputs'
+            signature and the versions; weights always come from ``obj``.
 
     Raises:
         TranspileError: the target or source is unknown, the source cannot be inferred, or the
             frontend failed (the message names the object, the frameworks and the step).
         ivy.errors.UnsupportedOpsError: the source program uses ops the frontend cannot map;
             all of them are listed.
+        ivy.errors.UnsafeCacheError: the cache folder is not private (another user owns it, or
+            group or others may write in it); ``cache=False`` or ``IVY_CACHE_DIR`` avoid it.
     """
     to = check_target(to)
     fronts = frontends()

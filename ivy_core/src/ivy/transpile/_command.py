@@ -145,8 +145,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as f:
-            f.write(text)
+        from .._atomic import write_text
+
+        write_text(args.output, text)
         if graph.params and to != "ivy":
             from .. import safetensors
 

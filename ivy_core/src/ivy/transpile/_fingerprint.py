@@ -12,9 +12,14 @@ two programs sharing a key.
 
 from __future__ import annotations
 
+import enum
 import functools
 import hashlib
+import os
+import site
 import sys
+import sysconfig
+import threading
 import types
 from collections.abc import Iterable
 from typing import Any
@@ -23,7 +28,7 @@ from .._dtypes import dtype_name
 from ._frontends import is_ivy_module
 from ._inputs import is_array
 
-__all__ = ["Unfingerprintable", "code_names", "fingerprint", "weights"]
+__all__ = ["Unfingerprintable", "code_names", "code_fingerprint", "fingerprint", "inert", "weights"]
 
 #: limits of the walk: an object graph beyond them is not fingerprinted (and not cached)
 _MAX_DEPTH = 40
@@ -187,6 +192,10 @@ class _Walker:
             return
         except Exception:  # noqa: BLE001 - not a dtype
             pass
+        quiet = inert(x)
+        if quiet is not None:
+            self.put("inert", quiet)
+            return
         self.obj(x, depth)
 
     def cls_name(self, t: type) -> str:
@@ -209,17 +218,28 @@ class _Walker:
             if isinstance(fn, (types.FunctionType, tuple)) or isinstance(member, (int, float, str, bool)):
                 self.put("member", name)
                 self.walk(fn, depth + 1)
+        for base in c.__mro__[1:]:  # (inherited methods run too; each class once, by the ids seen)
+            if base is not object:
+                self.walk(base, depth + 1)
 
     def function(self, f: types.FunctionType, depth: int) -> None:
         self.put("function", f.__module__, f.__qualname__)
         if (f.__module__ or "").partition(".")[0] in self.frameworks:
             return  # a framework's own function: its version is in the cache key
         self.code(f.__code__, depth)
-        self.walk(f.__defaults__, depth + 1)
-        self.walk(f.__kwdefaults__, depth + 1)
+        # an installed library's code is identified by its version and files (the cache key has
+        # the frameworks', the torch fingerprint the files'): of what it reads, only plain values
+        # (a module-level constant, a mode string) are followed, not its objects and helpers
+        # (the functions a library's closure holds are followed: a decorator's wrapper holds
+        # the user's function)
+        installed = _installed(f.__module__)
+        follow = self.walk if not installed else self.plain
+        inner = self.walk if not installed else self.plain_or_code
+        follow(f.__defaults__, depth + 1)
+        follow(f.__kwdefaults__, depth + 1)
         for cell in f.__closure__ or ():
             try:
-                self.walk(cell.cell_contents, depth + 1)
+                inner(cell.cell_contents, depth + 1)
             except ValueError:  # an empty cell
                 self.put("empty cell")
         # the globals it reads: helper functions and constants of user code are part of the
@@ -228,10 +248,25 @@ class _Walker:
         for name in code_names(f.__code__):
             if name in g:
                 self.put("global", name)
-                self.walk(g[name], depth + 1)
+                follow(g[name], depth + 1)
         wrapped = getattr(f, "__wrapped__", None)
         if wrapped is not None:
-            self.walk(wrapped, depth + 1)
+            inner(wrapped, depth + 1)
+
+    def plain(self, x: Any, depth: int) -> None:
+        """``x`` where it is a plain value (numbers, strings, arrays, containers of them); else its
+        type's name only."""
+        if _plain(x, 0):
+            self.walk(x, depth)
+        else:
+            self.put("object", self.cls_name(type(x)))
+
+    def plain_or_code(self, x: Any, depth: int) -> None:
+        """A plain value, or a function (walked: :meth:`function` decides how far)."""
+        if isinstance(x, (types.FunctionType, types.MethodType, functools.partial)):
+            self.walk(x, depth)
+        else:
+            self.plain(x, depth)
 
     def code(self, c: types.CodeType, depth: int) -> None:
         self.put("code", c.co_name, c.co_argcount, c.co_kwonlyargcount, c.co_flags, c.co_names, c.co_varnames)
@@ -282,6 +317,61 @@ class _Walker:
             self.walk(getattr(x, s, None), depth + 1)
 
 
+def inert(x: Any) -> str | None:
+    """A description of an object that a program may hold or read but that cannot change what
+    it computes (a ``logging`` logger: its level and handlers decide only what is printed; a
+    lock), or None. A fingerprint describes it by this alone: its state differs between
+    processes (a logger's manager lists every logger made so far)."""
+    import logging
+
+    if isinstance(x, (logging.Logger, logging.LoggerAdapter, logging.PlaceHolder)):
+        return f"logger {getattr(x, 'name', '')}"
+    if isinstance(x, _LOCKS):
+        return "lock"
+    return None
+
+
+_LOCKS = (type(threading.Lock()), type(threading.RLock()))
+
+
+def _plain(x: Any, depth: int) -> bool:
+    t = type(x)
+    if t in _PRIMITIVES or isinstance(x, (enum.Enum, float, int)):
+        return True
+    if t in (tuple, list, set, frozenset):
+        return depth < 4 and len(x) <= 10_000 and all(_plain(e, depth + 1) for e in x)
+    if t is dict:
+        return (
+            depth < 4 and len(x) <= 10_000 and all(_plain(k, depth + 1) and _plain(e, depth + 1) for k, e in x.items())
+        )
+    return is_array(x)
+
+
+@functools.cache
+def _install_dirs() -> tuple[str, ...]:
+    paths = sysconfig.get_paths()
+    dirs = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
+    try:
+        dirs.update(site.getsitepackages())
+        dirs.add(site.getusersitepackages())
+    except AttributeError:  # (an embedded or virtual environment without them)
+        pass
+    return tuple(os.path.join(os.path.realpath(d), "") for d in dirs if d)
+
+
+@functools.lru_cache(maxsize=4096)
+def _installed(module: str | None) -> bool:
+    """Whether a module is installed code (the standard library, site-packages), as opposed to
+    the user's (a script, a notebook, a project folder, an editable install)."""
+    if not module:
+        return False
+    mod = sys.modules.get(module)
+    path = getattr(mod, "__file__", None)
+    if not isinstance(path, str):
+        return module in sys.builtin_module_names
+    return os.path.realpath(path).startswith(_install_dirs())
+
+
 def _array_like(x: Any) -> bool:
     return hasattr(x, "shape") and hasattr(x, "dtype") and not isinstance(x, type)
 
@@ -309,4 +399,21 @@ def fingerprint(obj: Any, params_v: Any = None) -> str:
     if params_v is not None:
         w.put("params_v")
         w.walk(params_v)
+    return w.h.hexdigest()
+
+
+def code_fingerprint(*roots: Any) -> str | None:
+    """A hash of everything the code of ``roots`` (functions, methods, classes, partials) depends
+    on beyond its source text: byte code, defaults, closure cells and the values of the globals
+    it reads, followed through the functions and classes of user code it reaches (those of the
+    frameworks and of Ivy by name: their versions are in the cache key). Arrays count by value.
+    A frontend's fingerprint adds it where it identifies code by its source alone
+    (``ivy.plugin_kit.code_fingerprint``); None where something cannot be described
+    deterministically (then the object must not be cached)."""
+    w = _Walker(set())
+    try:
+        for r in roots:
+            w.walk(r)
+    except (Unfingerprintable, RecursionError):
+        return None
     return w.h.hexdigest()

@@ -15,8 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import TranspileError
+from ..graph._record import restore_records
 from ._dtypes import narrow_for
 from ._inputs import Shaped, is_array, signature
+from ._targets import outside_compiler_traces
 
 __all__ = ["ModulePrograms", "graph_signature", "mode_sensitive"]
 
@@ -91,8 +93,18 @@ class ModulePrograms:
     Attributes:
         graph: the first graph (the parameters' names, shapes, dtypes and initial values).
         trainable: key chains of the trainable parameters, in the graph's order.
-        buffers: key chains of the buffers (non-trainable state).
+        buffers: key chains of the buffers (non-trainable state), the frozen parameters included.
+        frozen: the buffers that are parameters the source does not train (``requires_grad=
+            False``): a target with frozen parameters (torch, paddle) makes them such.
+        ties: alias key chain -> the key chain of the parameter (or buffer) it is in the source
+            (GPT-2's ``lm_head/weight`` -> ``transformer/wte/weight``): one parameter, which a
+            target naming parameters by path holds under both names.
         training: the mode the first graph was read in (None where the source has no modes).
+
+    The source is read again, and programs emitted, outside any compiler trace the call is in
+    (see :mod:`ivy.graph._eager`): a module first called inside ``jax.jit`` or ``tf.function``
+    keeps no value of that trace. Outputs the source returned as
+    record classes (a Hugging Face ``ModelOutput``) come back as :class:`ivy.transpile.Record`.
     """
 
     def __init__(self, graph: Any, backend: str, *, retrace: Callable[..., Any] | None = None, compile: bool = True):  # noqa: A002
@@ -104,6 +116,10 @@ class ModulePrograms:
         self.buffers = list(graph.buffers)
         held = set(self.buffers)
         self.trainable = [k for k in graph.params if k not in held]
+        self.frozen = [k for k in graph.meta.get("frozen") or () if k in held]
+        self.ties: dict[str, str] = {
+            a: c for a, c in (graph.meta.get("ties") or {}).items() if c in graph.params and a not in graph.params
+        }
         self.training: bool | None = graph.meta.get("training")
         self._retrace = retrace
         self._compile = compile
@@ -139,18 +155,22 @@ class ModulePrograms:
         sig = signature(args, kwargs)
         e = self._entries.get((training, sig)) or self._entries.get((None, sig))
         if e is None:
-            with self._lock:
+            with self._lock, outside_compiler_traces(self.backend):
                 e = self._find(training, sig, args, kwargs)
             if coerce is not None and e.signature != sig:
                 args, kwargs = _coerce(args, kwargs, e.signature, coerce)
         prog = e.program
         if prog is None:
-            prog = e.program = e.graph.to(self.backend, compile=self._compile)
+            with self._lock:  # (emission builds outside any compiler trace: see Graph.to)
+                prog = e.program
+                if prog is None:
+                    prog = e.program = e.graph.to(self.backend, compile=self._compile)
         res = prog(params, *args, **kwargs)
+        records = e.graph.meta.get("records")
         if e.graph.state_updates:
             out, updates = res
-            return out, updates
-        return res, None
+            return restore_records(out, records), updates
+        return restore_records(res, records), None
 
     def _find(self, training: bool, sig: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _Entry:
         for (mode, _), e in list(self._entries.items()):

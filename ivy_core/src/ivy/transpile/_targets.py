@@ -5,12 +5,12 @@ from __future__ import annotations
 import contextlib
 import difflib
 import inspect
-import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import _registry
 from ..errors import TranspileError
+from ..graph._eager import outside_traces
 from ._dtypes import narrow_for
 
 __all__ = [
@@ -92,15 +92,10 @@ def module_object(graph: Any, to: str, retrace: Any = None) -> Any:
 
 @contextlib.contextmanager
 def outside_compiler_traces(*frameworks: str) -> Iterator[None]:
-    """Run a transpile that happens on a first call outside the compiler trace that call may be
-    in (a lazily transpiled function called inside ``tf.function``, or inside a Keras model's
-    ``fit``): the source is read on concrete arrays, and the constants that emission turns into
-    tensors must be eager ones. Emitted inside a ``tf.function`` trace, they would be tensors of
-    that trace's graph, cached with the program and unusable from any other graph (workaround
-    here: ``graph.to`` itself does not leave the trace)."""
-    tf = sys.modules.get("tensorflow") if "tensorflow" in frameworks else None
-    if tf is None:
-        yield
-        return
-    with tf.init_scope():
+    """Run a transpile that happens on a first call (a lazily transpiled function, a transpiled
+    module's new signature) outside the compiler trace that call may be in (``jax.jit``,
+    ``tf.function``, a Keras model's ``fit``): the source is read on concrete arrays, and nothing
+    made for the program is a value of that trace (see :mod:`ivy.graph._eager`).
+    ``frameworks``: the source's and target's names."""
+    with outside_traces(*frameworks):
         yield

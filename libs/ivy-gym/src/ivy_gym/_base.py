@@ -12,7 +12,14 @@ Every environment has two faces over one set of physics:
 * **gymnasium.Env, NumPy at the boundary**: :meth:`IvyEnv.reset`, :meth:`IvyEnv.step`,
   :meth:`IvyEnv.render`. One unbatched state is kept in ``env.state`` as a native array; the
   observations handed out are NumPy copies (:func:`ivy.to_numpy`) of the space's dtype, rewards are
-  Python floats, and actions are clipped to the action space ``[-1, 1]``.
+  Python floats, and actions are clipped to the action space ``[-1, 1]``. The original Ivy Gym's
+  names reach the same state: :meth:`IvyEnv.get_state`, :meth:`IvyEnv.set_state`,
+  :meth:`IvyEnv.get_observation` and :meth:`IvyEnv.get_reward`.
+
+A state set on the environment (``env.state = s``, :meth:`IvyEnv.set_state`, ``reset(options=
+{"state": s})``) is converted to the environment's backend, device and dtype; the functional API
+takes native arrays as they are and refuses those of another dtype than the environment's, with
+an error that says so (frameworks disagree on mixed dtypes: torch promotes, TensorFlow fails).
 
 Actions lie in ``[-1, 1]`` and are multiplied by ``torque_scale``. Integration is semi-implicit
 Euler: velocities are updated first, then positions move with the new velocities. No environment
@@ -111,15 +118,26 @@ class IvyEnv(gymnasium.Env):
         self.torque_scale: float = float(self.default_torque_scale if torque_scale is None else torque_scale)
         self.render_mode = render_mode
         self.render_size: tuple[int, int] = (int(size[0]), int(size[1]))
-        #: the current (unbatched) state of the gymnasium-facing environment, a native array;
-        #: ``None`` until :meth:`reset`
-        self.state: Array | None = None
+        self._state: Array | None = None
 
         low, high = self._observation_bounds()
         self.observation_space = gymnasium.spaces.Box(
             low=ivy.to_numpy(self._constant(low)), high=ivy.to_numpy(self._constant(high)), dtype=dtype
         )
         self.action_space = gymnasium.spaces.Box(low=-1.0, high=1.0, shape=(self.action_size,), dtype=dtype)
+
+    @property
+    def state(self) -> Array | None:
+        """The current (unbatched) state of the gymnasium-facing environment, a native array
+        ``[state_size]`` of the environment's backend and dtype; ``None`` until :meth:`reset`.
+
+        Setting it converts the value as :meth:`set_state` does.
+        """
+        return self._state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state = None if value is None else self._as_native(value, self.state_size, "state", self.state_layout)
 
     # ------------------------------------------------------------------ functional API
 
@@ -222,7 +240,7 @@ class IvyEnv(gymnasium.Env):
         Args:
             seed: seed of ``self.np_random`` (gymnasium's convention).
             options: ``{"state": s}`` starts from ``s`` (shape ``[state_size]``, array-like or
-                native); no other option exists.
+                native, converted as by :meth:`set_state`); no other option exists.
 
         Returns:
             ``(observation, {})``, the observation a NumPy array in ``observation_space``.
@@ -233,11 +251,10 @@ class IvyEnv(gymnasium.Env):
         if options:
             raise ValueError(f"unknown reset option(s) {sorted(options)}; the only option is 'state'")
         if state is None:
-            state = self.initial_state(seed=int(self.np_random.integers(0, 2**31 - 1)))
+            self._state = self.initial_state(seed=int(self.np_random.integers(0, 2**31 - 1)))
         else:
-            state = self._as_native(state, self.state_size, "state", self.state_layout)
-        self.state = state
-        return ivy.to_numpy(self._observation(state)), {}
+            self.state = state  # converted to the environment's backend, device and dtype
+        return self.get_observation(), {}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Advance ``self.state`` by one step of ``dt``.
@@ -251,13 +268,52 @@ class IvyEnv(gymnasium.Env):
             the reward a float in ``[0, 1]``, ``terminated`` and ``truncated`` always ``False``
             (time limits come from gymnasium's ``TimeLimit``), ``info`` empty.
         """
-        if self.state is None:
-            raise RuntimeError(f"{type(self).__name__}.step() was called before reset(); call reset() first")
+        state = self._current("step")
         action = self._as_native(action, self.action_size, "action", self.action_layout)
         if not ivy.to_scalar(ivy.all(ivy.isfinite(action))):
             raise ValueError(f"the action must be finite; got {ivy.to_list(action)}")
-        self.state, reward = self.transition(self.state, ivy.clip(action, -1.0, 1.0))
-        return ivy.to_numpy(self._observation(self.state)), float(ivy.to_scalar(reward)), False, False, {}
+        self._state, reward = self.transition(state, ivy.clip(action, -1.0, 1.0))
+        return self.get_observation(), float(ivy.to_scalar(reward)), False, False, {}
+
+    # ------------------------------------------------------------------ the original Ivy Gym's names
+
+    def get_state(self) -> Array:
+        """The current state, ``env.state``: a native array ``[state_size]`` (the original Ivy
+        Gym's ``get_state``)."""
+        return self._current("get_state")
+
+    def set_state(self, state: Any) -> Any:
+        """Make ``state`` the current state and return its observation (the original Ivy Gym's
+        ``set_state``); the episode goes on from there.
+
+        Args:
+            state: shape ``[state_size]``: array-like, or a native array of any backend. It is
+                converted to the environment's backend, device and dtype: a state of another
+                real dtype is cast (a float64 state in a float32 environment is rounded to
+                float32); a boolean or complex state is refused.
+
+        Returns:
+            The observation of the new state, a NumPy array (as :meth:`reset` returns).
+
+        Raises:
+            TypeError: for a boolean or complex state.
+            ValueError: for a state of another shape.
+        """
+        self.state = state
+        return self.get_observation()
+
+    def get_observation(self) -> Any:
+        """The observation of the current state, a NumPy array in ``observation_space`` (the
+        original Ivy Gym's ``get_observation``)."""
+        return ivy.to_numpy(self._observation(self._current("get_observation")))
+
+    def get_reward(self) -> float:
+        """The reward of the current state, a float in ``[0, 1]`` (the original Ivy Gym's
+        ``get_reward``): what :meth:`step` returned for arriving at it. No environment's reward
+        depends on the action, so it is scored with a zero action."""
+        state = self._current("get_reward")
+        no_action = ivy.zeros((self.action_size,), dtype=self.dtype, device=self.device, backend=self.backend)
+        return float(ivy.to_scalar(self._reward(state, no_action)))
 
     def render(self) -> Any:
         """With ``render_mode="rgb_array"``: the current state as a NumPy uint8 image of shape
@@ -268,9 +324,7 @@ class IvyEnv(gymnasium.Env):
                 "render_mode='rgb_array' (for example gymnasium.make(id, render_mode='rgb_array'))"
             )
             return None
-        if self.state is None:
-            raise RuntimeError(f"{type(self).__name__}.render() was called before reset(); call reset() first")
-        return ivy.to_numpy(self.draw(self.state))
+        return ivy.to_numpy(self.draw(self._current("render")))
 
     def draw(self, state: Array) -> Array:
         """Draw one state as an image (not differentiable).
@@ -295,7 +349,19 @@ class IvyEnv(gymnasium.Env):
     def _constant(self, values: Sequence[float]) -> Array:
         return ivy.asarray(list(values), dtype=self.dtype, device=self.device, backend=self.backend)
 
+    def _current(self, method: str) -> Array:
+        if self._state is None:
+            raise RuntimeError(f"{type(self).__name__}.{method}() was called before reset(); call reset() first")
+        return self._state
+
     def _as_native(self, value: Any, size: int, what: str, layout: str) -> Array:
+        """``value`` as a native array of the environment's backend, device and dtype (cast from
+        any real dtype), of shape ``(size,)``."""
+        dtype = getattr(value, "dtype", None)
+        if dtype is not None and ivy.dtype_name(dtype).startswith(("bool", "complex")):
+            raise TypeError(
+                f"{type(self).__name__} {what} must hold real numbers ({layout}); got dtype {ivy.dtype_name(dtype)}"
+            )
         array = ivy.asarray(value, dtype=self.dtype, device=self.device, backend=self.backend)
         if tuple(array.shape) != (size,):
             raise ValueError(
@@ -315,6 +381,13 @@ class IvyEnv(gymnasium.Env):
         if not shape or (shape[-1] is not None and shape[-1] != size):
             raise ValueError(
                 f"{type(self).__name__} {what} must have shape [..., {size}] ({layout}); got shape {shape}"
+            )
+        dtype = ivy.dtype_name(x.dtype)
+        if dtype != self.dtype:
+            raise TypeError(
+                f"{type(self).__name__} {what} has dtype {dtype}, the environment computes in "
+                f"{self.dtype}: cast it (ivy.astype({what}, {self.dtype!r})) or create the environment "
+                f"with dtype={dtype!r}"
             )
 
     # ------------------------------------------------------------------ to implement

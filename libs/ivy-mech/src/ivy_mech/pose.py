@@ -45,7 +45,7 @@ from .orientation import (
     rotation_vector_to_quaternion,
     scale_quaternion_rotation_angle,
 )
-from .orientation._common import euler_axes
+from .orientation._common import checked_quaternion, euler_axes, nan_where
 
 __all__ = [
     "axis_angle_pose_to_euler_pose",
@@ -252,10 +252,10 @@ def increment_quaternion_pose_with_velocity(quat_pose: Any, quat_vel: Any, contr
     ``[t + v dt, q * scale_quaternion_rotation_angle(q_vel, dt)]``: the rotation increment is
     applied in the body frame (``R_new = R(q) @ R(q_vel)^dt``). ``control_dt`` is a number or an
     array broadcasting against ``[...]``. The new quaternion is the exact Hamilton product (not
-    canonicalised).
+    canonicalised); NaN where either quaternion is zero (no rotation).
     """
     t, q = _split(quat_pose, "quaternion", "increment_quaternion_pose_with_velocity")
     v, q_vel = _split(quat_vel, "quaternion", "increment_quaternion_pose_with_velocity")
     dt = control_dt if isinstance(control_dt, (int, float)) else control_dt[..., None]
-    increment = scale_quaternion_rotation_angle(q_vel, control_dt)
-    return _join(t + v * dt, hamilton_product(q, increment))
+    increment = scale_quaternion_rotation_angle(q_vel, control_dt)  # NaN for a zero q_vel
+    return _join(t + v * dt, nan_where(checked_quaternion(q)[1], hamilton_product(q, increment)))

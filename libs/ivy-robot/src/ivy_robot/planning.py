@@ -55,8 +55,8 @@ def sample_spline_path(anchor_points: Any, anchor_vals: Any, sample_points: Any,
     polynomial term; ``w`` and ``V`` solve the interpolation conditions ``f(c_i) = y_i`` with
     ``sum_i w_i [c_i, 1] = 0`` (no smoothing). ``order=3`` is the cubic spline, ``5`` quintic,
     ``2`` the thin-plate spline; this is SciPy's ``RBFInterpolator(kernel=..., degree=1,
-    smoothing=0)``. The samples are linear in the anchor values: one linear system of the anchor
-    points is solved, shared by a batch of values.
+    smoothing=0)``. The samples are linear in the anchor values: the linear system of the anchor
+    points is inverted once, shared by a batch of values.
 
     Args:
         anchor_points: ``[..., n, p]`` anchor coordinates ``c_i`` (for a path: times, ``p = 1``);

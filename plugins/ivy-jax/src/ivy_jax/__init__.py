@@ -20,6 +20,7 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             name="jax",
             array_modules=("jax", "jaxlib"),
             load="ivy_jax._backend:load",
+            framework_distributions=("jax",),
             description="JAX: CPU/GPU/TPU, jit and grad; 64-bit dtypes need JAX_ENABLE_X64=1",
         )
     )

@@ -18,6 +18,13 @@ the style of Flax's ``apply``:
 
 Training: ``jax.grad`` of a loss of ``module.apply(params, x)`` w.r.t. ``params``, and optax on
 ``module.params`` (assign the new params back to ``module.params`` to keep them).
+
+Parameters the source does not train (torch's ``requires_grad=False``, Keras' ``trainable=False``)
+are in ``.state``, not ``.params``; a parameter the source holds under several names (tied
+weights) is one leaf of ``.params``, under its first name. Outputs the source returned as a record
+class (a Hugging Face ``ModelOutput``) come back as :class:`ivy.transpile.Record`, a pytree node.
+The first call's program is built outside any ``jax.jit`` trace it is made in, so a module first
+used under ``jit`` runs eagerly and under another ``jit`` afterwards.
 """
 
 from __future__ import annotations
@@ -27,9 +34,24 @@ from typing import Any
 import jax
 import numpy as np
 
-from ivy.transpile import ModulePrograms
+from ivy.transpile import ModulePrograms, Record
 
 __all__ = ["TranspiledModule", "native_module"]
+
+
+def _record_children(r: Record) -> tuple[list[tuple[Any, Any]], Any]:
+    return [(jax.tree_util.DictKey(k), v) for k, v in r.items()], (tuple(r), r.type_name, r._fields)
+
+
+def _record_unflatten(aux: Any, children: Any) -> Record:
+    keys, type_name, fields = aux
+    return Record(zip(keys, children), type_name=type_name, fields=fields)
+
+
+try:  # (a Record returned from jax.jit, or differentiated through, as a dict would be)
+    jax.tree_util.register_pytree_with_keys(Record, _record_children, _record_unflatten)
+except ValueError:  # registered already (this module loaded again)
+    pass
 
 
 def _nest(flat: dict[str, Any]) -> dict[str, Any]:

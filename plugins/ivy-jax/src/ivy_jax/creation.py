@@ -9,6 +9,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from . import _dtypes
+from ._bounds import check_size, int_fits
 from ._dtypes import _CACHE, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, native, put
 from ._dtypes import device as _device
 from ._dtypes import new_array_device as _new_device
@@ -51,6 +52,9 @@ def arange(
         dtype = native(dtype, "arange")
     if device is not None:
         device = _new_device(device)
+    lo, hi = (0, start) if stop is None else (start, stop)
+    if isinstance(lo, (int, float)) and isinstance(hi, (int, float)) and step:
+        check_size((max(int(np.ceil((hi - lo) / step)), 0),), dtype, device, "arange")
     if step == 1 and type(step) is int:  # jnp.arange takes its fast (iota) route without a step
         if stop is None:
             return _jarange(start, dtype=dtype, device=device)
@@ -153,6 +157,7 @@ def empty(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None
         dtype = native(dtype, "empty")
     if device is not None:
         device = _new_device(device)
+    check_size(shape, dtype, device, "empty")
     return jnp.empty(shape, dtype, device=device)
 
 
@@ -177,6 +182,7 @@ def eye(
         dtype = native(dtype, "eye")
     if device is not None:
         device = _new_device(device)
+    check_size((n_rows, n_rows if n_cols is None else n_cols), dtype, device, "eye")
     return jnp.eye(n_rows, n_cols, k, dtype, device=device)
 
 
@@ -200,6 +206,9 @@ def full(
         dtype = native(dtype, "full")
     if device is not None:
         device = _new_device(device)
+    if type(fill_value) is int and dtype is not None and np.dtype(dtype).kind in "iu":
+        int_fits(fill_value, dtype, "full")  # jnp.full wraps it around
+    check_size(shape, dtype, device, "full")
     return jnp.full(shape, fill_value, dtype, device=device)
 
 
@@ -215,6 +224,8 @@ def full_like(
         dtype = native(dtype, "full_like")
     if device is not None:
         device = _device(device)
+    if type(fill_value) is int and np.dtype(dtype or x.dtype).kind in "iu":
+        int_fits(fill_value, dtype or x.dtype, "full_like")  # jnp.full_like wraps it around
     return jnp.full_like(x, fill_value, dtype, device=device)
 
 
@@ -238,6 +249,9 @@ def linspace(
         raise ValueError(f"linspace: axis must be 0 or -1 for scalar endpoints, got {axis}")
     if device is not None:
         device = _new_device(device) if scalars else _device(device)
+    if num < 0:
+        raise ValueError(f"ivy.linspace: num must be non-negative, got {num}")
+    check_size((num, *jnp.broadcast_shapes(jnp.shape(start), jnp.shape(stop))), dtype, device, "linspace")
     return jnp.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, device=device, axis=axis)
 
 
@@ -256,6 +270,7 @@ def ones(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None)
         dtype = native(dtype, "ones")
     if device is not None:
         device = _new_device(device)
+    check_size(shape, dtype, device, "ones")
     return jnp.ones(shape, dtype, device=device)
 
 
@@ -276,6 +291,7 @@ def zeros(shape: int | tuple[int, ...], *, dtype: Any = None, device: Any = None
         dtype = native(dtype, "zeros")
     if device is not None:
         device = _new_device(device)
+    check_size(shape, dtype, device, "zeros")
     return jnp.zeros(shape, dtype, device=device)
 
 

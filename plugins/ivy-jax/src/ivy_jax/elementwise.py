@@ -8,6 +8,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ._bounds import int_fits
 from ._special import complex_corrected
 
 __all__ = [
@@ -139,10 +140,20 @@ def _wide_ints(x1: Any, x2: Any) -> tuple[Any, Any]:
     raise OverflowError("Python int out of range")
 
 
+def scalar_fits(x1: Any, x2: Any, name: str) -> None:
+    """A Python int next to an integer array must fit its dtype (JAX wraps it around)."""
+    if type(x2) is int:
+        if not 0 <= x2 <= 127 and isinstance(x1, _Array) and x1.dtype.kind in "iu":  # ([0, 127] fits all)
+            int_fits(x2, x1.dtype, name)
+    elif type(x1) is int and not 0 <= x1 <= 127 and isinstance(x2, _Array) and x2.dtype.kind in "iu":
+        int_fits(x1, x2.dtype, name)
+
+
 def _int_safe(f: Any, name: str) -> Any:
     # JAX parses every Python int as int64 and overflows on uint64 & 2**63: retry with the
     # array's dtype. The try costs nothing on the normal path.
     def op(x1: Any, x2: Any, /) -> jax.Array:
+        scalar_fits(x1, x2, name)
         try:
             return f(x1, x2)
         except OverflowError:
@@ -194,6 +205,7 @@ _result_type = jnp.result_type
 
 
 def pow(x1: Any, x2: Any, /) -> jax.Array:
+    scalar_fits(x1, x2, "pow")
     try:
         return _pow_promoted(x1, x2)
     except OverflowError:

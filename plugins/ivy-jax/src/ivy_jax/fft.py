@@ -8,6 +8,8 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
+from ivy.plugin_kit import axis_index, check_fft_points
+
 from ._dtypes import device as _device
 from ._dtypes import native
 
@@ -36,31 +38,46 @@ _fftfreq, _rfftfreq = _f.fftfreq, _f.rfftfreq
 fftshift = _f.fftshift
 ifftshift = _f.ifftshift
 
+
+def _points(x: jax.Array, n: int | None, axis: int, op: str) -> None:
+    # jnp.fft answers an empty axis (or n=0) with an empty array; NumPy and torch refuse it
+    if n is None:
+        m = x.shape[axis_index(axis, x.ndim, op)]
+        n = 2 * (m - 1) if op in ("fft.irfft", "fft.hfft") else m
+    check_fft_points(n, op)
+
+
 # The wrappers below exist because jnp.fft's ``norm`` defaults to None (meaning "backward"); they
 # pass None for "backward", which is jnp.fft's fast path (an explicit "backward" is 3x slower).
 
 
 def fft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    _points(x, n, axis, "fft.fft")
     return _fft(x, n, axis, None if norm == "backward" else norm)
 
 
 def ifft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    _points(x, n, axis, "fft.ifft")
     return _ifft(x, n, axis, None if norm == "backward" else norm)
 
 
 def rfft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    _points(x, n, axis, "fft.rfft")
     return _rfft(x, n, axis, None if norm == "backward" else norm)
 
 
 def irfft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    _points(x, n, axis, "fft.irfft")
     return _irfft(x, n, axis, None if norm == "backward" else norm)
 
 
 def hfft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    _points(x, n, axis, "fft.hfft")
     return _hfft(x, n, axis, None if norm == "backward" else norm)
 
 
 def ihfft(x: jax.Array, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> jax.Array:
+    _points(x, n, axis, "fft.ihfft")
     return _ihfft(x, n, axis, None if norm == "backward" else norm)
 
 

@@ -18,8 +18,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ivy.plugin_kit import composed
+from ivy.plugin_kit import axis_index, check_count, check_index_range, composed
 
+from ._bounds import check_indices, check_item_query
 from ._dtypes import _CACHE, BOOL, DEFAULT_INT, DEFAULT_UINT, native
 from .data_type import astype
 
@@ -66,6 +67,7 @@ def _query(query: Any) -> Any:
 def gather(params: _Array, indices: _Array, /, *, axis: int = -1, batch_dims: int = 0) -> _Array:
     if batch_dims:
         return _compose("gather")(params, indices, axis=axis, batch_dims=batch_dims)
+    check_indices(indices, params.shape[axis_index(axis, params.ndim, "gather")], "gather")
     # jnp.take's result shape is the spec's: params.shape[:axis] + indices.shape + params.shape[axis+1:]
     return jnp.take(params, indices, axis=axis)
 
@@ -73,11 +75,16 @@ def gather(params: _Array, indices: _Array, /, *, axis: int = -1, batch_dims: in
 def gather_nd(params: _Array, indices: _Array, /, *, batch_dims: int = 0) -> _Array:
     if batch_dims:
         return _compose("gather_nd")(params, indices, batch_dims=batch_dims)
-    return params[tuple(jnp.moveaxis(indices, -1, 0))]
+    cols = tuple(jnp.moveaxis(indices, -1, 0))
+    if cols and indices.dtype.kind in "iu":  # (JAX refuses other dtypes itself)
+        check_item_query(cols, params.shape, "gather_nd")
+    return params[cols]
 
 
 def get_item(x: _Array, /, query: Any) -> _Array:
-    return x[_query(query)]
+    query = _query(query)
+    check_item_query(query, x.shape, "get_item")  # JAX clamps an index out of range
+    return x[query]
 
 
 # -------------------------------------------------------------------------------------- scatters
@@ -134,6 +141,10 @@ def scatter_nd(
         trailing = tuple(upd.shape[len(lead) :]) if upd.ndim else ()
         shape = (*(int(t) for t in top), *trailing)
     shape = tuple(int(s) for s in shape)
+    b = None if isinstance(indices, jax.core.Tracer) else np.asarray(indices).reshape(-1, k)
+    if b is not None and b.shape[0]:  # JAX drops an update out of range
+        for j in range(k):
+            check_index_range(int(b[:, j].min()), int(b[:, j].max()), shape[j], "scatter_nd", negative=False)
     upd = jnp.broadcast_to(upd, lead + shape[k:])
     idx = tuple(indices[..., j] for j in range(k))
     return _scatter(shape, idx, upd, reduction)
@@ -146,6 +157,7 @@ def scatter_flat(
     idx = indices.reshape(-1)
     if size is None:
         size = int(np.max(np.asarray(idx))) + 1 if idx.shape[0] else 0
+    check_indices(idx, int(size), "scatter_flat", negative=False)  # JAX drops an update out of range
     upd = jnp.broadcast_to(upd, indices.shape).reshape(-1)
     return _scatter((int(size),), (idx,), upd, reduction)
 
@@ -160,7 +172,9 @@ def set_item(x: _Array, query: Any, val: _Array | complex, /) -> _Array:
             val = val.astype(x.dtype)
     else:
         val = jnp.asarray(val).astype(x.dtype)  # cast as the spec says (JAX warns on unsafe casts)
-    return x.at[_query(query)].set(val)
+    query = _query(query)
+    check_item_query(query, x.shape, "set_item")  # JAX drops an update out of range
+    return x.at[query].set(val)
 
 
 def inplace_update(x: _Array, val: _Array | complex, /) -> _Array:
@@ -188,7 +202,7 @@ def flatten(x: _Array, /, *, start_dim: int = 0, end_dim: int = -1) -> _Array:
     nd = x.ndim
     if nd == 0:
         return x.reshape(1)
-    s, e = start_dim % nd, end_dim % nd
+    s, e = axis_index(start_dim, nd, "flatten", "start_dim"), axis_index(end_dim, nd, "flatten", "end_dim")
     if s > e:
         raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim} for {nd} dims")
     shape = x.shape
@@ -280,7 +294,8 @@ def _cumulative(kind: str, x: _Array, axis: int, exclusive: bool, reverse: bool,
     dt = _acc_dtype(x, dtype)
     if x.ndim == 0:
         return _cum_kernel(kind, x.reshape(1), 0, exclusive, reverse, dt).reshape(())
-    return _cum_kernel(kind, x, axis % x.ndim, bool(exclusive), bool(reverse), dt)
+    a = axis_index(axis, x.ndim, "cumsum" if kind == "sum" else "cumprod")
+    return _cum_kernel(kind, x, a, bool(exclusive), bool(reverse), dt)
 
 
 @partial(jax.jit, static_argnums=(0, 2, 3, 4, 5))
@@ -315,10 +330,12 @@ def cumprod(
 
 def top_k(x: _Array, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True) -> tuple[_Array, _Array]:
     dt = x.dtype
+    a = axis_index(axis, x.ndim, "top_k")
+    k = check_count(k, x.shape[a], "top_k")
     if dt == BOOL or dt.kind == "c" or (not largest and dt.kind != "f"):
         # lax.top_k takes the largest only; negating to get the smallest is exact for floats alone
         return _compose("top_k")(x, k, axis=axis, largest=largest, sorted=sorted)
-    return _top_k(x, int(k), axis % x.ndim, bool(largest))
+    return _top_k(x, k, a, bool(largest))
 
 
 @partial(jax.jit, static_argnums=(1, 2, 3))

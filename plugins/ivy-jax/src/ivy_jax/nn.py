@@ -23,12 +23,13 @@ import numpy as np
 from jax import lax
 
 from ivy.plugin_kit import add_channel_bias as _add_bias
+from ivy.plugin_kit import axis_index, axis_tuple, check_integer_indices, composed
 from ivy.plugin_kit import channels_last as _channel_last
 from ivy.plugin_kit import check_bias as _check_bias
-from ivy.plugin_kit import composed
 from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import padding_pairs as _pads
 
+from ._bounds import check_indices
 from ._dtypes import native
 
 __all__ = [
@@ -442,16 +443,14 @@ def layer_norm(
     offset: _Array | None = None,
     eps: float = 1e-5,
 ) -> _Array:
-    nd = x.ndim
-    axes = (
-        (normalized_idxs % nd,) if isinstance(normalized_idxs, int) else tuple(sorted(a % nd for a in normalized_idxs))
-    )
+    axes = tuple(sorted(axis_tuple(normalized_idxs, x.ndim, "layer_norm", "normalized_idxs")))
     return _layer_norm(x, axes, scale, offset, eps)
 
 
 def embedding(weights: _Array, indices: _Array, /, *, max_norm: float | None = None) -> _Array:
     if max_norm is not None:
         return _compose("embedding")(weights, indices, max_norm=max_norm)
+    check_indices(indices, weights.shape[0], "embedding", negative=False, what="id")  # jnp.take fills
     return jnp.take(weights, indices, axis=0)
 
 
@@ -459,6 +458,8 @@ def one_hot(indices: _Array, depth: int, /, *, dtype: Any = None, axis: int = -1
     from ._dtypes import default_float
 
     dt = default_float() if dtype is None else native(dtype, "one_hot")
+    check_integer_indices(indices.dtype.kind in "iu", indices.dtype, "one_hot")
+    axis_index(axis, indices.ndim + 1, "one_hot")
     if indices.dtype.itemsize < 4 or indices.dtype.kind == "u":
         # jax.nn.one_hot compares with an iota of the indices' dtype, which would wrap for a
         # narrow dtype and a large depth

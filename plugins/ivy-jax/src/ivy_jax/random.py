@@ -25,7 +25,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from ivy.plugin_kit import touch_random_state
+from ivy.plugin_kit import check_probability, touch_random_state
 
 from ._dtypes import DEFAULT_INT, native, put
 from ._dtypes import device as _device
@@ -248,6 +248,7 @@ def dropout(
     seed: int | None = None,
     key: Any = None,
 ) -> _Array:
+    check_probability(prob, "dropout")
     if not training or prob == 0.0:
         return x
     return _dropout(_key(seed, key), x, 1.0 - prob, bool(scale))

@@ -8,12 +8,19 @@ import jax
 import jax.numpy as jnp
 
 from ._dtypes import DEFAULT_INT
+from .elementwise import scalar_fits
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 
 count_nonzero = jnp.count_nonzero
 nonzero = jnp.nonzero
-where = jnp.where
+_where = jnp.where
+
+
+def where(condition: jax.Array, x1: Any, x2: Any, /) -> jax.Array:
+    scalar_fits(x1, x2, "where")  # jnp.where wraps an int outside the array's dtype
+    return _where(condition, x1, x2)
+
 
 _argmax = jnp.argmax
 _argmin = jnp.argmin

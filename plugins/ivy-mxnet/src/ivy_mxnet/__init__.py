@@ -23,6 +23,7 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             # mxnet.numpy.ndarray (and the legacy mxnet.ndarray.NDArray) live under "mxnet"
             array_modules=("mxnet",),
             load="ivy_mxnet._backend:load",
+            framework_distributions=("mxnet",),
             description="MXNet 1.9: mxnet.numpy arrays on CPU and GPU, gradients through mxnet.autograd "
             "(no complex, int16, uint16/32/64 dtypes)",
         )

@@ -20,6 +20,7 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             name="numpy",
             array_modules=("numpy",),
             load="ivy_numpy._backend:load",
+            framework_distributions=("numpy",),
             description="NumPy: CPU only, no automatic differentiation",
         )
     )

@@ -7,12 +7,27 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ivy.plugin_kit import result_type_name
+
 from ._dtypes import CAN_CAST, KINDS, native
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
-# NumPy's promotion (NEP 50: Python scalars are weak) matches the standard wherever it is defined.
-result_type = np.result_type
+_DEFAULTS = {"integral": "int64", "real floating": "float64", "complex floating": "complex128"}
+
+
+def result_type(*arrays_and_dtypes: Any) -> np.dtype:
+    # core's promotion: NumPy's agrees where the standard defines it (NEP 50: Python scalars are
+    # weak), not for an integer with a floating-point dtype (NumPy: int64 + float32 is float64)
+    names, scalars = [], []
+    for a in arrays_and_dtypes:
+        if isinstance(a, (bool, int, float, complex)):
+            scalars.append(a)
+        else:
+            names.append((a.dtype if isinstance(a, (np.ndarray, np.generic)) else native(a)).name)
+    if not names:
+        return np.result_type(*arrays_and_dtypes)
+    return np.dtype(result_type_name(*names, scalars=tuple(scalars), defaults=_DEFAULTS))
 
 
 def astype(x: np.ndarray, dtype: Any, /, *, copy: bool = True, device: Any = None) -> np.ndarray:

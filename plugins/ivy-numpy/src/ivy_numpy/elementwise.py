@@ -1,11 +1,19 @@
 """Element-wise functions: NumPy 2 implements the standard's names as ufuncs with the standard's
-type promotion (NEP 50: Python scalars are weak), so all but ``clip`` are aliases."""
+type promotion (NEP 50: Python scalars are weak), so the unary ones are aliases. Binary ones call
+the ufunc directly (from C) when both arrays share a dtype; otherwise :func:`_binop` applies core's
+promotion rules where NumPy's differ (an integer with a floating-point dtype gives the
+floating-point dtype; NumPy widens ``int64 + float32`` to ``float64``) and refuses a Python int
+outside an integer array's dtype (NumPy compares such an int by value)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import numpy as np
+
+from ivy.plugin_kit import check_int_scalar, fastpath, promote_types
+
+from ._dtypes import DTYPES
 
 __all__ = [
     "abs",
@@ -80,58 +88,31 @@ __all__ = [
 abs = np.abs
 acos = np.acos
 acosh = np.acosh
-add = np.add
 asin = np.asin
 asinh = np.asinh
 atan = np.atan
-atan2 = np.atan2
 atanh = np.atanh
-bitwise_and = np.bitwise_and
 bitwise_invert = np.bitwise_invert
-bitwise_left_shift = np.bitwise_left_shift
-bitwise_or = np.bitwise_or
-bitwise_right_shift = np.bitwise_right_shift
-bitwise_xor = np.bitwise_xor
 ceil = np.ceil
 conj = np.conj
-copysign = np.copysign
 cos = np.cos
 cosh = np.cosh
-divide = np.divide
-equal = np.equal
 exp = np.exp
 expm1 = np.expm1
 floor = np.floor
-floor_divide = np.floor_divide
-greater = np.greater
-greater_equal = np.greater_equal
-hypot = np.hypot
 imag = np.imag
 isfinite = np.isfinite
 isinf = np.isinf
 isnan = np.isnan
-less = np.less
-less_equal = np.less_equal
 log = np.log
 log10 = np.log10
 log1p = np.log1p
 log2 = np.log2
-logaddexp = np.logaddexp
-logical_and = np.logical_and
 logical_not = np.logical_not
-logical_or = np.logical_or
-logical_xor = np.logical_xor
-maximum = np.maximum
-minimum = np.minimum
-multiply = np.multiply
 negative = np.negative
-nextafter = np.nextafter
-not_equal = np.not_equal
 positive = np.positive
-pow = np.pow
 real = np.real
 reciprocal = np.reciprocal
-remainder = np.remainder
 round = np.round
 sign = np.sign
 signbit = np.signbit
@@ -139,10 +120,82 @@ sin = np.sin
 sinh = np.sinh
 sqrt = np.sqrt
 square = np.square
-subtract = np.subtract
 tan = np.tan
 tanh = np.tanh
 trunc = np.trunc
+
+_ARRAYS = (np.ndarray, np.generic)
+#: dtype -> name (NumPy's ``dtype.name`` builds the string in Python: microseconds)
+_NAMES = {d: n for n, d in DTYPES.items()} | {np.dtype("float16"): "float16"}
+#: integer dtype -> (smallest, largest, name)
+_RANGES = {d: (int(np.iinfo(d).min), int(np.iinfo(d).max), n) for n, d in DTYPES.items() if d.kind in "iu"}
+
+
+def promote2(x1: Any, x2: Any, name: str) -> tuple[Any, Any]:
+    """Both operands as core's promotion has them: arrays of an integer and a floating-point
+    dtype cast to the floating-point one; a Python int next to an integer array checked to fit."""
+    if isinstance(x1, _ARRAYS):
+        if isinstance(x2, _ARRAYS):
+            d1, d2 = x1.dtype, x2.dtype
+            if d1 is not d2 and (d1.kind in "iu") != (d2.kind in "iu") and "b" not in (d1.kind, d2.kind):
+                n = promote_types(_NAMES.get(d1) or d1.name, _NAMES.get(d2) or d2.name)
+                want = DTYPES.get(n) or np.dtype(n)  # (float16: outside the standard, NumPy has it)
+                return x1.astype(want, copy=False), x2.astype(want, copy=False)
+        elif type(x2) is int:
+            check_int_scalar(x2, _NAMES.get(x1.dtype, ""), name)
+    elif type(x1) is int and isinstance(x2, _ARRAYS):
+        check_int_scalar(x1, _NAMES.get(x2.dtype, ""), name)
+    return x1, x2
+
+
+def _binop(f: Any, name: str) -> Any:
+    def op(x1, x2, /):  # type: ignore[no-untyped-def]
+        t2 = type(x2)
+        if t2 is float:  # (the common calls first, in this frame: a weak float needs no check)
+            return f(x1, x2)
+        if t2 is int and type(x1) is np.ndarray:
+            if not 0 <= x2 <= 127:  # (what every integer dtype holds: no lookup)
+                r = _RANGES.get(x1.dtype)
+                if r is not None and not r[0] <= x2 <= r[1]:
+                    check_int_scalar(x2, r[2], name)
+            return f(x1, x2)
+        x1, x2 = promote2(x1, x2, name)
+        return f(x1, x2)
+
+    op.__name__ = op.__qualname__ = name
+    op.__module__ = __name__
+    # two arrays of one dtype: NumPy's ufunc itself, called from C
+    return fastpath(f, op, nargs=2, same=(0, 1))
+
+
+add = _binop(np.add, "add")
+atan2 = _binop(np.atan2, "atan2")
+bitwise_and = _binop(np.bitwise_and, "bitwise_and")
+bitwise_left_shift = _binop(np.bitwise_left_shift, "bitwise_left_shift")
+bitwise_or = _binop(np.bitwise_or, "bitwise_or")
+bitwise_right_shift = _binop(np.bitwise_right_shift, "bitwise_right_shift")
+bitwise_xor = _binop(np.bitwise_xor, "bitwise_xor")
+copysign = _binop(np.copysign, "copysign")
+divide = _binop(np.divide, "divide")
+equal = _binop(np.equal, "equal")
+floor_divide = _binop(np.floor_divide, "floor_divide")
+greater = _binop(np.greater, "greater")
+greater_equal = _binop(np.greater_equal, "greater_equal")
+hypot = _binop(np.hypot, "hypot")
+less = _binop(np.less, "less")
+less_equal = _binop(np.less_equal, "less_equal")
+logaddexp = _binop(np.logaddexp, "logaddexp")
+logical_and = _binop(np.logical_and, "logical_and")
+logical_or = _binop(np.logical_or, "logical_or")
+logical_xor = _binop(np.logical_xor, "logical_xor")
+maximum = _binop(np.maximum, "maximum")
+minimum = _binop(np.minimum, "minimum")
+multiply = _binop(np.multiply, "multiply")
+nextafter = _binop(np.nextafter, "nextafter")
+not_equal = _binop(np.not_equal, "not_equal")
+pow = _binop(np.pow, "pow")
+remainder = _binop(np.remainder, "remainder")
+subtract = _binop(np.subtract, "subtract")
 
 
 def clip(x: np.ndarray, /, min: Any = None, max: Any = None) -> np.ndarray:

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ivy.plugin_kit import composed
+from ivy.plugin_kit import axis_index, check_count, composed
 
 from ._dtypes import native
 from .data_type import astype
@@ -152,7 +152,7 @@ def flatten(x: np.ndarray, /, *, start_dim: int = 0, end_dim: int = -1) -> np.nd
     nd = np.ndim(x)
     if nd == 0:
         return np.reshape(x, (1,))
-    s, e = start_dim % nd, end_dim % nd
+    s, e = axis_index(start_dim, nd, "flatten", "start_dim"), axis_index(end_dim, nd, "flatten", "end_dim")
     if s > e:
         raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim} for {nd} dims")
     shape = x.shape
@@ -281,10 +281,9 @@ def top_k(
     x: np.ndarray, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True
 ) -> tuple[np.ndarray, np.ndarray]:
     x = np.asarray(x)
-    a = axis % x.ndim
+    a = axis_index(axis, x.ndim, "top_k")
     n = x.shape[a]
-    if not 0 <= k <= n:
-        raise ValueError(f"top_k: k = {k} is outside [0, {n}] for axis {axis}")
+    k = check_count(k, n, "top_k")
     if 0 < k < n and n > 16:
         # O(n) selection of the k extreme positions (in no order), then a sort of those k only
         kth = n - k if largest else k - 1

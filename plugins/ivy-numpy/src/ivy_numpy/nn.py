@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from ivy.plugin_kit import axis_index, check_index_range, check_integer_indices, host_bounds
 from ivy.plugin_kit import channels_last as _channel_last
 from ivy.plugin_kit import check_bias as _check_bias
 from ivy.plugin_kit import ntuple as _tuple
@@ -677,11 +678,17 @@ def gelu(x: np.ndarray, /, *, approximate: bool = False) -> np.ndarray:
 
 
 def softmax(x: np.ndarray, /, *, axis: int = -1) -> np.ndarray:
+    if x.size == 0:  # nothing to normalise (np.max refuses an empty axis)
+        axis_index(axis, x.ndim, "softmax")
+        return np.exp(x)
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
 def log_softmax(x: np.ndarray, /, *, axis: int = -1) -> np.ndarray:
+    if x.size == 0:
+        axis_index(axis, x.ndim, "log_softmax")
+        return np.exp(x)
     s = x - np.max(x, axis=axis, keepdims=True)
     return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
 
@@ -744,6 +751,10 @@ def layer_norm(
 
 
 def embedding(weights: np.ndarray, indices: np.ndarray, /, *, max_norm: float | None = None) -> np.ndarray:
+    # np.take checks integer ids and reads -1 as the last row: the spec takes [0, n) only
+    b = host_bounds(indices) if indices.dtype.kind == "i" else None
+    if b is not None and b[0] < 0:
+        check_index_range(b[0], b[1], weights.shape[0], "embedding", negative=False, what="id")
     rows = np.take(weights, indices, axis=0)  # indices.shape + (dim,)
     if max_norm is None:
         return rows
@@ -754,6 +765,7 @@ def embedding(weights: np.ndarray, indices: np.ndarray, /, *, max_norm: float | 
 
 
 def one_hot(indices: np.ndarray, depth: int, /, *, dtype: Any = None, axis: int = -1) -> np.ndarray:
+    check_integer_indices(indices.dtype.kind in "iu", indices.dtype, "one_hot")
     hot = np.expand_dims(indices, -1) == np.arange(depth)  # int64 positions: an index outside gives no hit
     out = hot.astype(_f64 if dtype is None else native(dtype))
     if axis != -1 and axis != out.ndim - 1:

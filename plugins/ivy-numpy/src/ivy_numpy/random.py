@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from ivy.plugin_kit import check_probability
+
 from ._dtypes import native
 from .device import check_device
 
@@ -197,6 +199,7 @@ def bernoulli(
 def dropout(
     x: np.ndarray, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None
 ) -> np.ndarray:
+    check_probability(prob, "dropout")
     if not training or prob == 0.0:
         return x
     keep = 1.0 - prob

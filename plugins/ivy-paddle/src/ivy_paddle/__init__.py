@@ -20,6 +20,7 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             name="paddle",
             array_modules=("paddle",),
             load="ivy_paddle._backend:load",
+            framework_distributions=("paddlepaddle", "paddlepaddle-gpu"),
             # paddle's native library segfaults when it is imported after tensorflow's.
             unsafe_after=("tensorflow",),
             description="PaddlePaddle: CPU and GPU, dynamic graph (no uint16/uint32/uint64)",

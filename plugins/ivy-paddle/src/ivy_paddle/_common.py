@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ivy.plugin_kit import device_kinds, fastpath
+from ivy.plugin_kit import check_int_scalar, device_kinds, fastpath
 
 from ._dtypes import (
     COMPLEX,
+    INT_BOUNDS,
     NAME,
     PROMOTE,
     bool_,
@@ -52,6 +53,13 @@ def scalar(value: Any, dt: Any, like: Any = None) -> Any:
     return _full([], value, dt)
 
 
+def fits(v: int, dt: Any, op: str) -> None:
+    """A Python int next to a tensor of integer dtype ``dt`` must fit it (paddle wraps it)."""
+    b = INT_BOUNDS.get(id(dt))
+    if b is not None and not b[0] <= v <= b[1]:
+        check_int_scalar(v, b[2], op)
+
+
 def promote2(x1: Any, x2: Any, op: str) -> tuple[Any, Any]:
     """Both operands as tensors of the promoted dtype (the slow path of binary ops)."""
     t1, t2 = type(x1) is Tensor or isinstance(x1, Tensor), type(x2) is Tensor or isinstance(x2, Tensor)
@@ -66,9 +74,13 @@ def promote2(x1: Any, x2: Any, op: str) -> tuple[Any, Any]:
         return cast(x1, dt), cast(x2, dt)
     if t1:
         dt = scalar_dtype(x2, x1.dtype)
+        if type(x2) is int:
+            fits(x2, dt, op)
         return cast(x1, dt), scalar(x2, dt, x1)
     if t2:
         dt = scalar_dtype(x1, x2.dtype)
+        if type(x1) is int:
+            fits(x1, dt, op)
         return scalar(x1, dt, x2), cast(x2, dt)
     dt1, dt2 = scalar_default(x1), scalar_default(x2)
     dt = PROMOTE[(dt1, dt2)]

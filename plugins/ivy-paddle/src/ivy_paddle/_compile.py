@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import inspect
 import itertools
+import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -27,12 +28,31 @@ def _var_positional(fn: Callable[..., Any]) -> bool:
 _made = itertools.count()
 
 
+def _own_code(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` as a function with a code object that no other function has.
+
+    paddle's SOT caches its translation of a function per code object, found by equality (equal
+    bytecode, names and constants), and the translated code reads names that SOT stored in the
+    globals of the first function it translated (``paddle_set_eval_frame_fn``...). A function
+    with equal code but other globals (the same source executed twice: a graph emitted to paddle
+    twice, a notebook cell run again) would run that translation with its own globals and fail
+    with a ``NameError``. A numbered, unused constant makes each compiled function's code its own.
+    """
+    if not isinstance(fn, types.FunctionType):
+        return fn  # a method or callable object: SOT translates the function it ends up calling
+    code = fn.__code__.replace(co_consts=(*fn.__code__.co_consts, f"ivy compile #{next(_made)}"))
+    own = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    own.__kwdefaults__ = fn.__kwdefaults__
+    own.__qualname__, own.__doc__, own.__module__ = fn.__qualname__, fn.__doc__, fn.__module__
+    own.__dict__.update(fn.__dict__)
+    return own
+
+
 def _named(fn: Callable[..., Any], n: int) -> Callable[..., Any]:
     """``fn`` behind a function with ``n`` named positional parameters (and ``**kwargs``).
 
-    Each wrapper gets a code object of its own (a numbered name): paddle's SOT caches its
-    translation by code object equality and stores names it needs in the globals of the first
-    function it translated, which another wrapper's globals would lack.
+    Each wrapper gets a code object of its own (a numbered name), for the reason of
+    :func:`_own_code`.
     """
     names = ", ".join(f"a{i}" for i in range(n))
     name = f"call_{next(_made)}"
@@ -70,4 +90,4 @@ def ivy_compile(backend: str, fn: Callable[..., Any], options: Mapping[str, Any]
 
     if _var_positional(fn):
         return _PerArity(fn, dict(options))
-    return paddle.jit.to_static(fn, **dict(options))
+    return paddle.jit.to_static(_own_code(fn), **dict(options))

@@ -82,10 +82,23 @@ def native(dtype: Any, op: str = "this op") -> Any:
 
 # ----------------------------------------------------------------------------------- promotion
 
+#: the standard's dtypes paddle has, and its half-precision floats (core's rules cover them too)
+_PROMOTED = {**DTYPES, "float16": paddle.float16, "bfloat16": paddle.bfloat16}
 #: core's promotion rules (written once, in core) as a table of the dtypes paddle has
 PROMOTE: dict[tuple[Any, Any], Any] = {
-    (a, b): DTYPES[promote_types(an, bn)] for an, a in DTYPES.items() for bn, b in DTYPES.items()
+    (a, b): _PROMOTED[n]
+    for an, a in _PROMOTED.items()
+    for bn, b in _PROMOTED.items()
+    if (n := promote_types(an, bn)) in _PROMOTED  # (an int with uint64: paddle has no uint64)
 }
+#: id(integer dtype) -> (smallest, largest, name): a Python int outside must not wrap around
+INT_BOUNDS: dict[int, tuple[int, int, str]] = {
+    id(DTYPES[n]): (-(2 ** (b - 1)), 2 ** (b - 1) - 1, n)
+    for n, b in (("int8", 8), ("int16", 16), ("int32", 32), ("int64", 64))
+} | {id(uint8): (0, 255, "uint8")}
+
+
+_HALF = idset(paddle.float16, paddle.bfloat16)
 
 
 def scalar_dtype(value: Any, dt: Any) -> Any:
@@ -96,7 +109,7 @@ def scalar_dtype(value: Any, dt: Any) -> Any:
     if t is int:
         return DEFAULT_INT if dt == bool_ else dt
     if t is float:
-        return dt if id(dt) in INEXACT else DEFAULT_FLOAT
+        return dt if id(dt) in INEXACT or id(dt) in _HALF else DEFAULT_FLOAT
     if t is complex:
         return dt if id(dt) in COMPLEX else (complex128 if dt is float64 else complex64)
     if isinstance(value, (bool, int, float, complex)):  # subclasses (numpy scalars are not here)

@@ -5,8 +5,12 @@
 chains: the parameter ``encoder/layer/0/weight`` is the parameter ``weight`` (made with
 ``create_parameter``) of the sublayer ``encoder.layer.0``, so ``state_dict()`` keys read as the
 source's names. Buffers (BatchNorm's running statistics) are persistable buffers, replaced after
-each forward pass in training mode. ``forward`` runs the program ``graph.to("paddle")`` emits
-(plain paddle calls, eager), so ``paddle.optimizer`` trains the layer.
+each forward pass in training mode. Parameters the source does not train (``graph.meta
+["frozen"]``: torch's ``requires_grad=False``) are parameters with ``stop_gradient=True``; a
+parameter the source holds under several names (tied weights, ``graph.meta["ties"]``) is one
+parameter added to each sublayer that names it (``parameters()`` lists it once). ``forward`` runs
+the program ``graph.to("paddle")`` emits (plain paddle calls, eager), so ``paddle.optimizer``
+trains the layer.
 """
 
 from __future__ import annotations
@@ -55,10 +59,12 @@ class TranspiledModule(paddle.nn.Layer):
         self.__dict__["_ivy_places"] = {}
         b = _registry.get_backend("paddle")
         held = set(self.programs.buffers)
+        frozen = set(self.programs.frozen)
         for chain in graph.params:
             owner, leaf = self._place(chain)
             x = graph.param_values[chain].to_native(b)
-            if chain in held or not (x.is_floating_point() or x.is_complex()):
+            floating = x.is_floating_point() or x.is_complex()
+            if (chain in held and chain not in frozen) or not floating:
                 owner.register_buffer(leaf, x.detach().clone(), persistable=True)
             else:
                 # created empty and then filled: paddle's Assign initializer copies a value through
@@ -69,9 +75,19 @@ class TranspiledModule(paddle.nn.Layer):
                     default_initializer=paddle.nn.initializer.Constant(0.0),
                 )
                 p.set_value(x.detach())
-                p.stop_gradient = False
+                p.stop_gradient = chain in held
                 owner.add_parameter(leaf, p)
             self._ivy_places[chain] = (owner, leaf)
+        #: each key chain's other places (a tied parameter's other names)
+        self.__dict__["_ivy_aliases"] = {}
+        for alias, chain in self.programs.ties.items():
+            owner, leaf = self._place(alias)
+            first, name = self._ivy_places[chain]
+            if name in first._parameters:
+                owner.add_parameter(leaf, first._parameters[name])
+            else:
+                owner.register_buffer(leaf, first._buffers[name], persistable=True)
+            self._ivy_aliases[alias] = (owner, leaf)
         training = self.programs.training
         self.train() if training is None or training else self.eval()
 
@@ -92,10 +108,14 @@ class TranspiledModule(paddle.nn.Layer):
         return owner, leaf
 
     def key_chain(self, name: str) -> str:
-        """The graph's key chain of a parameter or buffer name (``"encoder.layer.0.weight"``)."""
+        """The graph's key chain of a parameter or buffer name (``"encoder.layer.0.weight"``);
+        for a tied one's other names, the key chain of the one parameter."""
         for chain in self._ivy_places:
             if name in (chain, chain.replace("/", ".")):
                 return chain
+        for alias in self._ivy_aliases:
+            if name in (alias, alias.replace("/", ".")):
+                return self.programs.ties[alias]
         raise KeyError(f"{name!r} is not a parameter or buffer of this layer")
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
@@ -107,6 +127,9 @@ class TranspiledModule(paddle.nn.Layer):
         for chain, x in (updates or {}).items():
             owner, leaf = self._ivy_places[chain]
             owner._buffers[leaf] = x.detach()
+            for alias, (a_owner, a_leaf) in self._ivy_aliases.items():
+                if self.programs.ties[alias] == chain:  # (a buffer held under two names: one value)
+                    a_owner._buffers[a_leaf] = owner._buffers[leaf]
         return out
 
     def extra_repr(self) -> str:

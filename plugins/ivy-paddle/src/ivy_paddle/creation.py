@@ -11,7 +11,8 @@ import numpy as np
 from ivy import dtype_name
 from ivy.plugin_kit import composed
 
-from ._common import _C_ops, cast, place, promote_many, to_device
+from ._bounds import check_size
+from ._common import _C_ops, cast, fits, place, promote_many, to_device
 from ._dtypes import (
     COMPLEX,
     DEFAULT_COMPLEX,
@@ -73,35 +74,35 @@ def _scalar_default(v: Any) -> Any:
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    dt = native(dtype, "empty") if dtype is not None else DEFAULT_FLOAT
+    dev = None if device is None else place(device)
+    check_size(shape, dt, dev, "empty")
     # an int shape must be a list: paddle.empty(n, dtype) reads dtype as a second dimension
-    return paddle.empty(
-        [shape] if type(shape) is int else shape,
-        dtype=native(dtype, "empty") if dtype is not None else DEFAULT_FLOAT,
-        device=None if device is None else place(device),
-    )
+    return paddle.empty([shape] if type(shape) is int else shape, dtype=dt, device=dev)
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    dt = native(dtype, "zeros") if dtype is not None else DEFAULT_FLOAT
+    dev = None if device is None else place(device)
+    check_size(shape, dt, dev, "zeros")
     # an int shape must be a list: paddle.zeros(n, dtype) reads dtype as a second dimension
-    return paddle.zeros(
-        [shape] if type(shape) is int else shape,
-        dtype=native(dtype, "zeros") if dtype is not None else DEFAULT_FLOAT,
-        device=None if device is None else place(device),
-    )
+    return paddle.zeros([shape] if type(shape) is int else shape, dtype=dt, device=dev)
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
-    return paddle.ones(
-        [shape] if type(shape) is int else shape,
-        dtype=native(dtype, "ones") if dtype is not None else DEFAULT_FLOAT,
-        device=None if device is None else place(device),
-    )
+    dt = native(dtype, "ones") if dtype is not None else DEFAULT_FLOAT
+    dev = None if device is None else place(device)
+    check_size(shape, dt, dev, "ones")
+    return paddle.ones([shape] if type(shape) is int else shape, dtype=dt, device=dev)
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
     dt = native(dtype, "full") if dtype is not None else _scalar_default(fill_value)
     if isinstance(fill_value, complex) and id(dt) not in COMPLEX:
         raise TypeError("ivy.full: a complex fill_value needs a complex dtype")
+    if type(fill_value) is int:
+        fits(fill_value, dt, "full")  # paddle.full wraps it around
+    check_size(shape, dt, None if device is None else place(device), "full")
     return paddle.full(
         [shape] if type(shape) is int else shape, fill_value, dtype=dt, device=None if device is None else place(device)
     )
@@ -126,6 +127,8 @@ def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = No
     dt = native(dtype, "full_like") if dtype is not None else x.dtype
     if isinstance(fill_value, complex) and id(dt) not in COMPLEX:
         raise TypeError("ivy.full_like: a complex fill_value needs a complex dtype")
+    if type(fill_value) is int:
+        fits(fill_value, dt, "full_like")  # paddle.full wraps it around
     out = paddle.full(x.shape, fill_value, dt, device=x.place)
     return out if device is None else to_device(out, device)
 
@@ -145,6 +148,7 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
         raise ValueError("ivy.arange: step must not be zero")
     n = math.ceil((stop - start) / step)
     dev = None if device is None else place(device)
+    check_size((max(n, 0),), dt, dev, "arange")
     if n <= 0:
         return paddle.empty([0], dt, device=dev)
     if dt is int32 or dt is int64 or dt is float32 or dt is float64:
@@ -170,6 +174,11 @@ def linspace(
     else:
         dt = native(dtype, "linspace")
     dev = None if device is None else place(device)
+    if num < 0:
+        raise ValueError(f"ivy.linspace: num must be non-negative, got {num}")
+    check_size((num,), dt, dev, "linspace")
+    if num > _INT32_MAX:  # paddle holds num in an int32: it would wrap around
+        raise ValueError(f"ivy.linspace: the paddle backend computes at most {_INT32_MAX} points, got num={num}")
     if id(dt) in COMPLEX:  # no complex kernel: space real and imaginary parts independently
         rt = float64 if dt == DTYPES["complex128"] else float32
         s, e = complex(start), complex(stop)
@@ -197,6 +206,7 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
     dt = native(dtype, "eye") if dtype is not None else DEFAULT_FLOAT
     m = n_rows if n_cols is None else n_cols
     dev = None if device is None else place(device)
+    check_size((n_rows, m), dt, dev, "eye")  # paddle segfaults on an impossible size
     if k == 0 and id(dt) not in _NARROW:
         return paddle.eye(n_rows, m, dt, device=dev)
     # off-diagonal or a dtype without kernel: compare row and column indices
@@ -254,6 +264,7 @@ def _mesh_ij(xs: list[Any]) -> list[Any]:
 # ----------------------------------------------------------------------------------- conversion
 
 _NP_UNSUPPORTED = {"uint16", "uint32", "uint64"}
+_INT32_MAX = 2**31 - 1
 
 
 def _from_numpy(a: np.ndarray, dt: Any, dev: Any) -> Any:
@@ -290,6 +301,8 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     if t is bool or t is int or t is float or t is complex:
         if copy is False:
             raise ValueError("ivy.asarray: copy=False is impossible for a Python scalar")
+        if t is int and dt is not None:
+            fits(obj, dt, "asarray")  # paddle.full wraps it around
         return paddle.full([], obj, dt if dt is not None else _scalar_default(obj), device=dev)
     if isinstance(obj, np.ndarray) or isinstance(obj, np.generic):
         if copy is False:
@@ -341,7 +354,11 @@ def _from_sequence(obj: Any, dt: Any, dev: Any) -> Any:
     if id(dt) in INEXACT or dt is bool_:
         # by name: paddle.to_tensor converts a dtype object back to its name first, slowly
         return paddle.to_tensor(obj, dtype=_NAME_OF_ID[id(dt)], place=dev)
-    return paddle.cast(paddle.to_tensor(np.asarray(obj), place=dev), dt)
+    a = np.asarray(obj)
+    if a.dtype.kind in "iu" and a.size:  # Python ints cast to an integer dtype would wrap around
+        fits(int(a.min()), dt, "asarray")
+        fits(int(a.max()), dt, "asarray")
+    return paddle.cast(paddle.to_tensor(a, place=dev), dt)
 
 
 def _has_tensor(obj: Any) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ivy.plugin_kit import fastpath
 
-from ._common import RETRY, c_op, cast, promote2, scalar, unary, where3
+from ._common import RETRY, c_op, cast, fits, promote2, scalar, unary, where3
 from ._dtypes import (
     COMPLEX,
     FLOATS,
@@ -113,8 +113,23 @@ _LN2 = math.log(2.0)
 _EXACT = 2**53  # Python ints beyond this are not exact as the double paddle's scalar kernels use
 
 
+_INT_OR_BOOL = INTS | idset(bool_)
+
+
+def _integral(x: Any, op: str) -> None:
+    # paddle has no float kernel of the bitwise ops: its error names a missing kernel (RuntimeError)
+    if id(x.dtype) not in _INT_OR_BOOL:
+        raise TypeError(f"ivy.{op} needs an integer or bool dtype, got {x.dtype}")
+
+
 def _binary(
-    fn: Callable[..., Any], name: str, small: bool = False, sop: Any = None, rsop: Any = None, native: Any = None
+    fn: Callable[..., Any],
+    name: str,
+    small: bool = False,
+    sop: Any = None,
+    rsop: Any = None,
+    native: Any = None,
+    integral: bool = False,
 ) -> Callable[..., Any]:
     """A binary op: same-dtype tensors go straight to ``fn``; others are promoted first. With
     ``small``, int8/int16/uint8 (missing kernels) are computed in int32 and cast back. ``sop`` /
@@ -129,16 +144,22 @@ def _binary(
                 if x1.dtype is not x2.dtype:
                     x1, x2 = promote2(x1, x2, name)
             elif sop is not None and (t2 is float or t2 is int and -_EXACT <= x2 <= _EXACT):
+                if t2 is int and not 0 <= x2 <= 127:  # ([0, 127] fits every integer dtype)
+                    fits(x2, x1.dtype, name)
                 return sop(x1, x2)  # (paddle's scalar kernels carry the scalar as a double)
             else:
                 x1, x2 = promote2(x1, x2, name)
         elif rsop is not None and t2 is Tensor and (t1 is float or t1 is int and -_EXACT <= x1 <= _EXACT):
+            if t1 is int and not 0 <= x1 <= 127:
+                fits(x1, x2.dtype, name)
             return rsop(x2, x1)
         else:
             x1, x2 = promote2(x1, x2, name)
         if small and id(x1.dtype) in _SMALL:
             dt = x1.dtype
             return paddle.cast(fn(paddle.cast(x1, int32), paddle.cast(x2, int32)), dt)
+        if integral:
+            _integral(x1, name)
         return fn(x1, x2)
 
     op.__name__ = op.__qualname__ = name
@@ -169,7 +190,6 @@ asin = unary(paddle.asin)
 asinh = unary(paddle.asinh)
 atan = unary(paddle.atan)
 atanh = unary(paddle.atanh)
-bitwise_invert = unary(paddle.bitwise_not)
 ceil = unary(paddle.ceil)
 cos = unary(paddle.cos)
 cosh = unary(paddle.cosh)
@@ -370,11 +390,17 @@ maximum = _binary(paddle.maximum, "maximum", small=True)
 minimum = _binary(paddle.minimum, "minimum", small=True)
 pow = _binary(paddle.pow, "pow", small=True)
 atan2 = _binary(paddle.atan2, "atan2")
-bitwise_and = _binary(paddle.bitwise_and, "bitwise_and")
-bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
-bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
-bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
-bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
+bitwise_and = _binary(paddle.bitwise_and, "bitwise_and", integral=True)
+bitwise_or = _binary(paddle.bitwise_or, "bitwise_or", integral=True)
+bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor", integral=True)
+bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift", integral=True)
+bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift", integral=True)
+
+
+@fastpath(c_op(paddle.bitwise_not), nargs=1, retry=RETRY)
+def bitwise_invert(x: Any, /) -> Any:
+    _integral(x, "bitwise_invert")
+    return paddle.bitwise_not(x)
 
 
 def _compare(fn: Callable[..., Any], name: str, sop: Any, rsop: Any) -> Callable[..., Any]:
@@ -393,12 +419,16 @@ def _compare(fn: Callable[..., Any], name: str, sop: Any, rsop: Any) -> Callable
             if (t2 is float and d in _INEXACT) or (
                 t2 is int and (d in _INEXACT or d in INTS) and -_EXACT <= x2 <= _EXACT
             ):
+                if t2 is int and not 0 <= x2 <= 127:  # ([0, 127] fits every integer dtype)
+                    fits(x2, x1.dtype, name)
                 return sop(x1, x2)
         elif t2 is Tensor:
             d = id(x2.dtype)
             if (t1 is float and d in _INEXACT) or (
                 t1 is int and (d in _INEXACT or d in INTS) and -_EXACT <= x1 <= _EXACT
             ):
+                if t1 is int and not 0 <= x1 <= 127:
+                    fits(x1, x2.dtype, name)
                 return rsop(x2, x1)
         x1, x2 = promote2(x1, x2, name)
         return fn(x1, x2)
@@ -426,6 +456,8 @@ _prem = paddle.remainder
 def divide(x1: Any, x2: Any, /) -> Any:
     if type(x1) is not Tensor or type(x2) is not Tensor or x1.dtype is not x2.dtype:
         if type(x1) is Tensor and (type(x2) is float or type(x2) is int and -_EXACT <= x2 <= _EXACT):
+            if type(x2) is int and not 0 <= x2 <= 127:
+                fits(x2, x1.dtype, "divide")
             return x1 / x2  # scalar kernel: same dtype rules, no 0-d tensor to build
         x1, x2 = promote2(x1, x2, "divide")
     return _pdiv(x1, x2)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ivy.plugin_kit import axis_index, check_fft_points
+
 from ._common import place
 from ._dtypes import DEFAULT_FLOAT, native
 from ._framework import paddle
@@ -28,12 +30,29 @@ __all__ = [
     "ifftshift",
 ]
 
-fft = paddle.fft.fft
-ifft = paddle.fft.ifft
-rfft = paddle.fft.rfft
-irfft = paddle.fft.irfft
-hfft = paddle.fft.hfft
-ihfft = paddle.fft.ihfft
+
+def _points(f: Any, name: str, half: bool = False) -> Any:
+    """paddle's transform ``f``, refusing fewer than one point (paddle answers an empty array)."""
+
+    def op(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> Any:
+        if n is None:
+            m = x.shape[axis_index(axis, len(x.shape), name)]
+            check_fft_points(2 * (m - 1) if half else m, name)
+        else:
+            check_fft_points(n, name)
+        return f(x, n, axis, norm)
+
+    op.__name__ = op.__qualname__ = name.rpartition(".")[2]
+    op.__module__ = __name__
+    return op
+
+
+fft = _points(paddle.fft.fft, "fft.fft")
+ifft = _points(paddle.fft.ifft, "fft.ifft")
+rfft = _points(paddle.fft.rfft, "fft.rfft")
+irfft = _points(paddle.fft.irfft, "fft.irfft", half=True)
+hfft = _points(paddle.fft.hfft, "fft.hfft", half=True)
+ihfft = _points(paddle.fft.ihfft, "fft.ihfft")
 
 
 def _s(x: Any, s: Any, axes: Any, half_last: bool = False) -> tuple[Any, Any]:

@@ -13,8 +13,9 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ivy.plugin_kit import composed
+from ivy.plugin_kit import axis_index, check_count, check_index_range, composed
 
+from ._bounds import bounds, check_item_query, integral
 from ._common import norm_axis, promote_many
 from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, bool_, idset, int8, int16, int32, int64, native, uint8
 from ._dtypes import INEXACT as _INEXACT
@@ -55,8 +56,11 @@ _NARROW = idset(bool_, int8, int16, uint8)
 _FAST = idset(paddle.float32, paddle.float64, int32, int64)
 
 
-def _long(i: Tensor) -> Tensor:
-    return i if i.dtype is int64 else i.astype(int64)
+def _long(i: Tensor, op: str) -> Tensor:
+    if i.dtype is int64:
+        return i
+    integral(i, op)  # (a cast would truncate floats silently)
+    return i.astype(int64)
 
 
 # -------------------------------------------------------------------------------------- gathers
@@ -66,14 +70,14 @@ def gather(params: Tensor, indices: Tensor, /, *, axis: int = -1, batch_dims: in
     if batch_dims:
         return _compose("gather")(params, indices, axis=axis, batch_dims=batch_dims)
     a = norm_axis(axis, params.ndim)
-    out = paddle.gather(params, _long(indices).reshape([-1]), a)  # gather has kernels for every dtype
+    out = paddle.gather(params, _long(indices, "gather").reshape([-1]), a)  # gather has kernels for every dtype
     return out.reshape(list(params.shape[:a]) + list(indices.shape) + list(params.shape[a + 1 :]))
 
 
 def gather_nd(params: Tensor, indices: Tensor, /, *, batch_dims: int = 0) -> Tensor:
     if batch_dims or id(params.dtype) not in _FAST:
         return _compose("gather_nd")(params, indices, batch_dims=batch_dims)
-    return paddle.gather_nd(params, _long(indices))
+    return paddle.gather_nd(params, _long(indices, "gather_nd"))
 
 
 # -------------------------------------------------------------------------------------- scatters
@@ -118,7 +122,7 @@ def _updates(updates: Any) -> Tensor:
 def scatter_nd(
     indices: Tensor, updates: Tensor | float, /, shape: Sequence[int] | None = None, *, reduction: str = "sum"
 ) -> Tensor:
-    idx = _long(indices)
+    idx = _long(indices, "scatter_nd")
     upd = _updates(updates)
     k = idx.shape[-1]
     lead = list(idx.shape[:-1])
@@ -138,6 +142,10 @@ def scatter_nd(
         upd = upd.reshape([-1, *trailing])
     if k == 1:  # one index column: the row numbers themselves, and the result has its shape
         return _scatter_rows(idx.reshape([-1]), upd, shape[0], trailing, reduction)
+    if bounds(idx) is not None:  # the flat position would hide an index outside its own axis
+        cols = idx.reshape([-1, k]).numpy()
+        for j in range(k):
+            check_index_range(int(cols[:, j].min()), int(cols[:, j].max()), shape[j], "scatter_nd", negative=False)
     strides = [math.prod(shape[j + 1 : k]) for j in range(k)]
     flat = (idx.reshape([-1, k]) * paddle.to_tensor(strides, dtype=int64)).sum(-1)
     return _scatter_rows(flat, upd, math.prod(shape[:k]), trailing, reduction).reshape(shape)
@@ -146,7 +154,7 @@ def scatter_nd(
 def scatter_flat(
     indices: Tensor, updates: Tensor | float, /, size: int | None = None, *, reduction: str = "sum"
 ) -> Tensor:
-    idx = _long(indices).reshape([-1])
+    idx = _long(indices, "scatter_flat").reshape([-1])
     upd = _updates(updates)
     if size is None:
         size = int(idx.max()) + 1 if idx.size else 0
@@ -157,6 +165,7 @@ def scatter_flat(
 
 
 def get_item(x: Tensor, /, query: Any) -> Tensor:
+    check_item_query(query, x.shape, "get_item")  # paddle reads out of bounds for an index tensor
     return x[query]
 
 
@@ -166,6 +175,7 @@ def set_item(x: Tensor, query: Any, val: Tensor | complex, /) -> Tensor:
             val = val.astype(x.dtype)
         if str(val.place) != str(x.place):
             val = val._copy_to(x.place, True)
+    check_item_query(query, x.shape, "set_item")  # paddle writes out of bounds (heap corruption)
     y = x.clone()  # differentiable: gradients flow to x outside the written positions, and to val
     y[query] = val
     return y
@@ -199,7 +209,7 @@ def transpose(x: Tensor, /, axes: Sequence[int] | None = None) -> Tensor:
 def flatten(x: Tensor, /, *, start_dim: int = 0, end_dim: int = -1) -> Tensor:
     if x.ndim == 0:
         return reshape(x, (1,))
-    s, e = start_dim % x.ndim, end_dim % x.ndim
+    s, e = axis_index(start_dim, x.ndim, "flatten", "start_dim"), axis_index(end_dim, x.ndim, "flatten", "end_dim")
     if s > e:
         raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim} for {x.ndim} dims")
     shape = list(x.shape)
@@ -293,6 +303,8 @@ def cumprod(
 
 
 def top_k(x: Tensor, k: int, /, *, axis: int = -1, largest: bool = True, sorted: bool = True) -> tuple[Tensor, Tensor]:
+    if x.ndim:  # paddle.topk answers k > n with uninitialised memory
+        check_count(k, x.shape[axis_index(axis, x.ndim, "top_k")], "top_k")
     if id(x.dtype) not in _FAST or k == 0 or x.ndim == 0:
         return _compose("top_k")(x, k, axis=axis, largest=largest, sorted=sorted)
     values, indices = paddle.topk(x, k, axis, largest, sorted)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ivy.plugin_kit import fastpath
+from ivy.plugin_kit import axis_tuple, fastpath
 
 from ._common import lift, norm_axes, norm_axis, promote_many
 from ._dtypes import idset, int8, int16, uint8
@@ -98,6 +98,9 @@ def flip(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
 
 
 def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
+    nd = len(x.shape)  # paddle's own check is an AssertionError
+    axis_tuple(source, nd, "moveaxis", "source")
+    axis_tuple(destination, nd, "moveaxis", "destination")
     return paddle.moveaxis(x, source, destination)
 
 

@@ -17,11 +17,12 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
+from ivy.plugin_kit import axis_index, axis_tuple, composed, fastpath, ntuple
 from ivy.plugin_kit import channels_last as _channel_last
 from ivy.plugin_kit import check_bias as _check_bias
-from ivy.plugin_kit import composed, fastpath, ntuple
 from ivy.plugin_kit import padding_pairs as _pads
 
+from ._bounds import check_indices, integral
 from ._common import c_op
 from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, int32, int64, native
 from ._framework import Tensor, paddle
@@ -592,7 +593,7 @@ def layer_norm(
     eps: float = 1e-5,
 ) -> Tensor:
     nd = x.ndim
-    axes = sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})
+    axes = sorted(axis_tuple(normalized_idxs, nd, "layer_norm", "normalized_idxs"))
     k = len(axes)
     # composed: axes that are not the trailing ones; eps above 1e-3 (paddle's kernel refuses it);
     # float64 with an eps that float32 cannot hold (paddle keeps eps as a float32 attribute)
@@ -711,6 +712,8 @@ def group_norm(
 def embedding(weights: Tensor, indices: Tensor, /, *, max_norm: float | None = None) -> Tensor:
     if max_norm is not None:  # paddle would renormalise the rows of `weights` in place
         return _compose("embedding")(weights, indices, max_norm=max_norm)
+    # paddle reads an id outside [0, n) (-1 included) out of bounds, and a float id as an integer
+    check_indices(indices, weights.shape[0], "embedding", negative=False, what="id")
     if indices.dtype not in (int32, int64):
         indices = indices.astype(int64)
     return F.embedding(indices, weights)
@@ -719,11 +722,13 @@ def embedding(weights: Tensor, indices: Tensor, /, *, max_norm: float | None = N
 def one_hot(indices: Tensor, depth: int, /, *, dtype: Any = None, axis: int = -1) -> Tensor:
     # F.one_hot raises on out-of-range indices; the spec gives all zeros: compare with an int64
     # arange instead (an arange of a narrow index dtype would overflow for a large depth)
+    integral(indices, "one_hot")
+    axis = axis_index(axis, indices.ndim + 1, "one_hot")
     idx = indices if indices.dtype == int64 else indices.astype(int64)
     hot = idx.unsqueeze(-1) == paddle.arange(depth, dtype=int64).to(idx.place)
     dt = DEFAULT_FLOAT if dtype is None else native(dtype, "one_hot")
     out = hot if dt == bool_ else hot.astype(dt)
-    if axis != -1 and axis != out.ndim - 1:
+    if axis != out.ndim - 1:
         out = paddle.moveaxis(out, -1, axis)
     return out
 

@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from ivy.plugin_kit import check_probability
+
 from ._common import lift, norm_axis, place, to_device
 from ._dtypes import DEFAULT_FLOAT, FLOATS, float32, float64, int64, native
 from ._framework import Tensor, paddle
@@ -263,6 +265,7 @@ def _f32_exact(v: float) -> bool:
 
 
 def dropout(x: Tensor, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None) -> Tensor:
+    check_probability(prob, "dropout")  # (paddle takes 1 and NaN)
     if not training or prob == 0.0:
         return x
     if scale and seed is None and id(x.dtype) in FLOATS and (x.dtype is float32 or _f32_exact(prob)):

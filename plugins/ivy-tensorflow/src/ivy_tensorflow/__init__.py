@@ -20,6 +20,7 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             name="tensorflow",
             array_modules=("tensorflow",),
             load="ivy_tensorflow._backend:load",
+            framework_distributions=("tensorflow", "tensorflow-cpu"),
             description="TensorFlow: CPU and GPU, eager tensors (also inside tf.function)",
         )
     )

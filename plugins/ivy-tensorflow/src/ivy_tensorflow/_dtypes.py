@@ -93,9 +93,13 @@ def unsupported(dtype: Any, op: str) -> UnsupportedDTypeError:
 # --------------------------------------------------------------------------- promotion
 
 
+#: the standard's dtypes and TF's half-precision floats, which core's promotion rules cover too
+_PROMOTED = {**DTYPES, "float16": tf.float16, "bfloat16": tf.bfloat16}
+
+
 def _derived() -> dict[tuple[tf.DType, tf.DType], tf.DType]:
     """Core's promotion rules (written once, in core) as a table of TensorFlow dtypes."""
-    return {(a, b): DTYPES[promote_types(an, bn)] for an, a in DTYPES.items() for bn, b in DTYPES.items()}
+    return {(a, b): _PROMOTED[promote_types(an, bn)] for an, a in _PROMOTED.items() for bn, b in _PROMOTED.items()}
 
 
 PROMOTE: dict[tuple[tf.DType, tf.DType], tf.DType] = _derived()
@@ -108,6 +112,9 @@ def promote(a: tf.DType, b: tf.DType) -> tf.DType:
         raise TypeError(f"cannot promote {a!r} with {b!r} on the 'tensorflow' backend") from None
 
 
+_HALF = frozenset({tf.float16, tf.bfloat16})
+
+
 def scalar_dtype(d: tf.DType, s: Any) -> tf.DType:
     """Result dtype of array dtype ``d`` with Python scalar ``s`` (weak scalar rules)."""
     if isinstance(s, bool):
@@ -115,7 +122,7 @@ def scalar_dtype(d: tf.DType, s: Any) -> tf.DType:
     if isinstance(s, int):
         return DEFAULT_INT if d == BOOL else d
     if isinstance(s, float):
-        return d if d in FLOATS else DEFAULT_FLOAT  # int array with float scalar: not in the standard
+        return d if d in FLOATS or d in _HALF else DEFAULT_FLOAT  # int array, float: not in the standard
     if isinstance(s, complex):
-        return COMPLEX_OF.get(d, DEFAULT_COMPLEX)
+        return C64 if d in _HALF else COMPLEX_OF.get(d, DEFAULT_COMPLEX)
     raise TypeError(f"unsupported operand type {type(s).__name__!r}; expected an array or a Python scalar")

@@ -4,7 +4,9 @@
 :class:`TranspiledLayer` is a Keras 3 layer (TensorFlow backend) holding the graph's parameters as
 trainable ``keras.Variable``\\ s and its buffers (BatchNorm's running statistics) as non-trainable
 ones, named by key chain with ``"."`` for ``"/"`` (Keras variable names cannot hold ``"/"``):
-``encoder/layer/0/weight`` is ``encoder.layer.0.weight``. ``call`` runs the program
+``encoder/layer/0/weight`` is ``encoder.layer.0.weight``. Parameters the source does not train
+(torch's ``requires_grad=False``) are non-trainable variables too; a parameter the source holds
+under several names (tied weights) is one variable, named by its first name. ``call`` runs the program
 ``graph.to("tensorflow")`` emits (compiled by ``tf.function``), so the layer trains under
 ``tf.GradientTape`` with Keras optimizers, and inside a ``keras.Model`` with ``model.fit``.
 
@@ -23,9 +25,34 @@ from typing import Any
 import keras
 import tensorflow as tf
 
-from ivy.transpile import ModulePrograms
+from ivy.transpile import ModulePrograms, Record
 
 __all__ = ["TranspiledLayer", "native_module"]
+
+
+def _register_record() -> None:
+    """Keras walks a layer's outputs with optree (in its own namespace), where a dict subclass is
+    a leaf unless registered: a :class:`Record` output of a symbolic call would not be tensors.
+    (``tf.nest`` and dm-tree, Keras' other walker, take any mapping.)"""
+    try:
+        import optree
+    except ImportError:
+        return
+
+    def flatten(r: Record) -> tuple[list[Any], Any, list[Any]]:
+        return list(r.values()), (list(r), r.type_name, r._fields), list(r)
+
+    def unflatten(aux: Any, children: Any) -> Record:
+        keys, type_name, fields = aux
+        return Record(zip(keys, children), type_name=type_name, fields=fields)
+
+    try:
+        optree.register_pytree_node(Record, flatten, unflatten, namespace="keras")
+    except ValueError:  # registered already
+        pass
+
+
+_register_record()
 
 
 def _check_keras_backend() -> None:
@@ -41,19 +68,6 @@ def _initializer(x: Any) -> Any:
         return tf.identity(x)  # a copy: the variable is new storage, filled with x
 
     return init
-
-
-def _eagerly(retrace: Any) -> Any:
-    """``retrace`` run outside any ``tf.function`` being traced: reading the source computes on
-    concrete arrays (a symbolic input stands for zeros of its shape there)."""
-    if retrace is None:
-        return None
-
-    def run(*args: Any, **kwargs: Any) -> Any:
-        with tf.init_scope():
-            return retrace(*args, **kwargs)
-
-    return run
 
 
 class TranspiledLayer(keras.layers.Layer):
@@ -75,7 +89,7 @@ class TranspiledLayer(keras.layers.Layer):
         super().__init__(name=name, **kwargs)
         from ivy import _registry
 
-        self.programs = ModulePrograms(graph, "tensorflow", retrace=_eagerly(retrace), compile=True)
+        self.programs = ModulePrograms(graph, "tensorflow", retrace=retrace, compile=True)
         graph = self.programs.graph  # (in the dtypes the target has)
         b = _registry.get_backend("tensorflow")
         held = set(self.programs.buffers)
@@ -96,10 +110,15 @@ class TranspiledLayer(keras.layers.Layer):
         self.built = True
 
     def key_chain(self, variable: Any) -> str:
-        """The graph's key chain of one of this layer's variables (the variable or its name)."""
+        """The graph's key chain of one of this layer's variables (the variable or its name; a
+        tied parameter's other key chains name its one variable too)."""
         for chain, kv in self._ivy_vars:
             if variable is kv or (isinstance(variable, str) and variable in (kv.name, kv.path)):
                 return chain
+        if isinstance(variable, str):
+            for alias, chain in self.programs.ties.items():
+                if variable in (alias, alias.replace("/", ".")):
+                    return chain
         raise KeyError(f"{variable!r} is not a variable of this layer")
 
     @tf.autograph.experimental.do_not_convert  # plain Python around a compiled program: nothing to convert

@@ -10,7 +10,7 @@ import tensorflow as tf
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
-from ivy.plugin_kit import composed
+from ivy.plugin_kit import check_int_scalar, composed
 
 from . import _dtypes as D
 from ._helpers import SCALARS, cast, device_name, ints, on, scalar, shape_tuple, to_device
@@ -42,9 +42,13 @@ def _default_for(kind: str) -> tf.DType:
     return {"b": D.BOOL, "i": D.DEFAULT_INT, "u": D.DEFAULT_INT, "f": D.DEFAULT_FLOAT, "c": D.DEFAULT_COMPLEX}[kind]
 
 
-def _from_host(a: np.ndarray, dtype: Any) -> Any:
-    """A NumPy array as a tensor; dtype None keeps array dtypes (with Python data inferred before)."""
+def _from_host(a: np.ndarray, dtype: Any, python: bool = False) -> Any:
+    """A NumPy array as a tensor; dtype None keeps array dtypes (with Python data inferred before).
+    ``python``: ``a`` holds Python ints, which must fit an integer ``dtype`` (arrays are cast)."""
     if dtype is not None:
+        if python and dtype.is_integer and a.dtype.kind in "iu" and a.size:  # the cast would wrap them
+            for v in (int(a.min()), int(a.max())):
+                check_int_scalar(v, dtype.name, "asarray")
         a = a.astype(dtype.as_numpy_dtype, copy=False)
     return tf.constant(a)
 
@@ -80,7 +84,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
                 if a.dtype == object:
                     raise TypeError("asarray: Python data of mixed or unsupported types")
                 dtype = _default_for(a.dtype.kind)  # Python data: the backend's default dtypes
-            return _from_host(a, dtype)
+            return _from_host(a, dtype, python=True)
         if hasattr(obj, "__dlpack__") and not isinstance(obj, np.ndarray) or copy is False:
             try:
                 t = tf.experimental.dlpack.from_dlpack(obj.__dlpack__())  # zero-copy exchange
@@ -187,10 +191,12 @@ def _py_default(v: Any) -> tf.DType:
     return _native(getattr(v, "dtype", None) or D.DEFAULT_FLOAT)
 
 
-def _fill_value(v: Any, dtype: tf.DType) -> Any:
+def _fill_value(v: Any, dtype: tf.DType, op: str = "full") -> Any:
     if isinstance(v, _TENSORS):
         return cast(v, dtype) if v.dtype != dtype else v
-    # via NumPy: wraps out-of-range ints, and TF's scalar cache confuses 0.0 with -0.0
+    if type(v) is int and dtype.is_integer:
+        check_int_scalar(v, dtype.name, op)  # (NumPy's cast below would wrap it around)
+    # via NumPy: TF's scalar cache confuses 0.0 with -0.0
     return tf.constant(np.asarray(v).astype(dtype.as_numpy_dtype))
 
 
@@ -203,7 +209,7 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
 def _like(x: Any, dtype: Any, device: Any, value: Any) -> Any:
     dtype = x.dtype if dtype is None else _native(dtype)
     with on(device if device is not None else x.device):
-        return ga.fill(tf.shape(x), _fill_value(value, dtype))
+        return ga.fill(tf.shape(x), _fill_value(value, dtype, "full_like"))
 
 
 def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:

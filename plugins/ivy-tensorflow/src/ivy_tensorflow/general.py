@@ -11,7 +11,7 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
 
-from ivy.plugin_kit import composed
+from ivy.plugin_kit import axis_index, check_integer_indices, composed
 
 from . import _dtypes as D
 from ._helpers import ints, norm_axis, tensor
@@ -45,9 +45,12 @@ def _compose(name: str) -> Any:
     return composed(name, "tensorflow")
 
 
-def _idx(i: Any) -> Any:
+def _idx(i: Any, op: str) -> Any:
     i = tensor(i)
-    return i if i.dtype in (D.I32, D.I64) else tf.cast(i, D.I64)
+    if i.dtype in (D.I32, D.I64):
+        return i
+    check_integer_indices(i.dtype in D.INTS, i.dtype, op)  # tf.cast would truncate floats silently
+    return tf.cast(i, D.I64)
 
 
 # -------------------------------------------------------------------------------------- gathers
@@ -55,11 +58,11 @@ def _idx(i: Any) -> Any:
 
 def gather(params: Any, indices: Any, /, *, axis: int = -1, batch_dims: int = 0) -> Any:
     # TF's definition is the spec's
-    return ga.gather_v2(params, _idx(indices), axis, batch_dims=batch_dims)
+    return ga.gather_v2(params, _idx(indices, "gather"), axis, batch_dims=batch_dims)
 
 
 def gather_nd(params: Any, indices: Any, /, *, batch_dims: int = 0) -> Any:
-    return tf.gather_nd(params, _idx(indices), batch_dims=batch_dims)
+    return tf.gather_nd(params, _idx(indices, "gather_nd"), batch_dims=batch_dims)
 
 
 # -------------------------------------------------------------------------------------- scatters
@@ -102,7 +105,7 @@ def _scatter(idx: Any, upd: Any, shape: Any, reduction: str) -> Any:
 
 
 def scatter_nd(indices: Any, updates: Any, /, shape: Sequence[int] | None = None, *, reduction: str = "sum") -> Any:
-    idx = _idx(indices)
+    idx = _idx(indices, "scatter_nd")
     upd = _updates(updates)
     k = int(idx.shape[-1])
     lead = [int(s) for s in idx.shape[:-1]]
@@ -124,7 +127,7 @@ def scatter_nd(indices: Any, updates: Any, /, shape: Sequence[int] | None = None
 
 
 def scatter_flat(indices: Any, updates: Any, /, size: int | None = None, *, reduction: str = "sum") -> Any:
-    idx = tf.reshape(_idx(indices), [-1, 1])
+    idx = tf.reshape(_idx(indices, "scatter_flat"), [-1, 1])
     upd = _updates(updates)
     n = int(idx.shape[0])
     upd = tf.reshape(tf.broadcast_to(upd, [n]) if upd.shape.rank == 0 else upd, [n])
@@ -211,7 +214,10 @@ def _advanced(x: Any, query: Any) -> Any:
     idx = []
     for a in adv:
         q = per_axis[a]
-        q = tf.cast(tensor(q) if not isinstance(q, _TENSORS) else q, D.I64)
+        q = tensor(q) if not isinstance(q, _TENSORS) else q
+        if q.dtype not in D.INTS:  # a cast would truncate floats silently
+            check_integer_indices(False, q.dtype, "get_item")
+        q = tf.cast(q, D.I64)
         n = tf.shape(x, out_type=D.I64)[a]
         idx.append(tf.where(q < 0, q + n, q))
     shape = idx[0].shape
@@ -274,7 +280,7 @@ def flatten(x: Any, /, *, start_dim: int = 0, end_dim: int = -1) -> Any:
     nd = x.shape.rank
     if nd == 0:
         return tf.reshape(x, [1])
-    s, e = start_dim % nd, end_dim % nd
+    s, e = axis_index(start_dim, nd, "flatten", "start_dim"), axis_index(end_dim, nd, "flatten", "end_dim")
     if s > e:
         raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim} for {nd} dims")
     dims = x.shape.as_list()

@@ -9,6 +9,8 @@ import tensorflow as tf
 from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 
+from ivy.plugin_kit import axis_tuple
+
 from . import _dtypes as D
 from ._helpers import ints, pair
 
@@ -76,8 +78,8 @@ def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     if not isinstance(axes, int):
         a1, a2 = axes
         r1, r2 = x1.shape.rank, x2.shape.rank
-        a1 = [a % r1 if r1 else a for a in ([a1] if isinstance(a1, int) else a1)]
-        a2 = [a % r2 if r2 else a for a in ([a2] if isinstance(a2, int) else a2)]
+        a1 = list(axis_tuple(a1, r1, "tensordot", "axes"))
+        a2 = list(axis_tuple(a2, r2, "tensordot", "axes"))
         for i, j in zip(a1, a2):
             if x1.shape[i] != x2.shape[j]:
                 raise ValueError("tensordot: contracted axes differ in size")

@@ -21,9 +21,9 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
 
+from ivy.plugin_kit import axis_index, axis_tuple, check_integer_indices, composed
 from ivy.plugin_kit import channels_last as _channel_last
 from ivy.plugin_kit import check_bias as _check_bias
-from ivy.plugin_kit import composed
 from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import padding_pairs as _pads
 
@@ -526,7 +526,7 @@ def softmax(x: Any, /, *, axis: int = -1) -> Any:
     nd = x.shape.rank
     if axis == -1 or axis == nd - 1:
         return gn.softmax(x)  # TF's kernel works on the last axis
-    a = axis % nd  # elsewhere the stable formula in place beats two transposes
+    a = axis_index(axis, nd, "softmax")  # elsewhere the stable formula in place beats two transposes
     e = gm.exp(gm.sub(x, gm._max(x, a, keep_dims=True)))
     return gm.real_div(e, gm._sum(e, a, keep_dims=True))
 
@@ -535,7 +535,7 @@ def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
     nd = x.shape.rank
     if axis == -1 or axis == nd - 1:
         return gn.log_softmax(x)
-    a = axis % nd
+    a = axis_index(axis, nd, "log_softmax")
     z = gm.sub(x, gm._max(x, a, keep_dims=True))
     return gm.sub(z, gm.log(gm._sum(gm.exp(z), a, keep_dims=True)))
 
@@ -599,10 +599,7 @@ def layer_norm(
 ) -> Any:
     if not _floating(x):
         return _compose("layer_norm")(x, normalized_idxs, scale=scale, offset=offset, eps=eps)
-    nd = x.shape.rank
-    axes = _axes(
-        tuple(sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)}))
-    )
+    axes = _axes(tuple(sorted(axis_tuple(normalized_idxs, x.shape.rank, "layer_norm", "normalized_idxs"))))
     mean = gm.mean(x, axes, keep_dims=True)
     centred = gm.sub(x, mean)
     var = gm.mean(gm.square(centred), axes, keep_dims=True)  # the biased variance
@@ -616,6 +613,7 @@ def layer_norm(
 
 def embedding(weights: Any, indices: Any, /, *, max_norm: float | None = None) -> Any:
     if indices.dtype not in (D.I32, D.I64):
+        check_integer_indices(indices.dtype in D.INTS, indices.dtype, "embedding", "ids")
         indices = tf.cast(indices, D.I64)
     rows = tf.gather(weights, indices)
     if max_norm is None:
@@ -629,6 +627,7 @@ def one_hot(indices: Any, depth: int, /, *, dtype: Any = None, axis: int = -1) -
     # tf.one_hot gives all zeros for an index outside [0, depth), as the spec asks
     dtype = D.DEFAULT_FLOAT if dtype is None else D.native(dtype)
     if indices.dtype not in (D.U8, D.I8, D.I32, D.I64):
+        check_integer_indices(indices.dtype in D.INTS, indices.dtype, "one_hot")
         indices = tf.cast(indices, D.I64)  # uint64 beyond int64 wraps negative: still all zeros
     nd = indices.shape.rank + 1
     a = axis % nd if -nd <= axis < nd else axis

@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 import tensorflow as tf
 
+from ivy.plugin_kit import check_probability
+
 from . import _dtypes as D
 from ._helpers import norm_axis, on, tensor, to_device
 
@@ -260,6 +262,7 @@ def bernoulli(
 
 
 def dropout(x: Any, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None) -> Any:
+    check_probability(prob, "dropout")
     if not training or prob == 0.0:
         return x
     keep = _rng(seed).uniform(tf.shape(x), 0.0, 1.0, dtype=x.dtype if x.dtype in (D.F32, D.F64) else D.F32) >= prob

@@ -43,13 +43,26 @@ def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = Fal
     return gm.prod(_acc(x, dtype), red_axes(x, axis), keep_dims=keepdims)
 
 
+def _nonempty(x: Any, axis: Any, op: str) -> None:
+    """TF reduces an empty slice to -inf / +inf (the identity); NumPy and the standard's
+    libraries refuse it: there is no maximum of nothing."""
+    dims = x.shape.as_list()
+    if 0 not in dims:
+        return
+    axes = range(len(dims)) if axis is None else norm_axes(axis, len(dims))
+    if any(dims[a] == 0 for a in axes):
+        raise ValueError(f"ivy.{op}: the reduction is over an empty axis (shape {tuple(dims)}), which has no {op}imum")
+
+
 def max(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    _nonempty(x, axis, "max")
     if x.dtype is D.BOOL:
         return gm._any(x, red_axes(x, axis), keep_dims=keepdims)  # no bool Max kernel
     return gm._max(x, red_axes(x, axis), keep_dims=keepdims)  # NaN propagates
 
 
 def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    _nonempty(x, axis, "min")
     if x.dtype is D.BOOL:
         return gm._all(x, red_axes(x, axis), keep_dims=keepdims)
     return gm._min(x, red_axes(x, axis), keep_dims=keepdims)

@@ -20,6 +20,7 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             name="torch",
             array_modules=("torch",),
             load="ivy_torch._backend:load",
+            framework_distributions=("torch",),
             description="PyTorch: CPU and CUDA, automatic differentiation",
         )
     )

@@ -53,14 +53,18 @@ WIDE = {u16: i32, u32: i64}
 SUM_DTYPE: dict[torch.dtype, torch.dtype] = {b_: i64, **{d: i64 for d in SIGNED}, **{d: u64 for d in UNSIGNED}}
 
 
+#: the standard's dtypes and torch's half-precision floats, which core's promotion rules cover too
+_PROMOTED = {**DTYPES, "float16": torch.float16, "bfloat16": torch.bfloat16}
+
+
 def _derived(standard: bool) -> dict[tuple[torch.dtype, torch.dtype], torch.dtype]:
     """Core's promotion rules as a table of torch dtypes (written once, in core); with
     ``standard`` only the standard's pairs (what ``can_cast`` follows)."""
     t = {}
-    for an, a in DTYPES.items():
-        for bn, b in DTYPES.items():
+    for an, a in _PROMOTED.items():
+        for bn, b in _PROMOTED.items():
             try:
-                t[a, b] = DTYPES[promote_types(an, bn, standard)]
+                t[a, b] = _PROMOTED[promote_types(an, bn, standard)]
             except TypeError:  # a pair the standard leaves undefined
                 pass
     return t
@@ -74,11 +78,13 @@ def promote(a: torch.dtype, b: torch.dtype) -> torch.dtype:
     """Promotion of two dtypes by core's rules (the standard's, and Ivy's outside it)."""
     try:
         return PROMOTE[a, b]
-    except KeyError:  # float16 / bfloat16: not standard dtypes
+    except KeyError:  # a dtype outside the standard and torch's half floats (float8...)
         raise TypeError(f"{a} and {b} cannot be promoted together (not dtypes of the Array API)") from None
 
 
-_KIND = {b_: 0, **{d: 1 for d in INTS}, f32: 2, f64: 2, c64: 3, c128: 3}
+_KIND = {b_: 0, **{d: 1 for d in INTS}, f32: 2, f64: 2, torch.float16: 2, torch.bfloat16: 2, c64: 3, c128: 3}
+#: integer dtype -> its (smallest, largest) value: a Python int outside must not wrap around
+INT_BOUNDS: dict[torch.dtype, tuple[int, int]] = {d: (int(torch.iinfo(d).min), int(torch.iinfo(d).max)) for d in INTS}
 
 
 def scalar_dtype(v: Any, like: torch.dtype) -> torch.dtype:
@@ -95,7 +101,7 @@ def scalar_dtype(v: Any, like: torch.dtype) -> torch.dtype:
             return like
         if like is f64:
             return c128
-        if like is f32:
+        if k == 2:  # float32 and the half floats
             return c64
         return c128 if torch.get_default_dtype() is f64 else c64
     raise TypeError(f"expected an array or a Python scalar, got {type(v).__name__}")

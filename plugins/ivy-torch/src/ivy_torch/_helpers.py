@@ -8,9 +8,22 @@ from typing import Any
 
 import torch
 
-from ivy.plugin_kit import fastpath
+from ivy.plugin_kit import check_int_scalar, check_integer_indices, fastpath
 
-from ._dtypes import INEXACT, PARTIAL, SIGNED_VIEW, WIDE, i64, promote, scalar_dtype, u64, unsupported
+from ._dtypes import (
+    INEXACT,
+    INT_BOUNDS,
+    INTS,
+    NAME,
+    PARTIAL,
+    SIGNED_VIEW,
+    WIDE,
+    i64,
+    promote,
+    scalar_dtype,
+    u64,
+    unsupported,
+)
 
 Tensor = torch.Tensor
 _tensor = torch.tensor
@@ -24,19 +37,39 @@ _MIN64 = -(2**63)
 WRAP, ORDER, VALUE, LOGIC = "wrap", "order", "value", "logic"
 
 
-def scalar(v: Any, like: Tensor) -> Tensor:
+def scalar(v: Any, like: Tensor, op: str = "this op") -> Tensor:
     """A Python scalar as a 0-d tensor of the dtype the standard gives it next to ``like``."""
+    if type(v) is int and like.dtype in INT_BOUNDS:
+        int_fits(v, like.dtype, op)
     return _tensor(v, dtype=scalar_dtype(v, like.dtype), device=like.device)
 
 
-def prep2(x1: Any, x2: Any) -> tuple[Tensor, Tensor]:
+def int_fits(v: int, dtype: torch.dtype, op: str) -> None:
+    """A Python int next to an integer tensor must fit its dtype (torch would wrap it around)."""
+    lo, hi = INT_BOUNDS[dtype]
+    if not lo <= v <= hi:
+        check_int_scalar(v, NAME[dtype], op)
+
+
+_INT_SET = frozenset(INTS)
+
+
+def int_indices(indices: Tensor, op: str, what: str = "indices") -> Tensor:
+    """``indices`` as int64, refusing a floating-point or bool dtype (``.long()`` would truncate
+    floats silently, and a bool tensor would be read as a mask)."""
+    if indices.dtype not in _INT_SET:
+        check_integer_indices(False, indices.dtype, op, what)
+    return indices if indices.dtype is i64 else indices.long()
+
+
+def prep2(x1: Any, x2: Any, op: str = "this op") -> tuple[Tensor, Tensor]:
     """Both operands as tensors of the standard's promoted dtype (torch treats 0-d tensors as weak)."""
     if not isinstance(x1, Tensor):
         if not isinstance(x2, Tensor):
             x2 = torch.asarray(x2)
-        x1 = scalar(x1, x2) if isinstance(x1, (bool, int, float, complex)) else torch.asarray(x1, device=x2.device)
+        x1 = scalar(x1, x2, op) if isinstance(x1, (bool, int, float, complex)) else torch.asarray(x1, device=x2.device)
     elif not isinstance(x2, Tensor):
-        x2 = scalar(x2, x1) if isinstance(x2, (bool, int, float, complex)) else torch.asarray(x2, device=x1.device)
+        x2 = scalar(x2, x1, op) if isinstance(x2, (bool, int, float, complex)) else torch.asarray(x2, device=x1.device)
     d1, d2 = x1.dtype, x2.dtype
     if d1 is not d2:
         rt = promote(d1, d2)
@@ -84,8 +117,10 @@ def slow2(fn: Callable[..., Any], name: str, mode: str, x1: Any, x2: Any, scal: 
     if scal and type(x2) in _PY and isinstance(x1, Tensor):
         d = x1.dtype
         if d not in PARTIAL and scalar_dtype(x2, d) is d:
+            if type(x2) is int and d in INT_BOUNDS:
+                int_fits(x2, d, name)
             return fn(x1, x2)  # torch treats a Python scalar as weak, like the standard
-    x1, x2 = prep2(x1, x2)
+    x1, x2 = prep2(x1, x2, name)
     if x1.dtype in PARTIAL:
         try:
             return fn(x1, x2)
@@ -104,8 +139,14 @@ def binop(fn: Callable[..., Any], name: str, mode: str = VALUE, scal: bool = Fal
         if scal and (t2 is float or t2 is int) and type(x1) is Tensor:
             # torch reads a Python number as weak, as the standard does, where its kind is not
             # above the tensor's (tested here without raising: an exception costs a microsecond)
-            if x1.dtype in (FLOAT_KINDS if t2 is float else NUMBER_KINDS):
-                return fn(x1, x2)
+            d = x1.dtype
+            if t2 is float:
+                if d in FLOAT_KINDS:
+                    return fn(x1, x2)
+            elif d in NUMBER_KINDS:
+                # an int outside an integer dtype would wrap around ([0, 127] fits every one)
+                if 0 <= x2 <= 127 or (b := INT_BOUNDS.get(d)) is None or b[0] <= x2 <= b[1]:
+                    return fn(x1, x2)
             return slow2(fn, name, mode, x1, x2, scal)
         try:
             if x1.dtype is x2.dtype:

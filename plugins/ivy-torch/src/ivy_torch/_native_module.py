@@ -5,9 +5,14 @@
 chains: the parameter ``encoder/layer/0/weight`` is the ``nn.Parameter`` ``weight`` of the
 submodule ``encoder.layer.0``, so ``state_dict()`` keys are the source's own names where the
 source was torch. Buffers (BatchNorm's running statistics) are registered buffers, updated in place
-after each forward pass in training mode, as torch's own layers do. ``forward`` runs the program
-``graph.to("torch")`` emits (plain torch calls, eager: ``torch.compile(module)`` compiles it), so
-``torch.optim`` trains the module and ``torch.func`` transforms it.
+after each forward pass in training mode, as torch's own layers do. Parameters the source does not
+train (``graph.meta["frozen"]``: Keras' ``trainable=False``, paddle's ``stop_gradient``) are
+parameters with ``requires_grad=False``; a parameter the source holds under several names (tied
+weights, ``graph.meta["ties"]``) is one ``nn.Parameter`` registered under each, as Hugging Face
+ties them: ``parameters()`` lists it once, ``state_dict()`` under every name. ``forward`` runs the
+program ``graph.to("torch")`` emits (plain torch calls, eager: ``torch.compile(module)`` compiles
+it), so ``torch.optim`` trains the module and ``torch.func`` transforms it. Outputs the source
+returned as a record class come back as :class:`ivy.transpile.Record` (a torch pytree node).
 """
 
 from __future__ import annotations
@@ -15,10 +20,34 @@ from __future__ import annotations
 from typing import Any
 
 import torch
+import torch.utils._pytree as pytree
 
-from ivy.transpile import ModulePrograms
+from ivy.transpile import ModulePrograms, Record
 
 __all__ = ["TranspiledModule", "native_module"]
+
+
+def _flatten(r: Record) -> tuple[list[Any], Any]:
+    return list(r.values()), (list(r), r.type_name, r._fields)
+
+
+def _unflatten(values: Any, context: Any) -> Record:
+    keys, type_name, fields = context
+    return Record(zip(keys, values), type_name=type_name, fields=fields)
+
+
+def _flatten_with_keys(r: Record) -> tuple[list[Any], Any]:
+    return [(pytree.MappingKey(k), v) for k, v in r.items()], (list(r), r.type_name, r._fields)
+
+
+if Record not in pytree.SUPPORTED_NODES:  # (torch.compile and torch.export return it as they would a dict)
+    pytree.register_pytree_node(
+        Record,
+        _flatten,
+        _unflatten,
+        serialized_type_name="ivy.transpile.Record",
+        flatten_with_keys_fn=_flatten_with_keys,
+    )
 
 
 class TranspiledLayer(torch.nn.Module):
@@ -58,16 +87,29 @@ class TranspiledModule(torch.nn.Module):
 
         b = _registry.get_backend("torch")
         held = set(programs.buffers)
+        frozen = set(programs.frozen)
         for chain in graph.params:
             owner, leaf = self._place(chain)
             # a copy: the graph's constant keeps its own value while this one trains
             x = graph.param_values[chain].to_native(b).detach().clone()
-            if chain in held:
+            if chain in held and chain not in frozen:
                 owner.register_buffer(leaf, x)
             else:
-                trainable = x.is_floating_point() or x.is_complex()
+                trainable = chain not in held and (x.is_floating_point() or x.is_complex())
                 owner.register_parameter(leaf, torch.nn.Parameter(x, requires_grad=trainable))
             self._ivy_places[chain] = (owner, leaf)
+        #: a tied parameter's other names: alias key chain -> (the module holding it, its name there)
+        self._ivy_aliases: dict[str, tuple[torch.nn.Module, str]] = {}
+        for alias, chain in programs.ties.items():
+            owner, leaf = self._place(alias)
+            first, name = self._ivy_places[chain]
+            if name in first._parameters:
+                owner.register_parameter(leaf, first._parameters[name])
+            else:
+                owner.register_buffer(
+                    leaf, first._buffers[name], persistent=name not in first._non_persistent_buffers_set
+                )
+            self._ivy_aliases[alias] = (owner, leaf)
         training = programs.training
         self.train(True if training is None else bool(training))
 
@@ -88,10 +130,14 @@ class TranspiledModule(torch.nn.Module):
         return owner, leaf
 
     def key_chain(self, name: str) -> str:
-        """The graph's key chain of a parameter or buffer name (``"encoder.layer.0.weight"``)."""
+        """The graph's key chain of a parameter or buffer name (``"encoder.layer.0.weight"``);
+        for a tied one's other names, the key chain of the one parameter."""
         for chain in self._ivy_places:
             if name in (chain, chain.replace("/", ".")):
                 return chain
+        for alias in self._ivy_aliases:
+            if name in (alias, alias.replace("/", ".")):
+                return self.programs.ties[alias]
         raise KeyError(f"{name!r} is not a parameter or buffer of this module")
 
     def _values(self) -> dict[str, torch.Tensor]:

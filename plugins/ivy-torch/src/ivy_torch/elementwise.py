@@ -13,7 +13,7 @@ import torch
 
 from ivy.plugin_kit import fastpath
 
-from ._dtypes import ALL, COMPLEX, FLOATS, PARTIAL, UNSIGNED, u64
+from ._dtypes import ALL, COMPLEX, FLOATS, INT_BOUNDS, PARTIAL, UNSIGNED, u64
 from ._helpers import LOGIC, ORDER, VALUE, WRAP, Tensor, binop, prep2, scalar, u64_divmod, u64_shr, uint_call, unop
 
 __all__ = [
@@ -272,6 +272,12 @@ def clip(x: Tensor, /, min: Tensor | float | None = None, max: Tensor | float | 
         return torch.clamp(x, min, max)  # the common call: float bounds keep x's float dtype
     if min is None and max is None:
         return x.clone()  # torch.clamp needs at least one bound
+    b = INT_BOUNDS.get(d)
+    if b is not None:  # an int bound beyond the dtype clamps nothing there (torch would raise)
+        if type(min) is int:
+            min = b[0] if min < b[0] else b[1] if min > b[1] else min
+        if type(max) is int:
+            max = b[0] if max < b[0] else b[1] if max > b[1] else max
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         # torch.clamp takes either tensors or numbers: make both bounds tensors of x's dtype
         if min is not None:

@@ -9,10 +9,10 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy.plugin_kit import composed, fastpath
+from ivy.plugin_kit import check_index_range, composed, fastpath
 
 from ._dtypes import COMPLEX, FLOATS, PARTIAL, SIGNED, SUM_DTYPE, i64, native, promote, scalar_dtype
-from ._helpers import Tensor, norm_axis, viewcall
+from ._helpers import Tensor, int_indices, norm_axis, viewcall
 from .data_type import astype
 
 __all__ = [
@@ -44,8 +44,8 @@ def _compose(name: str) -> Any:
 _IDX = (torch.int64, torch.int32)
 
 
-def _long(i: Tensor) -> Tensor:
-    return i if i.dtype is i64 else i.long()
+def _long(i: Tensor, op: str) -> Tensor:
+    return i if i.dtype is i64 else int_indices(i, op)
 
 
 # -------------------------------------------------------------------------------------- gathers
@@ -58,7 +58,7 @@ def gather(params: Tensor, indices: Tensor, /, *, axis: int = -1, batch_dims: in
         return torch.index_select(params, axis, indices)  # the result has the standard's shape
     a = norm_axis(axis, params.ndim)
     if indices.dtype not in _IDX:
-        indices = indices.long()
+        indices = int_indices(indices, "gather")
     flat = indices.reshape(-1)
     if params.dtype in PARTIAL:  # uint16/32/64: through the same-width signed view
         out = viewcall(torch.index_select, params, a, flat)
@@ -68,7 +68,7 @@ def gather(params: Tensor, indices: Tensor, /, *, axis: int = -1, batch_dims: in
 
 
 def gather_nd(params: Tensor, indices: Tensor, /, *, batch_dims: int = 0) -> Tensor:
-    idx = _long(indices)
+    idx = _long(indices, "gather_nd")
     coords = list(idx.unbind(-1))
     if batch_dims:  # the batch axes of params pair with those of indices: aranges broadcast along them
         lead = idx.ndim - 1
@@ -116,7 +116,7 @@ def _updates(updates: Any, like_device: torch.device) -> Tensor:
 def scatter_nd(
     indices: Tensor, updates: Tensor | float, /, shape: Sequence[int] | None = None, *, reduction: str = "sum"
 ) -> Tensor:
-    idx = _long(indices)
+    idx = _long(indices, "scatter_nd")
     upd = _updates(updates, idx.device)
     k = idx.shape[-1]
     lead = idx.shape[:-1]
@@ -133,6 +133,10 @@ def scatter_nd(
         upd = upd.reshape((-1, *trailing))
     if k == 1:  # one index column: the row numbers themselves, and the result has its shape
         return _scatter_rows(idx.reshape(-1), upd, shape[0], trailing, reduction)
+    if idx.numel():  # the flat position would hide an index outside its own axis
+        cols = idx.reshape(-1, k)
+        for j, (lo, hi) in enumerate(zip(cols.amin(0).tolist(), cols.amax(0).tolist())):
+            check_index_range(lo, hi, shape[j], "scatter_nd", negative=False)
     strides = [math.prod(shape[j + 1 : k]) for j in range(k)]
     flat = (idx.reshape(-1, k) * torch.tensor(strides, dtype=i64, device=idx.device)).sum(-1)
     return _scatter_rows(flat, upd, math.prod(shape[:k]), trailing, reduction).reshape(shape)
@@ -141,7 +145,7 @@ def scatter_nd(
 def scatter_flat(
     indices: Tensor, updates: Tensor | float, /, size: int | None = None, *, reduction: str = "sum"
 ) -> Tensor:
-    idx = _long(indices).reshape(-1)
+    idx = _long(indices, "scatter_flat").reshape(-1)
     upd = _updates(updates, idx.device)
     if size is None:
         size = int(idx.max()) + 1 if idx.numel() else 0

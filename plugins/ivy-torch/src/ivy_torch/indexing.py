@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import torch
 
-from ._helpers import Tensor, norm_axis
+from ._helpers import Tensor, int_indices, norm_axis
 
 __all__ = ["take", "take_along_axis"]
 
@@ -19,7 +19,7 @@ def take(x: Tensor, indices: Tensor, /, *, axis: int | None = None) -> Tensor:
             pass
     # torch.take flattens; advanced indexing selects along one axis and wraps negative indices
     if indices.dtype not in _IDX:
-        indices = indices.long()  # uint8 would be read as a mask, int8/16 are refused
+        indices = int_indices(indices, "take")  # uint8 would be read as a mask, int8/16 are refused
     if axis is None:
         if x.ndim > 1:
             raise ValueError("take: axis may be None only for one-dimensional input")
@@ -32,7 +32,7 @@ def take(x: Tensor, indices: Tensor, /, *, axis: int | None = None) -> Tensor:
 
 def take_along_axis(x: Tensor, indices: Tensor, /, *, axis: int = -1) -> Tensor:
     if indices.dtype is not torch.int64:
-        indices = indices.long()  # gather wants int64
+        indices = int_indices(indices, "take_along_axis")  # gather wants int64
     xs, js = x.shape, indices.shape
     if len(xs) == len(js) and x.is_cpu:
         a = norm_axis(axis, len(xs))

@@ -17,14 +17,14 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from ivy.plugin_kit import axis_tuple, composed, fastpath
 from ivy.plugin_kit import channels_last as _channel_last
 from ivy.plugin_kit import check_bias as _check_bias
-from ivy.plugin_kit import composed, fastpath
 from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import padding_pairs as _pads
 
 from ._dtypes import FLOATS, PARTIAL, native
-from ._helpers import ORDER, Tensor, uint_call
+from ._helpers import ORDER, Tensor, int_indices, uint_call
 
 __all__ = [
     # primitives
@@ -457,7 +457,7 @@ def layer_norm(
     eps: float = 1e-5,
 ) -> Tensor:
     nd = x.ndim
-    axes = sorted({a % nd for a in ((normalized_idxs,) if isinstance(normalized_idxs, int) else normalized_idxs)})
+    axes = sorted(axis_tuple(normalized_idxs, nd, "layer_norm", "normalized_idxs"))
     k = len(axes)
     trailing = axes == list(range(nd - k, nd))
     xt = x if trailing else x.movedim(axes, list(range(nd - k, nd)))
@@ -547,15 +547,15 @@ def embedding(weights: Tensor, indices: Tensor, /, *, max_norm: float | None = N
     if max_norm is not None:  # F.embedding would renormalise the rows of `weights` in place
         return _compose("embedding")(weights, indices, max_norm=max_norm)
     if indices.dtype not in _IDX:
-        indices = indices.long()
+        indices = int_indices(indices, "embedding", "ids")
     return F.embedding(indices, weights)
 
 
 def one_hot(indices: Tensor, depth: int, /, *, dtype: Any = None, axis: int = -1) -> Tensor:
     # F.one_hot raises on out-of-range indices; the spec gives all zeros: compare with an int64
     # arange (an arange of a narrow index dtype would overflow for a large depth)
-    if indices.dtype in PARTIAL:
-        indices = indices.to(torch.int64)
+    if indices.dtype not in _IDX:
+        indices = int_indices(indices, "one_hot")
     hot = indices.unsqueeze(-1) == torch.arange(depth, device=indices.device)
     out = hot.to(torch.get_default_dtype() if dtype is None else native(dtype))
     if axis != -1 and axis != out.ndim - 1:

@@ -10,6 +10,8 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
+from ivy.plugin_kit import check_probability
+
 from ._dtypes import FLOATS, i64, native
 from ._dtypes import device as _native_device
 from ._helpers import Tensor, norm_axis
@@ -212,6 +214,7 @@ def bernoulli(
 
 
 def dropout(x: Tensor, prob: float, /, *, scale: bool = True, training: bool = True, seed: int | None = None) -> Tensor:
+    check_probability(prob, "dropout")  # (torch takes 1, and gives zeros)
     if not training or prob == 0.0:
         return x
     if scale and seed is None:  # torch's fused kernel, on the global generator

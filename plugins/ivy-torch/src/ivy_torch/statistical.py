@@ -8,10 +8,10 @@ from typing import Any
 
 import torch
 
-from ivy.plugin_kit import fastpath
+from ivy.plugin_kit import axis_tuple, fastpath
 
 from ._dtypes import ALL, PARTIAL, SUM_DTYPE, UNSIGNED, i64, native, u64
-from ._helpers import Tensor, axes_tuple, from_u64_order, norm_axis, to_u64_order
+from ._helpers import Tensor, axes_tuple, from_u64_order, to_u64_order
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
@@ -81,12 +81,14 @@ def prod(
         return r.view(u64) if out_dt is u64 else r.to(out_dt)
     if isinstance(axis, int):
         return torch.prod(x, dim=axis, keepdim=keepdims, dtype=dt)
+    if axis is not None:
+        axis = axis_tuple(axis, x.ndim, "prod")  # a repeated axis would pass for all of them below
     if axis is None or len(axis) == x.ndim:
         r = torch.prod(x, dtype=dt)  # torch.prod takes one axis or all of them
         return r.reshape((1,) * x.ndim) if keepdims else r
     if not axis:
         return x.to(dt, copy=True) if dt is not None else x.clone()
-    axes = sorted((norm_axis(a, x.ndim) for a in axis), reverse=True)
+    axes = sorted(axis, reverse=True)
     r = x
     for a in axes:
         r = torch.prod(r, dim=a, keepdim=True, dtype=dt)

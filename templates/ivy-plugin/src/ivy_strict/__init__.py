@@ -24,5 +24,7 @@ def ivy_register_backends(register: Callable[[BackendSpec], None]) -> None:
             array_modules=("array_api_strict",),
             load="ivy_strict._backend:load",
             description="array_api_strict: the Array API reference implementation (CPU, no autodiff)",
+            # the framework's distribution: `python -m ivy doctor` reads its version from its metadata
+            framework_distributions=("array-api-strict",),
         )
     )

@@ -13,6 +13,7 @@ import pytest
 
 import ivy
 from ivy._spec import SPECS
+from ivy.testing._helpers.facts import expect, expect_cmp, expect_is, expect_type
 
 HERE = pathlib.Path(__file__).parent
 REF_MODULES = sorted([*HERE.glob("test_ref_*.py"), *HERE.glob("test_fn_*.py")])  # Array API + functional API
@@ -34,7 +35,7 @@ def test_op_present(backend: str, name: str) -> None:
         pytest.skip(f"the {backend!r} backend declares no automatic differentiation")
     if name not in b.ops:
         pytest.fail(f"the {backend!r} backend lacks ivy.{name}", pytrace=False)
-    assert callable(b.ops[name])
+    assert callable(b.ops[name]), f"ivy.{name}: the backend's implementation is not callable: {b.ops[name]!r}"
 
 
 # --------------------------------------------------------------------------- (b)
@@ -123,16 +124,25 @@ DTYPE_NAMES = (
 
 
 def test_namespace_is_complete_array_api(backend: str, xp: Any) -> None:
-    assert xp.__array_api_version__ == "2024.12"
-    assert xp.e == math.e and xp.pi == math.pi and xp.inf == math.inf and math.isnan(xp.nan)
-    assert xp.newaxis is None
+    expect(xp.__array_api_version__, "2024.12", "the backend namespace: xp.__array_api_version__")
+    expect(xp.e, math.e, "the backend namespace: xp.e")
+    expect(xp.pi, math.pi, "the backend namespace: xp.pi")
+    expect(xp.inf, math.inf, "the backend namespace: xp.inf")
+    assert math.isnan(xp.nan), "the backend namespace: expected math.isnan(xp.nan)"
+    expect_is(xp.newaxis, None, "the backend namespace: xp.newaxis")
     info = xp.__array_namespace_info__()
     for meth in ("capabilities", "default_device", "default_dtypes", "devices", "dtypes"):
         assert callable(getattr(info, meth)), meth
     caps = info.capabilities()
-    assert {"boolean indexing", "data-dependent shapes"} <= set(caps)
+    expect_cmp(
+        {"boolean indexing", "data-dependent shapes"},
+        "<=",
+        set(caps),
+        "the backend namespace: {'boolean indexing', 'data-dependent shapes'}",
+    )
     dts = info.dtypes()
-    assert dts and set(dts) <= set(DTYPE_NAMES)
+    assert dts, "the backend namespace: expected dts"
+    expect_cmp(set(dts), "<=", set(DTYPE_NAMES), "the backend namespace: set(dts)")
     for name, native in dts.items():
         assert getattr(xp, name) == native, name  # every supported dtype is an attribute
     for kind in (
@@ -144,13 +154,23 @@ def test_namespace_is_complete_array_api(backend: str, xp: Any) -> None:
         "complex floating",
         "numeric",
     ):
-        assert set(info.dtypes(kind=kind)) <= set(dts)
-    assert set(info.default_dtypes()) == {"real floating", "complex floating", "integral", "indexing"}
-    assert info.default_device() in info.devices() or str(info.default_device()) in map(str, info.devices())
+        expect_cmp(
+            set(info.dtypes(kind=kind)), "<=", set(dts), "ivy.__array_namespace_info__: set(info.dtypes(kind=kind))"
+        )
+    expect(
+        set(info.default_dtypes()),
+        {"real floating", "complex floating", "integral", "indexing"},
+        "ivy.__array_namespace_info__: set(info.default_dtypes())",
+    )
+    default, devices = info.default_device(), info.devices()
+    assert default in devices or str(default) in map(str, devices), (
+        f"the backend namespace: the default device {default!r} is not among the devices {devices!r}"
+    )
     for required in ("bool", "float32", "int32", "int64"):
         assert required in dts, f"{backend} must support {required}"
     for qual in (q for q, sp in SPECS.items() if sp.category not in _IVY_CATEGORIES):  # the standard's
         ns, _, short = qual.rpartition(".")
         holder = getattr(xp, ns) if ns else xp
         assert callable(getattr(holder, short, None)), f"xp.{qual} missing"
-    assert isinstance(xp.linalg.__name__, str) and isinstance(xp.fft.__name__, str)
+    expect_type(xp.linalg.__name__, str, "the backend namespace: xp.linalg.__name__")
+    expect_type(xp.fft.__name__, str, "the backend namespace: xp.fft.__name__")

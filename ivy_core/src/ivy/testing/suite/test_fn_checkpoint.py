@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import ivy
+from ivy.testing._helpers.facts import expect
 from ivy.testing.convert import has_autodiff, native_to_numpy, to_native
 
 RNG = np.random.default_rng(21)
@@ -36,6 +37,7 @@ def _steps(backend, model, opt, n):
     return losses
 
 
+@pytest.mark.ivy_slow
 @pytest.mark.parametrize("name", OPTIMIZERS)
 def test_optimizer_save_and_load_resume_exactly(autodiff, name, tmp_path):
     backend = autodiff
@@ -50,13 +52,15 @@ def test_optimizer_save_and_load_resume_exactly(autodiff, name, tmp_path):
     model2, opt2 = _model(backend), OPTIMIZERS[name]()
     model2.load_weights(tmp_path / "w.safetensors")
     opt2.load(tmp_path / "opt.safetensors")
-    assert opt2.step_count == 3
+    expect(opt2.step_count, 3, "Optimizer.load: opt2.step_count")
     for (k, a), (_, b) in zip(opt2.state.to_flat_dict().items(), opt.state.to_flat_dict().items()):
         # (the loaded arrays move to the variables' backend on the next step)
         np.testing.assert_array_equal(ivy.to_numpy(a), native_to_numpy(backend, b), err_msg=k)
     got += _steps(backend, model2, opt2, 3)
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7)
-    assert all(ivy.is_native_array(x) and ivy.namespace(x).name == backend for x in ivy.nest.leaves(opt2.state))
+    for x in ivy.nest.leaves(opt2.state):
+        assert ivy.is_native_array(x), f"Optimizer.load: the state holds a {type(x)!r}, not a native array"
+        expect(ivy.namespace(x).name, backend, "Optimizer.load: the backend of the state's arrays")
 
 
 def test_optimizer_state_assignment_and_state_dict(autodiff):
@@ -65,22 +69,31 @@ def test_optimizer_state_assignment_and_state_dict(autodiff):
     _steps(backend, model, opt, 2)
     other = ivy.Adam(1e-2)
     other.load_state_dict(opt.state_dict())
-    assert other.step_count == 2 and other.state.key_chains() == opt.state.key_chains()
+    expect(other.step_count, 2, "Optimizer.load_state_dict: other.step_count")
+    expect(
+        other.state.key_chains(),
+        opt.state.key_chains(),
+        "Optimizer.load_state_dict: other.state.key_chains()",
+    )
     twin = _model(backend)
     twin.v = model.v
     np.testing.assert_allclose(_steps(backend, twin, other, 2), _steps(backend, model, opt, 2), rtol=1e-6)
     fresh = ivy.Adam(1e-2)
     fresh.state = opt.state  # the property is assignable
-    assert fresh.state.key_chains() == [
-        "mw/layers/0/w",
-        "mw/layers/0/b",
-        "mw/layers/2/w",
-        "mw/layers/2/b",
-        "vw/layers/0/w",
-        "vw/layers/0/b",
-        "vw/layers/2/w",
-        "vw/layers/2/b",
-    ]
+    expect(
+        fresh.state.key_chains(),
+        [
+            "mw/layers/0/w",
+            "mw/layers/0/b",
+            "mw/layers/2/w",
+            "mw/layers/2/b",
+            "vw/layers/0/w",
+            "vw/layers/0/b",
+            "vw/layers/2/w",
+            "vw/layers/2/b",
+        ],
+        "Optimizer.load_state_dict: fresh.state.key_chains()",
+    )
     with pytest.raises(ValueError, match="missing"):
         fresh.state = {"mw": opt.state.mw}
 

@@ -10,8 +10,9 @@ from scipy import special
 
 import ivy
 from ivy.plugin_kit import composed
+from ivy.testing._helpers.facts import expect, expect_cmp, expect_dtype, expect_shape
 from ivy.testing._helpers.nn_reference import _np_attention, _np_layer_norm, _np_lstm
-from ivy.testing.convert import dtype_name, shape_of
+from ivy.testing.convert import shape_of
 
 R = np.random.default_rng(50)
 A = np.linspace(-4, 4, 17)
@@ -81,16 +82,20 @@ def test_fn_composition_on_the_backend_namespace(backend, to_native, to_numpy, n
 
 def test_fn_composed_split_and_cast(backend, to_native):
     pieces = composed("split", backend)(to_native(np.arange(5.0)), 2, with_remainder=True)
-    assert [shape_of(p)[0] for p in pieces] == [2, 2, 1]
-    assert dtype_name(composed("cast", backend)(to_native(P), "float32").dtype) == "float32"
+    expect([shape_of(p)[0] for p in pieces], [2, 2, 1], "composed split: [shape_of(p)[0] for p in pieces]")
+    expect_dtype(composed("cast", backend)(to_native(P), "float32"), "float32", "composed cast")
 
 
 def test_fn_composed_random_ops(backend, to_native, to_numpy):
     """Core's dropout and attention dropout draw through the backend's bernoulli."""
     ivy.seed(0, backend=backend)
     dropped = composed("scaled_dot_product_attention", backend)(to_native(Q), to_native(K), to_native(V), dropout_p=0.5)
-    assert shape_of(dropped) == (2, 4, 3) and np.isfinite(to_numpy(dropped)).all()
+    expect_shape(dropped, (2, 4, 3), "composed scaled_dot_product_attention")
+    assert np.isfinite(to_numpy(dropped)).all(), (
+        "composed scaled_dot_product_attention: expected np.isfinite(to_numpy(dropped)).all()"
+    )
     drop = composed("dropout", backend)
     d = to_numpy(drop(to_native(np.ones(4000)), 0.5, seed=1))
-    assert set(np.unique(d).tolist()) <= {0.0, 2.0} and abs((d == 0).mean() - 0.5) < 0.05
+    expect_cmp(set(np.unique(d).tolist()), "<=", {0.0, 2.0}, "composed dropout: set(np.unique(d).tolist())")
+    expect_cmp(abs((d == 0).mean() - 0.5), "<", 0.05, "composed dropout: abs((d == 0).mean() - 0.5)")
     np.testing.assert_array_equal(to_numpy(drop(to_native(np.ones(4000)), 0.5, seed=1)), d)

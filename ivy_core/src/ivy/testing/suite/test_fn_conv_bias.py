@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import ivy
+from ivy.testing._helpers.facts import expect, expect_dtype
 from ivy.testing._helpers.nn_reference import (
     CONV,
     FMT,
@@ -20,7 +21,6 @@ from ivy.testing._helpers.nn_reference import (
     same_pads,
 )
 from ivy.testing._helpers.registry import covers
-from ivy.testing.convert import dtype_name
 
 
 def _cf(a):
@@ -73,7 +73,7 @@ def test_fn_conv_bias_added_on_the_channel_axis(to_native, to_numpy, case, chann
         dilations=dil,
         bias=to_native(b),
     )
-    assert dtype_name(got.dtype) == "float64"
+    expect_dtype(got, "float64", f"ivy.{CONV[n]}")
     _close(to_numpy(got), _cf(want) if channel_first else want, 1e-9)
 
 
@@ -177,7 +177,7 @@ def test_fn_conv_bias_keeps_the_dtype_of_x(backend, to_native, to_numpy, op):
     fn = getattr(ivy, op)
     y0 = to_numpy(fn(to_native(x), to_native(w), 1, "SAME"))
     y = fn(to_native(x), to_native(w), 1, "SAME", bias=to_native(b))  # a float64 bias
-    assert dtype_name(y.dtype) == "float32"
+    expect_dtype(y, "float32", f"ivy.{op}")
     _close(to_numpy(y), y0.astype(np.float64) + b, 1e-5)
 
 
@@ -209,7 +209,11 @@ def test_fn_conv_bias_gradient_sums_the_upstream_gradient(autodiff, to_native, t
 
     _, grads, _ = ivy.value_and_grad_flat(loss, [to_native(x), to_native(w), to_native(b)])
     want = g.sum(axis=tuple(a for a in range(len(y_shape)) if a != caxis))
-    assert tuple(int(v) for v in grads[2].shape) == (out,)
+    expect(
+        tuple(int(v) for v in grads[2].shape),
+        (out,),
+        "ivy.value_and_grad_flat: tuple((int(v) for v in grads[2].shape))",
+    )
     _close(to_numpy(grads[2]), want, 1e-9)
 
 

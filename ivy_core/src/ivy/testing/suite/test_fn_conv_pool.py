@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import ivy
+from ivy.testing._helpers.facts import expect
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import native_to_numpy, to_native
 
@@ -123,7 +124,7 @@ def test_fn_conv_transpose_is_the_adjoint(backend, nd, case):
     xt = native_to_numpy(
         backend, fn(to_native(backend, y), to_native(backend, w), s, p, output_shape=x.shape[1:-1], dilations=d)
     )
-    assert xt.shape == x.shape
+    expect(xt.shape, x.shape, "the transposed convolution: xt.shape")
     lhs = float(np.sum(np_conv(x, w, s, p, d) * y))
     np.testing.assert_allclose(float(np.sum(x * xt)), lhs, rtol=1e-9)
 

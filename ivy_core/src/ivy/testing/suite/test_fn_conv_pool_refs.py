@@ -10,6 +10,7 @@ import pytest
 from scipy import signal
 
 import ivy
+from ivy.testing._helpers.facts import expect, expect_dtype, expect_shape
 from ivy.testing._helpers.nn_reference import (
     CONV,
     FMT,
@@ -23,7 +24,6 @@ from ivy.testing._helpers.nn_reference import (
 )
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import supported_dtypes
-from ivy.testing.convert import dtype_name, shape_of
 
 
 def _cf(a):
@@ -88,7 +88,7 @@ def test_fn_conv_layouts_and_per_axis_arguments(to_native, to_numpy, case, chann
         data_format=FMT[n][int(channel_first)],
         dilations=dil,
     )
-    assert dtype_name(got.dtype) == "float64"
+    expect_dtype(got, "float64", f"ivy.{CONV[n]}")
     _close(to_numpy(got), _cf(want) if channel_first else want, 1e-9)
 
 
@@ -105,14 +105,15 @@ def test_fn_conv_result_has_the_dtype_and_same_size_of_x(to_native, to_numpy):
     r = np.random.default_rng(12)
     img, ker = r.normal(size=(1, 6, 7, 1)), r.normal(size=(3, 2, 1, 1))
     got = ivy.conv2d(to_native(img.astype(np.float32)), to_native(ker), 1, "SAME")  # float64 filters
-    assert dtype_name(got.dtype) == "float32"
+    expect_dtype(got, "float32", "ivy.conv2d")
     _close(to_numpy(got), np_conv(img.astype(np.float32), ker, (1, 1), same_pads((6, 7), (3, 2), (1, 1)), (1, 1)), 1e-5)
     for size in range(5, 11):
         for s in (1, 2, 3):
             y = ivy.conv1d(
                 to_native(np.ones((1, size, 2), np.float32)), to_native(np.ones((4, 2, 3), np.float32)), s, "SAME"
             )
-            assert shape_of(y) == (1, -(-size // s), 3) and dtype_name(y.dtype) == "float32"
+            expect_shape(y, (1, -(-size // s), 3), "ivy.conv1d")
+            expect_dtype(y, "float32", "ivy.conv1d")
 
 
 @covers("conv2d")
@@ -173,11 +174,11 @@ def test_fn_conv_transpose_matches_the_reference(backend, to_native, to_numpy, c
         )
     )
     got = _cl(got) if channel_first else got
-    assert got.shape == (2, *outs, 4)
+    expect(got.shape, (2, *outs, 4), f"ivy.{CONV[n]}_transpose: shape")
     _close(got, np_conv_t(x, w, s, pads, d, outs), 1e-9)
     a = r.normal(size=(2, *outs, 4))
     fwd = to_numpy(getattr(ivy, CONV[n])(to_native(a), to_native(w), strides, padding, dilations=dil))
-    assert fwd.shape == x.shape
+    expect(fwd.shape, x.shape, f"ivy.{CONV[n]}: shape")
     np.testing.assert_allclose(np.sum(fwd * x), np.sum(a * got), rtol=1e-9)
 
 
@@ -228,7 +229,7 @@ def test_fn_pools_layouts_and_dtypes(to_native, to_numpy, case, channel_first, d
     fmt = FMT[n][int(channel_first)]
     for kind, extra in (("max", {}), ("avg", {}), ("avg", {"count_include_pad": True})):
         got = getattr(ivy, f"{kind}_pool{n}d")(xin, k, strides, padding, data_format=fmt, **extra)
-        assert dtype_name(got.dtype) == dtype
+        expect_dtype(got, dtype, f"ivy.{kind}_pool{n}d")
         want = np_pool(x.astype(np.float64), kk, s, pads, kind, extra.get("count_include_pad", False))
         _close(to_numpy(got), _cf(want) if channel_first else want, tol)
 
@@ -240,7 +241,7 @@ def test_fn_max_pool_of_integers_is_exact(backend, to_native, to_numpy, dtype):
         pytest.skip(f"the {backend!r} backend has no {dtype}")
     x = np.random.default_rng(15).integers(0, 100, size=(2, 7, 6, 3)).astype(dtype)
     got = ivy.max_pool2d(to_native(x), (3, 2), 2, "SAME")
-    assert dtype_name(got.dtype) == dtype
+    expect_dtype(got, dtype, "ivy.max_pool2d")
     want = np_pool(x.astype(np.float64), (3, 2), (2, 2), same_pads((7, 6), (3, 2), (2, 2)), "max")
     np.testing.assert_array_equal(to_numpy(got), want.astype(dtype))
     x3 = np.random.default_rng(19).integers(0, 18, size=(1, 4, 4, 4, 2)).astype(dtype)
@@ -250,16 +251,20 @@ def test_fn_max_pool_of_integers_is_exact(backend, to_native, to_numpy, dtype):
     if dtype in ("int64", "uint64"):  # beyond float64's integers: no round trip through floats
         big = np.array([[[2**62 + 1], [2**62 + 3], [2**62]]], dtype=dtype)
         got = to_numpy(ivy.max_pool1d(to_native(big), 2, 1, "SAME"))
-        assert got[0, :, 0].tolist() == [2**62 + 3, 2**62 + 3, 2**62]
+        expect(got[0, :, 0].tolist(), [2**62 + 3, 2**62 + 3, 2**62], "ivy.max_pool1d: got[0, :, 0].tolist()")
     if dtype == "uint64":  # beyond int64: the order survives
         big = np.array([[[2**63 + 5], [3], [2**64 - 1], [0]]], dtype=np.uint64)
-        assert to_numpy(ivy.max_pool1d(to_native(big), 2, 2, "VALID")).tolist() == [[[2**63 + 5], [2**64 - 1]]]
+        expect(
+            to_numpy(ivy.max_pool1d(to_native(big), 2, 2, "VALID")).tolist(),
+            [[[2**63 + 5], [2**64 - 1]]],
+            "ivy.max_pool1d: to_numpy(ivy.max_pool1d(to_native(big), 2, 2, 'VALID')).tolist()",
+        )
 
 
 @covers("max_pool1d")
 def test_fn_max_pool_of_booleans(to_native, to_numpy):
     b = ivy.max_pool1d(to_native(np.array([[[0], [1], [0], [0], [0], [0]]], dtype=bool)), 2, 2, "VALID")
-    assert dtype_name(b.dtype) == "bool"
+    expect_dtype(b, "bool", "ivy.max_pool1d")
     np.testing.assert_array_equal(to_numpy(b), [[[True], [False], [False]]])
 
 

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import ivy
+from ivy.testing._helpers.facts import expect, expect_cmp, expect_dtype, expect_is, expect_shape, expect_type
 from ivy.testing._helpers.registry import covers
-from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
+from ivy.testing.convert import native_to_numpy, to_native
 
 NO_GPU = "no GPU on this machine"
 X = np.arange(12, dtype=np.float32).reshape(3, 4)
@@ -64,7 +65,7 @@ def test_dev_is_cpu(backend):
     x = to_native(backend, X)
     if not _is_cpu_native(backend, _framework_device(backend, x)):
         pytest.skip("the framework created the array on a GPU")  # jax/tf on a GPU machine
-    assert ivy.dev(x) == "cpu"
+    expect(ivy.dev(x), "cpu", "ivy.dev: ivy.dev(x)")
 
 
 @covers("dev")
@@ -74,7 +75,7 @@ def test_dev_as_native(backend):
     assert not (isinstance(d, str) and backend in ("torch", "jax", "paddle")), "expected the framework's object"
     assert _is_cpu_native(backend, d), f"{d!r} is not the framework's CPU device"
     if backend not in ("tensorflow", "paddle"):  # (their arrays report devices in another form)
-        assert d == _framework_device(backend, x)
+        expect(d, _framework_device(backend, x), "ivy.dev: d")
 
 
 @covers("to_device", "dev")
@@ -82,9 +83,10 @@ def test_to_device_cpu_round_trip(backend):
     x = to_native(backend, X)
     for target in ("cpu", ivy.dev(x, as_native=True)):
         y = ivy.to_device(x, target)
-        assert ivy.is_native_array(y)
-        assert ivy.dev(y) == "cpu"
-        assert shape_of(y) == X.shape and dtype_name(y.dtype) == "float32"
+        assert ivy.is_native_array(y), f"ivy.to_device: expected a native array, got a {type(y)!r}"
+        expect(ivy.dev(y), "cpu", "ivy.dev: ivy.dev(y)")
+        expect_shape(y, X.shape, "ivy.to_device")
+        expect_dtype(y, "float32", "ivy.to_device")
         np.testing.assert_array_equal(native_to_numpy(backend, y), X)
 
 
@@ -101,34 +103,49 @@ def test_to_device_unknown_or_unavailable(backend):
 @covers("default_device")
 def test_default_device(backend):
     d = ivy.default_device(backend=backend)
-    assert isinstance(d, str) and d in ivy.devices(backend=backend)
+    expect_type(d, str, "ivy.devices: d")
+    expect_cmp(d, "in", ivy.devices(backend=backend), "ivy.devices: d")
     if not ivy.gpu_is_available(backend=backend):
-        assert d == "cpu"
-        assert _is_cpu_native(backend, ivy.default_device(as_native=True, backend=backend))
+        expect(d, "cpu", "ivy.default_device: d")
+        assert _is_cpu_native(backend, ivy.default_device(as_native=True, backend=backend)), (
+            "ivy.default_device: expected _is_cpu_native(backend, ivy.default_device(as_native=True, backend=backend))"
+        )
     # New arrays without device= land on the default device.
-    assert ivy.dev(ivy.zeros((2,), backend=backend)) == d
-    assert ivy.dev(ivy.random_uniform(shape=(2,), backend=backend)) == d
+    expect(ivy.dev(ivy.zeros((2,), backend=backend)), d, "ivy.dev: ivy.dev(ivy.zeros((2,), backend=backend))")
+    expect(
+        ivy.dev(ivy.random_uniform(shape=(2,), backend=backend)),
+        d,
+        "ivy.dev: ivy.dev(ivy.random_uniform(shape=(2,), backend=backend))",
+    )
 
 
 @covers("devices", "num_gpus", "gpu_is_available")
 def test_devices_and_gpu_queries_are_consistent(backend):
     devs = ivy.devices(backend=backend)
-    assert isinstance(devs, list) and devs and devs[0] == "cpu"
-    assert all(isinstance(d, str) for d in devs)
-    assert len(set(devs)) == len(devs)
+    expect_type(devs, list, "ivy.devices: devs")
+    assert devs, "ivy.devices: expected devs"
+    expect(devs[0], "cpu", "ivy.devices: devs[0]")
+    assert all(isinstance(d, str) for d in devs), "ivy.devices: expected all((isinstance(d, str) for d in devs))"
+    expect(len(set(devs)), len(devs), "ivy.devices: len(set(devs))")
     n = ivy.num_gpus(backend=backend)
-    assert type(n) is int and n >= 0
+    expect_is(type(n), int, "ivy.num_gpus: type(n)")
+    expect_cmp(n, ">=", 0, "ivy.num_gpus: n")
     avail = ivy.gpu_is_available(backend=backend)
-    assert type(avail) is bool and avail == (n > 0)
-    assert [d for d in devs if d.startswith("gpu:")] == [f"gpu:{i}" for i in range(n)]
+    expect_is(type(avail), bool, "ivy.gpu_is_available: type(avail)")
+    expect(avail, n > 0, "ivy.gpu_is_available: avail")
+    expect(
+        [d for d in devs if d.startswith("gpu:")],
+        [f"gpu:{i}" for i in range(n)],
+        "ivy.devices: [d for d in devs if d.startswith('gpu:')]",
+    )
 
 
 @covers("random_uniform", "dev")
 def test_creation_on_cpu(backend):
     y = ivy.random_uniform(shape=(3,), device="cpu", backend=backend)
-    assert ivy.dev(y) == "cpu"
+    expect(ivy.dev(y), "cpu", "ivy.dev: ivy.dev(y)")
     z = ivy.randint(0, 3, (3,), device="cpu", backend=backend)
-    assert ivy.dev(z) == "cpu"
+    expect(ivy.dev(z), "cpu", "ivy.dev: ivy.dev(z)")
 
 
 # ---------------------------------------------------------------------------- GPU
@@ -140,13 +157,15 @@ def test_to_gpu_and_back(backend):
         pytest.skip(NO_GPU)
     x = to_native(backend, X)
     g = ivy.to_device(x, "gpu:0")
-    assert ivy.dev(g) == "gpu:0"
-    assert not _is_cpu_native(backend, ivy.dev(g, as_native=True))
+    expect(ivy.dev(g), "gpu:0", "ivy.dev: ivy.dev(g)")
+    assert not _is_cpu_native(backend, ivy.dev(g, as_native=True)), (
+        "ivy.dev: expected not _is_cpu_native(backend, ivy.dev(g, as_native=True))"
+    )
     back = ivy.to_device(g, "cpu")
-    assert ivy.dev(back) == "cpu"
+    expect(ivy.dev(back), "cpu", "ivy.dev: ivy.dev(back)")
     np.testing.assert_array_equal(native_to_numpy(backend, back), X)
     # An op on GPU arrays stays there.
-    assert ivy.dev(ivy.add(g, g)) == "gpu:0"
+    expect(ivy.dev(ivy.add(g, g)), "gpu:0", "ivy.dev: ivy.dev(ivy.add(g, g))")
 
 
 @covers("random_normal", "dev")
@@ -154,4 +173,4 @@ def test_random_on_gpu(backend):
     if not ivy.gpu_is_available(backend=backend):
         pytest.skip(NO_GPU)
     y = ivy.random_normal(shape=(4,), device="gpu:0", seed=1, backend=backend)
-    assert ivy.dev(y) == "gpu:0"
+    expect(ivy.dev(y), "gpu:0", "ivy.dev: ivy.dev(y)")

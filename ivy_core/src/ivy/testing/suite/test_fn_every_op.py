@@ -21,6 +21,7 @@ import pytest
 import ivy
 from ivy._spec import SPECS
 from ivy.testing import has_autodiff
+from ivy.testing._helpers.facts import expect_cmp
 from ivy.testing.convert import native_to_numpy, to_native
 
 #: ops a backend without automatic differentiation refuses (NoAutodiffError on both paths)
@@ -279,14 +280,14 @@ def _outcome(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, An
 
 def _same(got: Any, want: Any, backend: str, xp: Any, random: bool, path: str) -> None:
     if isinstance(want, Raised):
-        assert isinstance(got, Raised) and got.type is want.type, (
-            f"{path}: the backend's function raised {want!r}, ivy's call gave {got!r}"
-        )
+        assert isinstance(got, Raised), f"{path}: the backend's function raised {want!r}, ivy's call gave {got!r}"
+        assert got.type is want.type, f"{path}: the backend's function raised {want!r}, ivy's call gave {got!r}"
         return
     if isinstance(got, Raised):
         raise AssertionError(f"{path}: ivy's call raised {got!r}, the backend's function did not") from got.error
     if isinstance(want, (list, tuple)):
-        assert isinstance(got, (list, tuple)) and len(got) == len(want), f"{path}: {got!r} != {want!r}"
+        assert isinstance(got, (list, tuple)), f"{path}: {got!r} != {want!r}"
+        assert len(got) == len(want), f"{path}: {got!r} != {want!r}"
         for i, (g, w) in enumerate(zip(got, want)):
             _same(g, w, backend, xp, random, f"{path}[{i}]")
         return
@@ -373,4 +374,9 @@ def test_every_spec_op_has_a_call() -> None:
 def test_ops_are_public_functions() -> None:
     for name in SPECS:
         fn = _public(name)
-        assert inspect.signature(fn).parameters.keys() >= SPECS[name].signature.parameters.keys()
+        expect_cmp(
+            inspect.signature(fn).parameters.keys(),
+            ">=",
+            SPECS[name].signature.parameters.keys(),
+            f"ivy.{name}: the public function's parameters",
+        )

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import ivy
+from ivy.testing._helpers.facts import expect, expect_cmp, expect_dtype
 from ivy.testing._helpers.registry import covers
-from ivy.testing.convert import dtype_name, native_to_numpy, to_native
+from ivy.testing.convert import native_to_numpy, to_native
 
 RNG = np.random.default_rng(11)
 A = RNG.standard_normal((3, 4, 5))
@@ -56,7 +57,7 @@ def test_fn_scatter_nd(backend, reduction):
     elif reduction == "replace":  # duplicates: the standard leaves the winner unspecified; use unique rows
         ref[flat] = upd
         dup = ref[0, 1]
-        assert got[0, 1] in (1.0, 5.0)
+        expect_cmp(got[0, 1], "in", (1.0, 5.0), "ivy.scatter_nd: got[0, 1]")
         got[0, 1] = dup
     else:
         touched = np.zeros((4, 3), bool)
@@ -104,7 +105,8 @@ def test_fn_inplace_update(backend):
         out = ivy.inplace_update(x, to_native(backend, new))
     except TypeError as e:  # a backend of immutable arrays (JAX) must say so, and say what to do
         assert backend not in MUTABLE, f"{backend} refused an in-place update: {e}"
-        assert "immutable" in str(e) and "set_item" in str(e)
+        expect_cmp("immutable", "in", str(e), "ivy.inplace_update: 'immutable'")
+        expect_cmp("set_item", "in", str(e), "ivy.inplace_update: 'set_item'")
         return
     np.testing.assert_array_equal(_np(backend, x), new)
     np.testing.assert_array_equal(_np(backend, out), new)
@@ -185,9 +187,9 @@ def test_fn_split(backend):
     for got, ref in zip(ivy.split(x, 5), np.split(np.arange(20.0).reshape(10, 2), 5)):
         np.testing.assert_array_equal(_np(backend, got), ref)
     sizes = [_np(backend, p).shape[0] for p in ivy.split(x, [3, 7])]
-    assert sizes == [3, 7]
+    expect(sizes, [3, 7], "ivy.split: sizes")
     sizes = [_np(backend, p).shape[0] for p in ivy.split(x, 3, with_remainder=True)]
-    assert sizes == [3, 3, 3, 1]
+    expect(sizes, [3, 3, 3, 1], "ivy.split: sizes")
     with pytest.raises(ValueError):
         ivy.split(x, 3)
 
@@ -195,10 +197,10 @@ def test_fn_split(backend):
 @covers("flatten", "transpose", "cast")
 def test_fn_shape_helpers(backend):
     x = to_native(backend, A)
-    assert _np(backend, ivy.flatten(x)).shape == (60,)
+    expect(_np(backend, ivy.flatten(x)).shape, (60,), "ivy.flatten: _np(backend, ivy.flatten(x)).shape")
     np.testing.assert_array_equal(_np(backend, ivy.flatten(x, start_dim=1)), A.reshape(3, 20))
     np.testing.assert_array_equal(_np(backend, ivy.transpose(x)), A.T)
     np.testing.assert_array_equal(_np(backend, ivy.transpose(x, (1, 0, 2))), A.transpose(1, 0, 2))
     c = ivy.cast(x, "float32")
-    assert dtype_name(c.dtype) == "float32"
+    expect_dtype(c, "float32", "ivy.cast")
     np.testing.assert_allclose(_np(backend, c), A.astype(np.float32))

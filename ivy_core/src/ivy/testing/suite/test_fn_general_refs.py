@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import ivy
+from ivy.testing._helpers.facts import expect, expect_dtype, expect_is, expect_shape
 from ivy.testing._helpers.nn_reference import fd_grad
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import supported_dtypes
@@ -54,21 +55,21 @@ def test_fn_einsum_promotes_dtypes(backend, to_native, to_numpy):
     r = np.random.default_rng(31)
     a, b = r.normal(size=(2, 3)), r.normal(size=(3, 4))
     got = ivy.einsum("ij,jk->ik", to_native(a.astype(np.float32)), to_native(b))
-    assert dtype_name(got.dtype) == "float64"
+    expect_dtype(got, "float64", "ivy.einsum")
     np.testing.assert_allclose(to_numpy(got), a.astype(np.float32).astype(np.float64) @ b, rtol=1e-12)
     ia, ib = r.integers(-5, 5, (2, 3)), r.integers(-5, 5, (3, 2)).astype(np.int32)
     got = ivy.einsum("ij,jk->ik", to_native(ia), to_native(ib))
-    assert dtype_name(got.dtype) == "int64"
+    expect_dtype(got, "int64", "ivy.einsum")
     np.testing.assert_array_equal(to_numpy(got), ia @ ib)
     for dt in ("int8", "uint8", "int16"):
         if dt in supported_dtypes(backend):  # small values: integer overflow is unspecified
             ua, ub = r.integers(0, 4, (2, 3)).astype(dt), r.integers(0, 4, (3, 2)).astype(dt)
             got = ivy.einsum("ij,jk->ik", to_native(ua), to_native(ub))
-            assert dtype_name(got.dtype) == dt
+            expect_dtype(got, dt, "ivy.einsum")
             np.testing.assert_array_equal(to_numpy(got), np.einsum("ij,jk->ik", ua, ub))
     big = np.array([2**40 + 1, 3], dtype=np.int64)  # exact beyond float64's integers
     got = ivy.einsum("i,i->", to_native(big), to_native(np.array([2**12, 1], np.int64)))
-    assert int(to_numpy(got)) == int(big @ np.array([2**12, 1]))
+    expect(int(to_numpy(got)), int(big @ np.array([2**12, 1])), "ivy.einsum: int(to_numpy(got))")
 
 
 @covers("einsum")
@@ -76,7 +77,8 @@ def test_fn_einsum_of_booleans(to_native, to_numpy):
     b = np.random.default_rng(32).random((2, 3)) > 0.5
     for eq, ops in (("ij,jk->ik", (b, b.T)), ("ij->j", (b,))):
         got = ivy.einsum(eq, *map(to_native, ops))
-        assert dtype_name(got.dtype) == "bool"  # the promoted dtype of booleans: sums are "any"
+        # the promoted dtype of booleans: sums are "any"
+        expect_dtype(got, "bool", "ivy.einsum")
         np.testing.assert_array_equal(to_numpy(got), np.einsum(eq, *ops))
 
 
@@ -95,7 +97,7 @@ def test_fn_scatter_nd_into_slices_and_of_scalars(xp, to_native, to_numpy):
     np.testing.assert_array_equal(mx[[0, 2, 4]], np.zeros((3, 2)))  # rows no index reaches hold 0
     np.testing.assert_allclose(mx[1], np.maximum(-np.abs(upd[0]), -np.abs(upd[2])))
     s = ivy.scatter_nd(to_native(np.array([[0, 0], [1, 1]])), 2.5, (2, 2))
-    assert dtype_name(s.dtype) == _default(xp, "real floating")
+    expect_dtype(s, _default(xp, "real floating"), "ivy.scatter_nd")
     np.testing.assert_array_equal(to_numpy(s), [[2.5, 0], [0, 2.5]])
 
 
@@ -111,7 +113,7 @@ def test_fn_scatter_nd_of_integers(to_native, to_numpy, reduction):
     touched[tuple(idx.T)] = True
     want[~touched] = 0
     got = ivy.scatter_nd(to_native(idx.astype(np.int32)), to_native(upd), (3, 4), reduction=reduction)
-    assert dtype_name(got.dtype) == "int64"
+    expect_dtype(got, "int64", "ivy.scatter_nd")
     np.testing.assert_array_equal(to_numpy(got), want)
 
 
@@ -122,10 +124,10 @@ def test_fn_scatter_infers_the_shape(to_native, to_numpy):
     want = np.zeros((4, 2))  # (max index + 1, the trailing shape of updates)
     np.add.at(want, idx[:, 0], upd)
     got = ivy.scatter_nd(to_native(idx), to_native(upd))
-    assert shape_of(got) == (4, 2)
+    expect_shape(got, (4, 2), "ivy.scatter_nd")
     np.testing.assert_allclose(to_numpy(got), want)
     flat = ivy.scatter_flat(to_native(idx[:, 0]), to_native(upd[:, 0]), reduction="max")
-    assert shape_of(flat) == (4,)
+    expect_shape(flat, (4,), "ivy.scatter_flat")
     np.testing.assert_allclose(to_numpy(flat), [0.0, max(upd[0, 0], upd[2, 0]), 0.0, upd[1, 0]])
 
 
@@ -141,7 +143,7 @@ def test_fn_scatter_flat_reductions_and_dtypes(backend, to_native, to_numpy, red
     ufunc.at(want, idx, upd)
     want[np.isin(np.arange(8), idx, invert=True)] = 0
     got = ivy.scatter_flat(to_native(idx), to_native(upd.astype(dtype)), 8, reduction=reduction)
-    assert dtype_name(got.dtype) == dtype
+    expect_dtype(got, dtype, "ivy.scatter_flat")
     np.testing.assert_array_equal(to_numpy(got), want.astype(dtype))
 
 
@@ -187,10 +189,10 @@ def test_fn_gather_index_and_value_dtypes(backend, to_native, to_numpy):
         if vt in supported_dtypes(backend):
             v = (vals % 3 == 0) if vt == "bool" else vals.astype(vt)
             got = ivy.gather(to_native(v), to_native(np.array([3, 0])), axis=1)
-            assert dtype_name(got.dtype) == vt
+            expect_dtype(got, vt, "ivy.gather")
             np.testing.assert_array_equal(to_numpy(got), v[:, [3, 0]])
             nd = ivy.gather_nd(to_native(v), to_native(np.array([[2, 1]])))
-            assert dtype_name(nd.dtype) == vt
+            expect_dtype(nd, vt, "ivy.gather_nd")
             np.testing.assert_array_equal(to_numpy(nd), [v[2, 1]])
 
 
@@ -203,7 +205,7 @@ def test_fn_gather_batch_dims_and_gather_nd_shapes(to_native, to_numpy):
     np.testing.assert_array_equal(to_numpy(ivy.gather(to_native(p), to_native(bi), axis=2, batch_dims=1)), want)
     nd3 = np.array([[[0, 1, 2]], [[2, 3, 4]]], dtype=np.int32)
     got = ivy.gather_nd(to_native(p), to_native(nd3))
-    assert shape_of(got) == (2, 1)
+    expect_shape(got, (2, 1), "ivy.gather_nd")
     np.testing.assert_array_equal(to_numpy(got), p[nd3[..., 0], nd3[..., 1], nd3[..., 2]])
     bnd = r.integers(0, 4, size=(3, 2, 1))  # batch_dims=1: per batch row, index axis 1
     want = np.stack([p[b][bnd[b, :, 0]] for b in range(3)])
@@ -230,7 +232,7 @@ def test_fn_get_item_and_set_item_queries(to_native, to_numpy, query):
     x = to_native(A)
     q = tuple(to_native(e) if isinstance(e, np.ndarray) else e for e in query)
     got = ivy.get_item(x, q)
-    assert shape_of(got) == A[query].shape
+    expect_shape(got, A[query].shape, "ivy.get_item")
     np.testing.assert_array_equal(to_numpy(got), A[query])
     want = A.copy()
     want[query] = -1.0
@@ -250,10 +252,11 @@ def test_fn_set_item_values_broadcast_and_cast(to_native, to_numpy):
         np.testing.assert_array_equal(to_numpy(ivy.set_item(x, q, to_native(val))), want)
     np.testing.assert_array_equal(to_numpy(ivy.set_item(x, to_native(A > 20), 0.0)), np.where(A > 20, 0.0, A))
     ints = ivy.set_item(to_native(np.array([1, 2, 3], np.int32)), slice(0, 2), to_native(np.array([7.9, 8.2])))
-    assert dtype_name(ints.dtype) == "int32"  # val cast to the dtype of x
+    # val cast to the dtype of x
+    expect_dtype(ints, "int32", "ivy.set_item")
     np.testing.assert_array_equal(to_numpy(ints), [7, 8, 3])
     wide = ivy.set_item(x, (0, 0, 0), to_native(np.float32(9.0)))
-    assert dtype_name(wide.dtype) == "float64"
+    expect_dtype(wide, "float64", "ivy.set_item")
     np.testing.assert_array_equal(to_numpy(wide), np.where(A == 0, 9.0, A))
 
 
@@ -280,14 +283,20 @@ def test_fn_inplace_update_broadcasts_casts_and_keeps_variables(to_native, to_nu
         except TypeError as e:
             assert "immutable" in str(e), e
             continue
-        assert out is x
+        expect_is(out, x, "ivy.inplace_update: out")
         np.testing.assert_array_equal(to_numpy(x), [[1.0, 2.0], [1.0, 2.0]])
-        assert ivy.inplace_update(x, 5) is x
+        expect_is(ivy.inplace_update(x, 5), x, "ivy.inplace_update: ivy.inplace_update(x, 5)")
         np.testing.assert_array_equal(to_numpy(x), np.full((2, 2), 5.0))
-        assert ivy.inplace_update(x, to_native(np.array([1, 2], np.int64))) is x
-        assert dtype_name(x.dtype) == "float64"
+        expect_is(
+            ivy.inplace_update(x, to_native(np.array([1, 2], np.int64))),
+            x,
+            "ivy.inplace_update: ivy.inplace_update(x, to_native(np.array([1, 2], np.int64)))",
+        )
+        expect_dtype(x, "float64", "ivy.inplace_update")
         np.testing.assert_array_equal(to_numpy(x), [[1.0, 2.0], [1.0, 2.0]])
-        assert ivy.is_variable(x, exclusive=True) is was_variable
+        expect_is(
+            ivy.is_variable(x, exclusive=True), was_variable, "ivy.is_variable: ivy.is_variable(x, exclusive=True)"
+        )
 
 
 # ---------------------------------------------------------------------------- cumsum / cumprod
@@ -296,20 +305,20 @@ def test_fn_inplace_update_broadcasts_casts_and_keeps_variables(to_native, to_nu
 @covers("cumsum", "cumprod")
 def test_fn_cumulative_dtypes(backend, xp, to_native, to_numpy):
     default_int = _default(xp, "integral")
-    assert dtype_name(ivy.cumsum(to_native(np.array([1, 2, 3], np.int8))).dtype) == default_int
+    expect_dtype(ivy.cumsum(to_native(np.array([1, 2, 3], np.int8))), default_int, "ivy.cumsum")
     b = ivy.cumsum(to_native(np.array([True, True, False])))
-    assert dtype_name(b.dtype) == default_int
+    expect_dtype(b, default_int, "ivy.cumsum")
     np.testing.assert_array_equal(to_numpy(b), [1, 2, 2])
     f = ivy.cumsum(to_native(np.array([1, 2, 3], np.int32)), dtype="float64")
-    assert dtype_name(f.dtype) == "float64"
+    expect_dtype(f, "float64", "ivy.cumsum")
     np.testing.assert_array_equal(to_numpy(f), [1.0, 3.0, 6.0])
-    assert dtype_name(ivy.cumsum(to_native(np.array([1.0, 2.0], np.float32))).dtype) == "float32"
-    assert dtype_name(ivy.cumprod(to_native(np.ones(3, np.float32)), exclusive=True).dtype) == "float32"
+    expect_dtype(ivy.cumsum(to_native(np.array([1.0, 2.0], np.float32))), "float32", "ivy.cumsum")
+    expect_dtype(ivy.cumprod(to_native(np.ones(3, np.float32)), exclusive=True), "float32", "ivy.cumprod")
     if {"uint8", "uint64"} <= set(supported_dtypes(backend)):  # unsigned: the default unsigned dtype
         u = ivy.cumsum(to_native(np.array([1, 2], np.uint8)))
-        assert dtype_name(u.dtype) == "uint64"
+        expect_dtype(u, "uint64", "ivy.cumsum")
         np.testing.assert_array_equal(to_numpy(u), [1, 3])
-        assert dtype_name(ivy.cumprod(to_native(np.array([1, 2], np.uint8))).dtype) == "uint64"
+        expect_dtype(ivy.cumprod(to_native(np.array([1, 2], np.uint8))), "uint64", "ivy.cumprod")
     if "complex128" in supported_dtypes(backend):
         np.testing.assert_array_equal(to_numpy(ivy.cumprod(to_native(np.array([1j, 2.0])))), [1j, 2j])
 
@@ -318,7 +327,7 @@ def test_fn_cumulative_dtypes(backend, xp, to_native, to_numpy):
 def test_fn_cumsum_exclusive_of_short_and_empty_axes(to_native, to_numpy):
     np.testing.assert_array_equal(to_numpy(ivy.cumsum(to_native(np.array([1.0, 2.0])), exclusive=True)), [0.0, 1.0])
     empty = ivy.cumsum(to_native(np.zeros((0, 2))), exclusive=True)
-    assert shape_of(empty) == (0, 2)
+    expect_shape(empty, (0, 2), "ivy.cumsum")
 
 
 # ---------------------------------------------------------------------------- pad
@@ -345,12 +354,14 @@ def test_fn_pad_examples_dtypes_and_errors(to_native, to_numpy):
     np.testing.assert_array_equal(to_numpy(ivy.pad(v, 2, mode="reflect")), [3, 2, 1, 2, 3, 2, 1])  # the spec's
     np.testing.assert_array_equal(to_numpy(ivy.pad(v, 2, mode="symmetric")), [2, 1, 1, 2, 3, 3, 2])
     b = ivy.pad(to_native(np.array([[True]])), 1)
-    assert dtype_name(b.dtype) == "bool" and shape_of(b) == (3, 3) and to_numpy(b).sum() == 1
+    expect_dtype(b, "bool", "ivy.pad")
+    expect_shape(b, (3, 3), "ivy.pad")
+    expect(to_numpy(b).sum(), 1, "ivy.pad: to_numpy(b).sum()")
     ints = ivy.pad(to_native(np.array([1, 2], np.int32)), (2, 1), value=-1)
-    assert dtype_name(ints.dtype) == "int32"
+    expect_dtype(ints, "int32", "ivy.pad")
     np.testing.assert_array_equal(to_numpy(ints), [-1, -1, 1, 2, -1])
     u8 = ivy.pad(to_native(np.array([1, 2], np.uint8)), 1, value=9)
-    assert dtype_name(u8.dtype) == "uint8"
+    expect_dtype(u8, "uint8", "ivy.pad")
     np.testing.assert_array_equal(to_numpy(u8), [9, 1, 2, 9])
     a3 = np.arange(24.0, dtype=np.float32).reshape(2, 3, 4)
     np.testing.assert_array_equal(
@@ -383,7 +394,8 @@ def test_fn_top_k_sizes_and_unsorted(xp, to_native, to_numpy, shape, k):
         srt = np.sort(a, axis=-1)
         want = srt[..., ::-1][..., :k] if largest else srt[..., :k]
         v, i = ivy.top_k(x, k, largest=largest)
-        assert dtype_name(i.dtype) == _default(xp, "integral") and shape_of(v) == want.shape
+        expect_dtype(i, _default(xp, "integral"), "ivy.top_k")
+        expect_shape(v, want.shape, "ivy.top_k")
         np.testing.assert_array_equal(to_numpy(v), want)
         np.testing.assert_array_equal(np.take_along_axis(a, to_numpy(i), -1), want)
         vu, iu = ivy.top_k(x, k, largest=largest, sorted=False)  # any order: the same set
@@ -400,7 +412,7 @@ def test_fn_top_k_along_axis_0_and_of_integers(backend, to_native, to_numpy):
     for dt in ("int8", "uint8", "int64", "uint64"):
         if dt in supported_dtypes(backend):
             iv, _ = ivy.top_k(to_native(np.array([[0, 127, 5, 3]], dt)), 2, largest=False)
-            assert dtype_name(iv.dtype) == dt
+            expect_dtype(iv, dt, "ivy.top_k")
             np.testing.assert_array_equal(to_numpy(iv), [[0, 3]])
             top, _ = ivy.top_k(to_native(np.array([[3, 1, 2]], dt)), 2)
             np.testing.assert_array_equal(to_numpy(top), [[3, 2]])
@@ -414,24 +426,39 @@ def test_fn_top_k_along_axis_0_and_of_integers(backend, to_native, to_numpy):
 def test_fn_split_flatten_and_cast_details(to_native, to_numpy):
     a = to_native(np.arange(20.0).reshape(4, 5))
     pieces = ivy.split(a)  # None: pieces of size one along the axis
-    assert len(pieces) == 4 and all(shape_of(p) == (1, 5) for p in pieces)
-    assert [shape_of(p)[1] for p in ivy.split(a, [1, 4], axis=1)] == [1, 4]
-    assert [shape_of(p)[1] for p in ivy.split(a, [0, 5], axis=1)] == [0, 5]
+    expect(len(pieces), 4, "ivy.split: len(pieces)")
+    assert all(shape_of(p) == (1, 5) for p in pieces), (
+        "ivy.split: expected all((shape_of(p) == (1, 5) for p in pieces))"
+    )
+    expect(
+        [shape_of(p)[1] for p in ivy.split(a, [1, 4], axis=1)],
+        [1, 4],
+        "ivy.split: [shape_of(p)[1] for p in ivy.split(a, [1, 4], axis=1)]",
+    )
+    expect(
+        [shape_of(p)[1] for p in ivy.split(a, [0, 5], axis=1)],
+        [0, 5],
+        "ivy.split: [shape_of(p)[1] for p in ivy.split(a, [0, 5], axis=1)]",
+    )
     np.testing.assert_array_equal(
         np.concatenate([to_numpy(p) for p in ivy.split(a, 5, axis=1)], 1), np.arange(20.0).reshape(4, 5)
     )
-    assert [shape_of(p)[0] for p in ivy.split(to_native(np.arange(7.0)), 3, with_remainder=True)] == [2, 2, 2, 1]
+    expect(
+        [shape_of(p)[0] for p in ivy.split(to_native(np.arange(7.0)), 3, with_remainder=True)],
+        [2, 2, 2, 1],
+        "ivy.split: [shape_of(p)[0] for p in ivy.split(to_native(np.arange(7.0)), 3, with_remainder=True)]",
+    )
     with pytest.raises(ValueError):
         ivy.split(to_native(np.arange(7.0)), [3, 3])  # sizes not summing to the axis
     b = np.arange(24.0).reshape(2, 3, 4)
     x = to_native(b)
     np.testing.assert_array_equal(to_numpy(ivy.flatten(x, start_dim=0, end_dim=1)), b.reshape(6, 4))
-    assert shape_of(ivy.flatten(x, start_dim=1)) == (2, 12)
-    assert shape_of(ivy.flatten(to_native(np.asarray(3.0)))) == (1,)
+    expect_shape(ivy.flatten(x, start_dim=1), (2, 12), "ivy.flatten")
+    expect_shape(ivy.flatten(to_native(np.asarray(3.0))), (1,), "ivy.flatten")
     with pytest.raises(ValueError):
         ivy.flatten(x, start_dim=2, end_dim=0)
     c = ivy.cast(x, "int32")
-    assert dtype_name(c.dtype) == "int32"
+    expect_dtype(c, "int32", "ivy.cast")
     np.testing.assert_array_equal(to_numpy(c), b.astype(np.int32))
     with pytest.raises(TypeError):
         ivy.cast(to_native(np.array([1j], np.complex64)), "float32")

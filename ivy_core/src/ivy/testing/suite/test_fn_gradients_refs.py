@@ -10,6 +10,7 @@ import pytest
 
 import ivy
 import ivy.testing
+from ivy.testing._helpers.facts import expect
 from ivy.testing._helpers.registry import covers
 
 X0 = np.array([0.3, -1.2, 2.0])
@@ -39,7 +40,7 @@ def test_fn_second_order_gradients(autodiff, to_native, to_numpy):
     (value, aux), g = ivy.value_and_grad(
         lambda a, b: (ivy.sum(ivy.multiply(a, b)), "aux"), argnums=(0, 1), has_aux=True
     )(x, to_native(2 * X0))
-    assert aux == "aux"
+    expect(aux, "aux", "ivy.value_and_grad: aux")
     _close(to_numpy(value), np.sum(2 * X0 * X0))
     _close(to_numpy(g[0]), 2 * X0)
     _close(to_numpy(g[1]), X0)
@@ -112,7 +113,8 @@ def test_fn_execute_with_gradients_passes_python_outputs_through(autodiff, to_na
         return ivy.mean(ivy.multiply(y, y)), int(xs.shape[0]), "tag"
 
     value, grads, n, tag = ivy.execute_with_gradients(loss, params)
-    assert n == 5 and tag == "tag"
+    expect(n, 5, "ivy.execute_with_gradients: n")
+    expect(tag, "tag", "ivy.execute_with_gradients: tag")
     h = np.tanh(xs @ w + b)
     _close(to_numpy(value), np.mean(h * h))
     d = 2 * h * (1 - h * h) / h.size

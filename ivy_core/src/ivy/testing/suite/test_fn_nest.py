@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import ivy
+from ivy.testing._helpers.facts import expect, expect_cmp, expect_is, expect_type
 
 nest = getattr(ivy, "nest", None)  # None under the old core (the module skips)
 
@@ -34,31 +35,35 @@ def _same(got, want):
     """Deep equality with exact container types (arrays compared by value and dtype)."""
     assert type(got) is type(want), f"{type(got).__name__} != {type(want).__name__}"
     if isinstance(want, dict):
-        assert list(got) == list(want)
+        expect(list(got), list(want), "ivy.nest: list(got)")
         for k in want:
             _same(got[k], want[k])
     elif isinstance(want, (list, tuple)):
-        assert len(got) == len(want)
+        expect(len(got), len(want), "ivy.nest: len(got)")
         for g, w in zip(got, want):
             _same(g, w)
     elif isinstance(want, np.ndarray):
-        assert got.dtype == want.dtype
+        expect(got.dtype, want.dtype, "ivy.nest: got.dtype")
         np.testing.assert_array_equal(got, want)
     else:
-        assert got == want
+        expect(got, want, "ivy.nest: got")
 
 
 def test_flatten_order_and_leaves():
     t = _tree()
     leaves, s = nest.flatten(t)
     # Dict insertion order (not sorted), depth first; None and strings are leaves.
-    assert len(leaves) == 6 and s.num_leaves == 6
+    expect(len(leaves), 6, "ivy.nest.flatten: len(leaves)")
+    expect(s.num_leaves, 6, "ivy.nest.flatten: s.num_leaves")
     np.testing.assert_array_equal(leaves[0], np.arange(3.0))
-    assert leaves[1:3] == [1, 2.5]
+    expect(leaves[1:3], [1, 2.5], "ivy.nest.flatten: leaves[1:3]")
     np.testing.assert_array_equal(leaves[3], np.ones((2, 2)))
-    assert leaves[4:] == [None, "s"]
-    assert all(a is b for a, b in zip(nest.leaves(t), leaves))
-    assert leaves[0] is t["b"][0]  # leaves themselves, not copies
+    expect(leaves[4:], [None, "s"], "ivy.nest.flatten: leaves[4:]")
+    assert all((a is b for a, b in zip(nest.leaves(t), leaves))), (
+        "ivy.nest.flatten: expected all((a is b for a, b in zip(nest.leaves(t), leaves)))"
+    )
+    # leaves themselves, not copies
+    expect_is(leaves[0], t["b"][0], "ivy.nest.flatten: leaves[0]")
 
 
 def test_round_trip_keeps_types():
@@ -66,8 +71,10 @@ def test_round_trip_keeps_types():
     leaves, s = nest.flatten(t)
     back = nest.unflatten(s, leaves)
     _same(back, t)
-    assert isinstance(back["a"], Point) and back["a"].x is t["a"].x
-    assert type(back["b"][1]) is tuple and type(back["b"]) is list
+    expect_type(back["a"], Point, "ivy.nest.unflatten: back['a']")
+    expect_is(back["a"].x, t["a"].x, "ivy.nest.unflatten: back['a'].x")
+    expect_is(type(back["b"][1]), tuple, "ivy.nest.unflatten: type(back['b'][1])")
+    expect_is(type(back["b"]), list, "ivy.nest.unflatten: type(back['b'])")
 
 
 @pytest.mark.parametrize(
@@ -87,16 +94,16 @@ def test_round_trip_keeps_types():
 def test_round_trip_edge_cases(t):
     leaves, s = nest.flatten(t)
     _same(nest.unflatten(s, leaves), t)
-    assert s.num_leaves == len(leaves)
+    expect(s.num_leaves, len(leaves), "ivy.nest.unflatten: s.num_leaves")
 
 
 def test_unflatten_with_new_leaves():
     t = {"w": np.ones(2), "b": [np.zeros(3), np.zeros(1)]}
     _, s = nest.flatten(t)
     out = nest.unflatten(s, ["W", "B0", "B1"])
-    assert out == {"w": "W", "b": ["B0", "B1"]}
+    expect(out, {"w": "W", "b": ["B0", "B1"]}, "ivy.nest.unflatten: out")
     out = nest.unflatten(s, iter([1, 2, 3]))  # any iterable of leaves
-    assert out == {"w": 1, "b": [2, 3]}
+    expect(out, {"w": 1, "b": [2, 3]}, "ivy.nest.unflatten: out")
 
 
 def test_unflatten_wrong_number_of_leaves():
@@ -109,11 +116,17 @@ def test_unflatten_wrong_number_of_leaves():
 
 def test_structure_equality():
     s1 = nest.flatten({"a": [1, 2], "b": 3})[1]
-    assert s1 == nest.flatten({"a": [np.ones(1), "x"], "b": None})[1]  # leaves do not matter
-    assert s1 != nest.flatten({"b": 3, "a": [1, 2]})[1]  # key order does
-    assert s1 != nest.flatten({"a": (1, 2), "b": 3})[1]  # list vs tuple
-    assert s1 != nest.flatten({"a": [1, 2, 3], "b": 3})[1]
-    assert nest.flatten(Point(1, 2))[1] != nest.flatten((1, 2))[1]  # named tuple vs tuple
+    # leaves do not matter
+    expect(s1, nest.flatten({"a": [np.ones(1), "x"], "b": None})[1], "ivy.nest.flatten (structures): s1")
+    # key order does
+    expect_cmp(s1, "!=", nest.flatten({"b": 3, "a": [1, 2]})[1], "ivy.nest.flatten (structures): s1")
+    # list vs tuple
+    expect_cmp(s1, "!=", nest.flatten({"a": (1, 2), "b": 3})[1], "ivy.nest.flatten (structures): s1")
+    expect_cmp(s1, "!=", nest.flatten({"a": [1, 2, 3], "b": 3})[1], "ivy.nest.flatten (structures): s1")
+    # named tuple vs tuple
+    expect_cmp(
+        nest.flatten(Point(1, 2))[1], "!=", nest.flatten((1, 2))[1], "ivy.nest.flatten: the structure of a named tuple"
+    )
 
 
 def test_map_one_and_several_nests():
@@ -122,12 +135,16 @@ def test_map_one_and_several_nests():
     _same(doubled, {"w": np.arange(3.0) * 2, "b": [np.ones(2) * 2, (np.full(1, 8.0),)]})
     summed = nest.map(lambda a, b, c: a + b - c, t, doubled, t)
     _same(summed, doubled)
-    assert nest.map(lambda a: a + 1, Point(1, 2)) == Point(2, 3)
-    assert isinstance(nest.map(lambda a: a, Point(1, 2)), Point)
+    expect(
+        nest.map(lambda a: a + 1, Point(1, 2)),
+        Point(2, 3),
+        "ivy.nest.map: nest.map(lambda a: a + 1, Point(1, 2))",
+    )
+    expect_type(nest.map(lambda a: a, Point(1, 2)), Point, "ivy.nest.map: nest.map(lambda a: a, Point(1, 2))")
     # The function sees matching leaves, in order.
     seen = []
     nest.map(lambda a, b: seen.append((a, b)), {"p": 1, "q": [2, 3]}, {"p": "x", "q": ["y", "z"]})
-    assert seen == [(1, "x"), (2, "y"), (3, "z")]
+    expect(seen, [(1, "x"), (2, "y"), (3, "z")], "ivy.nest.map: seen")
 
 
 @pytest.mark.parametrize(
@@ -158,19 +175,25 @@ def test_register_node():
     b = Box("lbl", [np.ones(2), np.zeros(3)])
     # Unregistered: the whole object is one leaf.
     leaves, _ = nest.flatten({"box": b})
-    assert len(leaves) == 1 and leaves[0] is b
+    expect(len(leaves), 1, "ivy.nest.register_node: len(leaves)")
+    expect_is(leaves[0], b, "ivy.nest.register_node: leaves[0]")
     nest.register_node(Box, lambda x: (list(x.items), x.label), lambda aux, children: Box(aux, list(children)))
     t = {"box": b, "n": [Box("inner", [5.0])]}
     leaves, s = nest.flatten(t)
-    assert len(leaves) == 3 and leaves[2] == 5.0
+    expect(len(leaves), 3, "ivy.nest.register_node: len(leaves)")
+    expect(leaves[2], 5.0, "ivy.nest.register_node: leaves[2]")
     back = nest.unflatten(s, leaves)
-    assert isinstance(back["box"], Box) and back["box"].label == "lbl"
+    expect_type(back["box"], Box, "ivy.nest.register_node: back['box']")
+    expect(back["box"].label, "lbl", "ivy.nest.register_node: back['box'].label")
     np.testing.assert_array_equal(back["box"].items[1], np.zeros(3))
-    assert isinstance(back["n"][0], Box) and back["n"][0].label == "inner" and back["n"][0].items == [5.0]
+    expect_type(back["n"][0], Box, "ivy.nest.register_node: back['n'][0]")
+    expect(back["n"][0].label, "inner", "ivy.nest.register_node: back['n'][0].label")
+    expect(back["n"][0].items, [5.0], "ivy.nest.register_node: back['n'][0].items")
     m = nest.map(lambda a: a + 1, t)
-    assert isinstance(m["box"], Box) and m["box"].label == "lbl"
+    expect_type(m["box"], Box, "ivy.nest.register_node: m['box']")
+    expect(m["box"].label, "lbl", "ivy.nest.register_node: m['box'].label")
     np.testing.assert_array_equal(m["box"].items[0], np.full(2, 2.0))
-    assert m["n"][0].items == [6.0]
+    expect(m["n"][0].items, [6.0], "ivy.nest.register_node: m['n'][0].items")
     # Two boxes with different aux data are different structures.
     with pytest.raises(ValueError):
         nest.map(lambda a, c: a, Box("a", [1]), Box("b", [1]))
@@ -179,13 +202,16 @@ def test_register_node():
 def test_arrays_are_leaves_not_containers():
     a = np.arange(6.0).reshape(2, 3)
     leaves, s = nest.flatten([a, np.float64(2.0)])
-    assert len(leaves) == 2 and leaves[0] is a and s.num_leaves == 2
+    expect(len(leaves), 2, "ivy.nest.flatten (arrays): len(leaves)")
+    expect_is(leaves[0], a, "ivy.nest.flatten (arrays): leaves[0]")
+    expect(s.num_leaves, 2, "ivy.nest.flatten (arrays): s.num_leaves")
 
 
 def test_defaultdict_round_trip():
     d = collections.defaultdict(list, {"a": 1, "b": [2]})
     leaves, s = nest.flatten(d)
-    assert leaves == [1, 2]
+    expect(leaves, [1, 2], "ivy.nest.unflatten (defaultdict): leaves")
     back = nest.unflatten(s, leaves)
-    assert type(back) is collections.defaultdict and dict(back) == {"a": 1, "b": [2]}
-    assert back.default_factory is list
+    expect_is(type(back), collections.defaultdict, "ivy.nest.unflatten (defaultdict): type(back)")
+    expect(dict(back), {"a": 1, "b": [2]}, "ivy.nest.unflatten (defaultdict): dict(back)")
+    expect_is(back.default_factory, list, "ivy.nest.unflatten (defaultdict): back.default_factory")

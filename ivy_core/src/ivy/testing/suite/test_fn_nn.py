@@ -9,6 +9,7 @@ import pytest
 from scipy import special
 
 import ivy
+from ivy.testing._helpers.facts import expect
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import native_to_numpy, to_native
 
@@ -152,7 +153,7 @@ def test_fn_embedding_one_hot(backend):
     idx = np.array([[1, 4], [9, 0]], dtype=np.int64)
     _close(_np(backend, ivy.embedding(to_native(backend, w), to_native(backend, idx))), w[idx])
     got = _np(backend, ivy.one_hot(to_native(backend, idx), 10, dtype="float32"))
-    assert got.dtype == np.float32
+    expect(got.dtype, np.float32, "ivy.one_hot: got.dtype")
     np.testing.assert_array_equal(got, np.eye(10, dtype=np.float32)[idx])
     capped = _np(backend, ivy.embedding(to_native(backend, w), to_native(backend, idx), max_norm=0.5))
     norms = np.linalg.norm(w[idx], axis=-1, keepdims=True)

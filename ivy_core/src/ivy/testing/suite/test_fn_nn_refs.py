@@ -10,9 +10,10 @@ import pytest
 from scipy import special
 
 import ivy
+from ivy.testing._helpers.facts import expect, expect_dtype, expect_shape
 from ivy.testing._helpers.nn_reference import _np_attention, _np_layer_norm, _np_lstm, fd_grad
 from ivy.testing._helpers.registry import covers
-from ivy.testing.convert import dtype_name, shape_of
+from ivy.testing.convert import dtype_name
 
 
 def _close(got, want, tol=1e-10):
@@ -49,10 +50,10 @@ def test_fn_activation_extreme_inputs(to_native, to_numpy, name):
     """Large inputs neither overflow nor lose the value, in float64 and float32."""
     want = EXTREME_OPS[name](EXTREMES)
     got = getattr(ivy, name)(to_native(EXTREMES))
-    assert dtype_name(got.dtype) == "float64"
+    expect_dtype(got, "float64", f"ivy.{name}")
     np.testing.assert_allclose(to_numpy(got), want, rtol=1e-12, atol=1e-13)
     f = getattr(ivy, name)(to_native(EXTREMES.astype(np.float32)))
-    assert dtype_name(f.dtype) == "float32"
+    expect_dtype(f, "float32", f"ivy.{name}")
     with np.errstate(over="ignore"):
         np.testing.assert_allclose(to_numpy(f), want.astype(np.float32), rtol=2e-5, atol=2e-6)
 
@@ -108,7 +109,7 @@ def test_fn_linear_of_a_vector(to_native, to_numpy):
     r = np.random.default_rng(19)
     x, w, b = r.normal(size=(4,)), r.normal(size=(5, 4)), r.normal(size=(5,))
     got = ivy.linear(to_native(x), to_native(w), to_native(b))
-    assert shape_of(got) == (5,)
+    expect_shape(got, (5,), "ivy.linear")
     _close(to_numpy(got), x @ w.T + b)
 
 
@@ -145,14 +146,18 @@ def test_fn_embedding_index_dtypes_and_max_norm(to_native, to_numpy, index_dtype
 @covers("one_hot")
 def test_fn_one_hot_dtypes_axes_and_indices_out_of_range(xp, to_native, to_numpy):
     oh = ivy.one_hot(to_native(np.array([0, 2, -1, 7])), 4)
-    assert dtype_name(oh.dtype) == _default_float(xp)
+    expect_dtype(oh, _default_float(xp), "ivy.one_hot")
     np.testing.assert_array_equal(to_numpy(oh), [[1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
     wide = ivy.one_hot(to_native(np.array([3, 200], np.uint8)), 300, dtype="bool")
-    assert dtype_name(wide.dtype) == "bool" and shape_of(wide) == (2, 300)
+    expect_dtype(wide, "bool", "ivy.one_hot")
+    expect_shape(wide, (2, 300), "ivy.one_hot")
     w = to_numpy(wide)
-    assert w[0, 3] and w[1, 200] and w.sum() == 2
+    assert w[0, 3], "ivy.one_hot: expected w[0, 3]"
+    assert w[1, 200], "ivy.one_hot: expected w[1, 200]"
+    expect(w.sum(), 2, "ivy.one_hot: w.sum()")
     first = ivy.one_hot(to_native(np.array([[1, 0]], np.int32)), 3, dtype="int64", axis=0)
-    assert shape_of(first) == (3, 1, 2) and dtype_name(first.dtype) == "int64"
+    expect_shape(first, (3, 1, 2), "ivy.one_hot")
+    expect_dtype(first, "int64", "ivy.one_hot")
     np.testing.assert_array_equal(to_numpy(first), np.moveaxis(np.eye(3, dtype=np.int64)[[[1, 0]]], -1, 0))
     np.testing.assert_array_equal(to_numpy(ivy.one_hot(to_native(np.array([1])), 2, axis=-2)), [[0], [1]])
 
@@ -174,7 +179,7 @@ def test_fn_layer_norm_axes_broadcasting_eps_and_dtype(to_native, to_numpy):
     for eps in (0.1, 1e-3, 1e-5, 2.0**-17):
         _close(to_numpy(ivy.layer_norm(n(xs), -1, eps=eps)), _np_layer_norm(xs, (-1,), eps=eps), 1e-13)
     f = ivy.layer_norm(n(xs.astype(np.float32)), -1, scale=n(s.astype(np.float32)))
-    assert dtype_name(f.dtype) == "float32"
+    expect_dtype(f, "float32", "ivy.layer_norm")
     _close(to_numpy(f), _np_layer_norm(xs, (-1,), s), 1e-5)
 
 
@@ -220,7 +225,7 @@ def test_fn_group_norm_scale_offset_layouts_and_errors(to_native, to_numpy):
     want3 = (g3 - g3.mean(axis=(1, 3), keepdims=True)) / np.sqrt(g3.var(axis=(1, 3), keepdims=True) + 1e-3)
     _close(to_numpy(ivy.group_norm(to_native(x3), 2, eps=1e-3)), want3.reshape(x3.shape))
     f = ivy.group_norm(to_native(x.astype(np.float32)), 3, scale=to_native(s.astype(np.float32)))
-    assert dtype_name(f.dtype) == "float32"
+    expect_dtype(f, "float32", "ivy.group_norm")
     _close(to_numpy(f), (want - o), 1e-5)
     with pytest.raises(ValueError):
         ivy.group_norm(to_native(x), 4)  # 4 does not divide 6
@@ -298,10 +303,13 @@ def test_fn_attention_lengths_scale_masks_and_causal_alignment(to_native, to_num
     none = np.ones((4, 6), dtype=bool)
     none[2] = False  # query 2 may attend to no key
     out = to_numpy(sdpa(n(q), n(k), n(v), mask=n(none)))
-    assert np.isnan(out[:, :, 2]).all() and not np.isnan(out[:, :, [0, 1, 3]]).any()
+    assert np.isnan(out[:, :, 2]).all(), "ivy.scaled_dot_product_attention: expected np.isnan(out[:, :, 2]).all()"
+    assert not np.isnan(out[:, :, [0, 1, 3]]).any(), (
+        "ivy.scaled_dot_product_attention: expected not np.isnan(out[:, :, [0, 1, 3]]).any()"
+    )
     _close(out[:, :, [0, 1, 3]], _np_attention(q, k, v)[:, :, [0, 1, 3]])
     f32 = sdpa(*(n(a.astype(np.float32)) for a in (q, k, v)), mask=n(fm.astype(np.float32)))
-    assert dtype_name(f32.dtype) == "float32"
+    expect_dtype(f32, "float32", "ivy.scaled_dot_product_attention")
     _close(to_numpy(f32), _np_attention(q, k, v, fm), 1e-5)
 
 
@@ -311,7 +319,10 @@ def test_fn_attention_dropout_keeps_shape_and_finiteness(backend, to_native, to_
     q, k, v = r.normal(size=(2, 3, 4, 8)), r.normal(size=(2, 3, 6, 8)), r.normal(size=(2, 3, 6, 5))
     ivy.seed(0, backend=backend)
     out = ivy.scaled_dot_product_attention(to_native(q), to_native(k), to_native(v), dropout_p=0.5)
-    assert shape_of(out) == (2, 3, 4, 5) and np.isfinite(to_numpy(out)).all()
+    expect_shape(out, (2, 3, 4, 5), "ivy.scaled_dot_product_attention")
+    assert np.isfinite(to_numpy(out)).all(), (
+        "ivy.scaled_dot_product_attention: expected np.isfinite(to_numpy(out)).all()"
+    )
 
 
 @covers("adaptive_avg_pool2d")
@@ -344,12 +355,12 @@ def test_fn_losses_broadcast_dtype_and_bad_reduction(to_native, to_numpy):
     yt, yp = r.normal(size=(4, 3)), r.normal(size=(4, 3))
     lab = (r.random((4, 3)) > 0.5).astype(np.float64)
     mse = ivy.mse_loss(to_native(yt[0]), to_native(yp))  # true broadcast against pred
-    assert shape_of(mse) == ()
+    expect_shape(mse, (), "ivy.mse_loss")
     _close(to_numpy(mse), np.mean((yp - yt[0]) ** 2))
     d = np.abs(yp - yt)
     f32 = lambda a: to_native(a.astype(np.float32))  # noqa: E731
     h32 = ivy.huber_loss(f32(yt), f32(yp), delta=0.7, reduction="none")
-    assert dtype_name(h32.dtype) == "float32"
+    expect_dtype(h32, "float32", "ivy.huber_loss")
     _close(to_numpy(h32), np.where(d <= 0.7, 0.5 * d**2, 0.7 * (d - 0.35)), 1e-5)
     # from logits, stable for large logits: max(z, 0) - z t + log1p(exp(-|z|))
     z = yp * 30

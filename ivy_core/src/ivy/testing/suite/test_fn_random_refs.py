@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 import ivy
+from ivy.testing._helpers.facts import expect, expect_cmp, expect_dtype, expect_shape
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import supported_dtypes
-from ivy.testing.convert import dtype_name, shape_of
+from ivy.testing.convert import dtype_name
 
 
 def _default(xp, kind):
@@ -21,10 +22,10 @@ def _default(xp, kind):
 def test_fn_random_default_dtypes(backend, xp):
     real, integral = _default(xp, "real floating"), _default(xp, "integral")
     for draw in (ivy.random_uniform, ivy.random_normal):
-        assert dtype_name(draw(shape=(3,), seed=0, backend=backend).dtype) == real
-    assert dtype_name(ivy.bernoulli(0.5, shape=(3,), seed=0, backend=backend).dtype) == real
-    assert dtype_name(ivy.randint(0, 5, (3,), seed=0, backend=backend).dtype) == integral
-    assert dtype_name(ivy.multinomial(4, 3, seed=0, backend=backend).dtype) == integral
+        expect_dtype(draw(shape=(3,), seed=0, backend=backend), real, f"ivy.{draw.__name__}")
+    expect_dtype(ivy.bernoulli(0.5, shape=(3,), seed=0, backend=backend), real, "ivy.bernoulli")
+    expect_dtype(ivy.randint(0, 5, (3,), seed=0, backend=backend), integral, "ivy.randint")
+    expect_dtype(ivy.multinomial(4, 3, seed=0, backend=backend), integral, "ivy.multinomial")
 
 
 @covers("random_uniform")
@@ -51,8 +52,8 @@ def test_fn_randint_narrow_dtypes_and_an_empty_range(backend, to_numpy, dtype):
     if dtype not in supported_dtypes(backend):
         pytest.skip(f"the {backend!r} backend has no {dtype}")
     x = ivy.randint(0, 5, (400,), dtype=dtype, seed=2, backend=backend)
-    assert dtype_name(x.dtype) == dtype
-    assert set(to_numpy(x).tolist()) == set(range(5))
+    expect_dtype(x, dtype, "ivy.randint")
+    expect(set(to_numpy(x).tolist()), set(range(5)), "ivy.randint: set(to_numpy(x).tolist())")
     with pytest.raises(ValueError):
         ivy.randint(5, 5, (3,), backend=backend)  # [5, 5) holds no integer
 
@@ -61,9 +62,14 @@ def test_fn_randint_narrow_dtypes_and_an_empty_range(backend, to_numpy, dtype):
 def test_fn_multinomial_weighted_without_replacement(to_native, to_numpy):
     w = np.array([[0.0, 1.0, 1.0, 2.0]] * 4000)
     d = to_numpy(ivy.multinomial(4, 3, probs=to_native(w), replace=False, seed=3))
-    assert d.shape == (4000, 3)
-    assert (d != 0).all() and all(len(set(row)) == 3 for row in d.tolist())  # weight 0 never, no repeats
-    assert abs((d[:, 0] == 3).mean() - 0.5) < 0.03  # the first draw follows the weights
+    expect(d.shape, (4000, 3), "ivy.multinomial: d.shape")
+    # weight 0 never, no repeats
+    assert (d != 0).all(), "ivy.multinomial: expected (d != 0).all()"
+    assert all(len(set(row)) == 3 for row in d.tolist()), (
+        "ivy.multinomial: expected all((len(set(row)) == 3 for row in d.tolist()))"
+    )
+    # the first draw follows the weights
+    expect_cmp(abs((d[:, 0] == 3).mean() - 0.5), "<", 0.03, "ivy.multinomial: abs((d[:, 0] == 3).mean() - 0.5)")
     again = to_numpy(ivy.multinomial(3, 6, probs=to_native(np.array([[0.2, 0.3, 0.5]])), seed=5))
     np.testing.assert_array_equal(
         again, to_numpy(ivy.multinomial(3, 6, probs=to_native(np.array([[0.2, 0.3, 0.5]])), seed=5))
@@ -83,10 +89,11 @@ def test_fn_shuffle_leaves_its_input_and_needs_an_axis(to_native, to_numpy):
     x_np = np.arange(12).reshape(3, 4)
     x = to_native(x_np)
     s = to_numpy(ivy.shuffle(x, 1, seed=3))
-    assert sorted(s[0].tolist()) == [0, 1, 2, 3]
+    expect(sorted(s[0].tolist()), [0, 1, 2, 3], "ivy.shuffle: sorted(s[0].tolist())")
     np.testing.assert_array_equal(to_numpy(x), x_np)  # not modified
     b = to_numpy(ivy.shuffle(to_native(np.array([True, False, False])), seed=1))
-    assert b.dtype == np.bool_ and sorted(b.tolist()) == [False, False, True]
+    expect(b.dtype, np.bool_, "ivy.shuffle: b.dtype")
+    expect(sorted(b.tolist()), [False, False, True], "ivy.shuffle: sorted(b.tolist())")
     with pytest.raises(ValueError):
         ivy.shuffle(to_native(np.asarray(1.0)))  # a 0-d array has no axis to permute
 
@@ -94,7 +101,8 @@ def test_fn_shuffle_leaves_its_input_and_needs_an_axis(to_native, to_numpy):
 @covers("bernoulli")
 def test_fn_bernoulli_integer_dtype_broadcasts_probs(to_native, to_numpy):
     d = ivy.bernoulli(to_native(np.array([0.0, 1.0])), shape=(3, 2), dtype="int32", seed=2)
-    assert shape_of(d) == (3, 2) and dtype_name(d.dtype) == "int32"
+    expect_shape(d, (3, 2), "ivy.bernoulli")
+    expect_dtype(d, "int32", "ivy.bernoulli")
     np.testing.assert_array_equal(to_numpy(d), [[0, 1]] * 3)
 
 
@@ -104,10 +112,11 @@ def test_fn_dropout_scale_is_exact_and_the_mask_follows_the_seed(backend, to_nat
     y = to_numpy(ivy.dropout(x, 0.25, seed=0))
     z = to_numpy(ivy.dropout(x, 0.25, scale=False, seed=0))
     np.testing.assert_array_equal(z == 0, y == 0)  # the same seed drops the same elements
-    assert set(np.unique(z).tolist()) <= {0.0, 1.0}
+    expect_cmp(set(np.unique(z).tolist()), "<=", {0.0, 1.0}, "ivy.dropout: set(np.unique(z).tolist())")
     ivy.seed(1, backend=backend)
     g = to_numpy(ivy.dropout(x, 0.3))  # the global generator; float64 kept exactly at 1 / 0.7
-    assert set(np.unique(g).tolist()) <= {0.0, 1.0 / 0.7} and abs((g == 0).mean() - 0.3) < 0.02
+    expect_cmp(set(np.unique(g).tolist()), "<=", {0.0, 1.0 / 0.7}, "ivy.dropout: set(np.unique(g).tolist())")
+    expect_cmp(abs((g == 0).mean() - 0.3), "<", 0.02, "ivy.dropout: abs((g == 0).mean() - 0.3)")
 
 
 # ---------------------------------------------------------------------------- devices

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import ivy
+from ivy.testing._helpers.facts import expect
 from ivy.testing.convert import native_to_numpy, to_native
 
 
@@ -31,12 +32,16 @@ def test_asarray_converts_into_the_selected_backend(backend, xp):
     finally:
         ivy.unset_backend()
     with ivy.use_backend(backend):
-        assert xp.is_native_array(ivy.asarray(src))
-        assert xp.is_native_array(ivy.asarray([1.0, 2.0]))
-    assert xp.is_native_array(ivy.asarray(src, backend=backend))
+        got = ivy.asarray(src)
+        assert xp.is_native_array(got), f"ivy.asarray under use_backend: gave a {type(got)!r}"
+        got = ivy.asarray([1.0, 2.0])
+        assert xp.is_native_array(got), f"ivy.asarray of a list under use_backend: gave a {type(got)!r}"
+    got = ivy.asarray(src, backend=backend)
+    assert xp.is_native_array(got), f"ivy.asarray(backend=...): gave a {type(got)!r}"
     # nothing selected: the array's own framework decides
     native = to_native(backend, a)
-    assert xp.is_native_array(ivy.asarray(native))
+    got = ivy.asarray(native)
+    assert xp.is_native_array(got), f"ivy.asarray of a native array: gave a {type(got)!r}"
     if other in ivy.backends():  # a NumPy array with nothing selected needs ivy-numpy installed
         assert type(ivy.asarray(src)) is type(src), other
 
@@ -48,13 +53,14 @@ def test_linspace_with_array_endpoints(backend, xp):
     for kwargs in ({}, {"axis": -1}, {"axis": 1, "endpoint": False}):
         got = ivy.linspace(s, e, 5, **kwargs)
         want = np.linspace(start, stop, 5, **kwargs)
-        assert tuple(got.shape) == want.shape
-        assert ivy.dtype_name(got.dtype) == "float32"
+        expect(tuple(got.shape), want.shape, "ivy.linspace: tuple(got.shape)")
+        expect(ivy.dtype_name(got.dtype), "float32", "ivy.dtype_name: ivy.dtype_name(got.dtype)")
         np.testing.assert_allclose(native_to_numpy(backend, got), want, rtol=1e-6, atol=1e-6)
     # one endpoint an array, the other a number; the last sample is exactly stop
     got = native_to_numpy(backend, ivy.linspace(e, 10.0, 4, axis=-1))
     np.testing.assert_allclose(got, np.linspace(stop, 10.0, 4, axis=-1), rtol=1e-6)
-    assert (got[:, -1] == 10.0).all() and (got[:, 0] == stop).all()
+    assert (got[:, -1] == 10.0).all(), "ivy.linspace: expected (got[:, -1] == 10.0).all()"
+    assert (got[:, 0] == stop).all(), "ivy.linspace: expected (got[:, 0] == stop).all()"
     with pytest.raises(ValueError, match="axis"):
         ivy.linspace(0.0, 1.0, 3, axis=1, backend=backend)
 
@@ -70,6 +76,7 @@ print(json.dumps([ivy.to_numpy(a).tolist(), w.tolist()]))
 """
 
 
+@pytest.mark.ivy_slow
 def test_seed_before_choosing_a_backend_reproduces(backend):
     env = {**os.environ, "JAX_ENABLE_X64": os.environ.get("JAX_ENABLE_X64", "1")}
     runs = [
@@ -79,7 +86,7 @@ def test_seed_before_choosing_a_backend_reproduces(backend):
         for _ in range(2)
     ]
     first, second = (json.loads(r.stdout.strip().splitlines()[-1]) for r in runs)
-    assert first == second
+    expect(first, second, "ivy.seed: first")
     # the same as seeding that backend directly
     ivy.seed(7, backend=backend)
     with ivy.use_backend(backend):

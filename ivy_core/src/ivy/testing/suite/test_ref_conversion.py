@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import ivy
+from ivy.testing._helpers.facts import expect, expect_is, expect_type
 from ivy.testing._helpers.strategies import arrays, kind_of, shapes, supported_dtypes
 from ivy.testing.convert import to_native
 
@@ -29,7 +30,8 @@ def test_ref_to_numpy(backend: str, xp: Any, data: st.DataObject) -> None:
     nx = to_native(backend, x)
     got = ivy.to_numpy(nx)
     assert type(got) is np.ndarray, type(got)
-    assert got.dtype == x.dtype and got.shape == x.shape
+    expect(got.dtype, x.dtype, "ivy.to_numpy: got.dtype")
+    expect(got.shape, x.shape, "ivy.to_numpy: got.shape")
     np.testing.assert_array_equal(got, x)
     if got.size:  # a copy: writing to it leaves the backend array alone
         got.reshape(-1)[0] = got.reshape(-1)[-1] if dtype == "bool" else 0
@@ -44,7 +46,7 @@ def test_ref_to_scalar(backend: str, xp: Any, data: st.DataObject) -> None:
     x = data.draw(arrays(dtype, shape), label="x")
     got = ivy.to_scalar(to_native(backend, x))
     assert type(got) is PY_TYPE[kind_of(dtype)], (dtype, type(got))
-    assert got == x.item()
+    expect(got, x.item(), "ivy.to_scalar: got")
 
 
 def test_ref_to_scalar_rejects_many_elements(backend: str) -> None:
@@ -58,10 +60,10 @@ def test_ref_to_list(backend: str, xp: Any, data: st.DataObject) -> None:
     x = data.draw(arrays(dtype, shapes()), label="x")
     got = ivy.to_list(to_native(backend, x))
     want = x.tolist()
-    assert got == want
+    expect(got, want, "ivy.to_list: got")
     if x.ndim == 0:
-        assert type(got) is PY_TYPE[kind_of(dtype)]
+        expect_is(type(got), PY_TYPE[kind_of(dtype)], "ivy.to_list: type(got)")
     else:
-        assert isinstance(got, list)
+        expect_type(got, list, "ivy.to_list: got")
         for leaf in _leaves(got):
             assert type(leaf) is PY_TYPE[kind_of(dtype)], (dtype, type(leaf))

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 import ivy
 from ivy.testing._helpers.compare import assert_matches
+from ivy.testing._helpers.facts import expect, expect_dtype, expect_native, expect_shape
 from ivy.testing._helpers.ref import check, strict_dtype, xs
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import arrays, backend_dtypes, kind_of, scalar_for, shapes, supported_dtypes
-from ivy.testing.convert import DTYPES, dtype_name, native_to_numpy, shape_of, to_native
+from ivy.testing.convert import DTYPES, dtype_name, native_to_numpy, to_native
 
 CREATION_OPS = {
     "arange": "no array argument: backend=",
@@ -66,7 +67,7 @@ def test_ref_arange(backend: str, xp: Any, data: st.DataObject) -> None:
         )
     expected = xs.arange(start, stop, step, dtype=strict_dtype(dtype))
     actual = ivy.arange(start, stop, step, dtype=dtype, backend=backend)
-    assert_matches(actual, expected, backend, xp, msg="arange: ")
+    assert_matches(actual, expected, backend, xp, msg="ivy.arange: ")
 
 
 @given(data=st.data())
@@ -101,7 +102,9 @@ def test_ref_fill_creation(backend: str, xp: Any, data: st.DataObject) -> None:
         expected = getattr(xs, name)(shape, dtype=sd)
         assert_matches(getattr(ivy, name)(shape, dtype=dtype, backend=backend), expected, backend, xp, msg=f"{name}: ")
     e = ivy.empty(shape, dtype=dtype, backend=backend)
-    assert xp.is_native_array(e) and dtype_name(e.dtype) == dtype and shape_of(e) == _shape_tuple(shape)
+    expect_native(e, xp, "ivy.empty")
+    expect_dtype(e, dtype, "ivy.empty")
+    expect_shape(e, _shape_tuple(shape), "ivy.empty")
     fill = data.draw(scalar_for(dtype, "nonneg" if dtype.startswith("uint") else "any"), label="fill")
     assert_matches(
         ivy.full(shape, fill, dtype=dtype, backend=backend), xs.full(shape, fill, dtype=sd), backend, xp, msg="full: "
@@ -117,11 +120,13 @@ def test_ref_fill_creation(backend: str, xp: Any, data: st.DataObject) -> None:
             getattr(ivy, name)(nx, **kw), getattr(xs, name)(xs.asarray(x), **skw), backend, xp, msg=f"{name}: "
         )
     e = ivy.empty_like(nx, **kw)
-    assert xp.is_native_array(e) and dtype_name(e.dtype) == (to or dtype) and shape_of(e) == x.shape
+    expect_native(e, xp, "ivy.empty_like")
+    expect_dtype(e, to or dtype, "ivy.empty_like")
+    expect_shape(e, x.shape, "ivy.empty_like")
     fdt = to or dtype
     fill = data.draw(scalar_for(fdt, "nonneg" if fdt.startswith("uint") else "any"), label="fill_like")
     assert_matches(
-        ivy.full_like(nx, fill, **kw), xs.full_like(xs.asarray(x), fill, **skw), backend, xp, msg="full_like: "
+        ivy.full_like(nx, fill, **kw), xs.full_like(xs.asarray(x), fill, **skw), backend, xp, msg="ivy.full_like: "
     )
 
 
@@ -132,7 +137,7 @@ def test_ref_eye(backend: str, xp: Any, data: st.DataObject) -> None:
     m = data.draw(st.one_of(st.none(), st.integers(0, 4)))
     k = data.draw(st.integers(-3, 3))
     expected = xs.eye(n, m, k=k, dtype=strict_dtype(dtype))
-    assert_matches(ivy.eye(n, m, k=k, dtype=dtype, backend=backend), expected, backend, xp, msg="eye: ")
+    assert_matches(ivy.eye(n, m, k=k, dtype=dtype, backend=backend), expected, backend, xp, msg="ivy.eye: ")
 
 
 @given(data=st.data())
@@ -156,7 +161,7 @@ def test_ref_linspace(backend: str, xp: Any, data: st.DataObject) -> None:
     endpoint = data.draw(st.booleans())
     expected = xs.linspace(start, stop, num, dtype=strict_dtype(dtype), endpoint=endpoint)
     actual = ivy.linspace(start, stop, num, dtype=dtype, endpoint=endpoint, backend=backend)
-    assert_matches(actual, expected, backend, xp, atol=1e-5 if dtype == "float32" else 1e-12, msg="linspace: ")
+    assert_matches(actual, expected, backend, xp, atol=1e-5 if dtype == "float32" else 1e-12, msg="ivy.linspace: ")
 
 
 @given(data=st.data())
@@ -181,7 +186,9 @@ def test_ref_triangle(name: str, backend: str, xp: Any, data: st.DataObject) -> 
 def test_ref_creation_default_dtypes(backend: str, xp: Any) -> None:
     """With ``dtype=None`` creation functions use the backend's own default dtypes."""
     d = {k: dtype_name(v) for k, v in xp.__array_namespace_info__().default_dtypes().items()}
-    assert set(d) == {"real floating", "complex floating", "integral", "indexing"}
+    expect(
+        set(d), {"real floating", "complex floating", "integral", "indexing"}, "ivy.__array_namespace_info__: set(d)"
+    )
     rf, cf, it = d["real floating"], d["complex floating"], d["integral"]
     got = {
         "zeros": ivy.zeros(2, backend=backend),
@@ -218,8 +225,8 @@ def test_ref_creation_default_dtypes(backend: str, xp: Any) -> None:
     bad = {k: dtype_name(v.dtype) for k, v in got.items() if dtype_name(v.dtype) != want[k]}
     assert not bad, f"default dtypes {d}; got {bad}"
     with ivy.use_backend(backend):
-        assert dtype_name(ivy.zeros(3).dtype) == rf
-        assert dtype_name(ivy.arange(3).dtype) == it
+        expect_dtype(ivy.zeros(3), rf, "ivy.zeros")
+        expect_dtype(ivy.arange(3), it, "ivy.arange")
     for k, v in got.items():
         assert xp.is_native_array(v), k
     np.testing.assert_array_equal(native_to_numpy(backend, got["arange(int)"]), [0, 1, 2])
@@ -230,7 +237,7 @@ def test_ref_unsupported_dtype_raises(dtype: str, backend: str, xp: Any) -> None
     """Creating an array of a dtype the backend lacks raises UnsupportedDTypeError."""
     if dtype in supported_dtypes(backend):
         z = ivy.zeros(2, dtype=dtype, backend=backend)
-        assert dtype_name(z.dtype) == dtype
+        expect_dtype(z, dtype, "ivy.zeros")
         return
     with pytest.raises(ivy.errors.UnsupportedDTypeError):
         ivy.zeros(2, dtype=dtype, backend=backend)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import ivy
 from ivy.testing._helpers.compare import assert_matches
+from ivy.testing._helpers.facts import expect
 from ivy.testing._helpers.ref import strict_dtype, xs
 from ivy.testing._helpers.registry import covers
 from ivy.testing._helpers.strategies import arrays, kind_of, shapes, supported_dtypes
@@ -52,7 +53,7 @@ def test_ref_astype(backend: str, xp: Any, data: st.DataObject) -> None:
         x = np.abs(np.trunc(x.real if kind_of(src) == "complex" else x)).astype(src)  # exact, in range
     copy = data.draw(st.booleans(), label="copy")
     expected = xs.astype(xs.asarray(x), strict_dtype(dst), copy=copy)
-    assert_matches(ivy.astype(to_native(backend, x), dst, copy=copy), expected, backend, xp, msg="astype: ")
+    assert_matches(ivy.astype(to_native(backend, x), dst, copy=copy), expected, backend, xp, msg="ivy.astype: ")
 
 
 def test_ref_can_cast(backend: str, xp: Any) -> None:
@@ -131,10 +132,20 @@ def test_ref_data_type_via_namespace(backend: str, xp: Any) -> None:
     """The same functions reached through the backend namespace ``xp`` agree with the reference."""
     sup = supported_dtypes(backend)
     f = "float64" if "float64" in sup else "float32"
-    assert xp.can_cast(xp.int8, getattr(xp, f)) == xs.can_cast(xs.int8, strict_dtype(f))
-    assert xp.finfo(getattr(xp, f)).bits == xs.finfo(strict_dtype(f)).bits
-    assert xp.iinfo(xp.int32).max == xs.iinfo(xs.int32).max
-    assert xp.isdtype(getattr(xp, f), "real floating")
-    assert dtype_name(xp.result_type(xp.int8, xp.int32)) == "int32"
+    expect(
+        xp.can_cast(xp.int8, getattr(xp, f)),
+        xs.can_cast(xs.int8, strict_dtype(f)),
+        "ivy.can_cast: xp.can_cast(xp.int8, getattr(xp, f))",
+    )
+    expect(xp.finfo(getattr(xp, f)).bits, xs.finfo(strict_dtype(f)).bits, "ivy.finfo: xp.finfo(getattr(xp, f)).bits")
+    expect(xp.iinfo(xp.int32).max, xs.iinfo(xs.int32).max, "ivy.iinfo: xp.iinfo(xp.int32).max")
+    assert xp.isdtype(getattr(xp, f), "real floating"), (
+        "ivy.isdtype: expected xp.isdtype(getattr(xp, f), 'real floating')"
+    )
+    expect(
+        dtype_name(xp.result_type(xp.int8, xp.int32)),
+        "int32",
+        "ivy.result_type: dtype_name(xp.result_type(xp.int8, xp.int32))",
+    )
     x = to_native(backend, np.arange(3, dtype="int32"))
     assert_matches(xp.astype(x, getattr(xp, f)), xs.astype(xs.arange(3, dtype=xs.int32), strict_dtype(f)), backend, xp)

@@ -242,7 +242,9 @@ def test_ref_clip(backend: str, xp: Any, data: st.DataObject) -> None:
 
 
 def test_ref_elementwise_tables_are_disjoint() -> None:
-    assert not set(UNARY_OPS) & set(BINARY_OPS)
+    assert not set(UNARY_OPS) & set(BINARY_OPS), (
+        "the elementwise reference tables: expected not set(UNARY_OPS) & set(BINARY_OPS)"
+    )
     for table in (UNARY_OPS, BINARY_OPS):
         for name, e in table.items():
             assert dtypes_of(*e.kinds), name

@@ -16,6 +16,7 @@ from hypothesis.extra import numpy as hnp
 
 import ivy
 from ivy.testing._helpers.compare import assert_matches, assert_values
+from ivy.testing._helpers.facts import expect_dtype, expect_shape
 from ivy.testing._helpers.ref import check, sdtype, snp, strict_dtype, xs
 from ivy.testing._helpers.strategies import arrays, axis_arg, backend_dtypes
 from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
@@ -148,11 +149,14 @@ def test_ref_linalg_eigh(backend: str, xp: Any, data: st.DataObject) -> None:
     x = spd(data, dtype)
     got = ivy.linalg.eigh(to_native(backend, x))
     want = xs.linalg.eigh(xs.asarray(x))
-    assert hasattr(got, "eigenvalues") and hasattr(got, "eigenvectors"), "eigh returns a named tuple"
+    assert hasattr(got, "eigenvalues"), "eigh returns a named tuple"
+    assert hasattr(got, "eigenvectors"), "eigh returns a named tuple"
     w, v = got.eigenvalues, got.eigenvectors
-    assert dtype_name(w.dtype) == sdtype(want.eigenvalues) and dtype_name(v.dtype) == dtype
+    expect_dtype(w, sdtype(want.eigenvalues), "ivy.linalg.eigh")
+    expect_dtype(v, dtype, "ivy.linalg.eigh")
     cd = _wide(dtype)
-    assert shape_of(w) == want.eigenvalues.shape and shape_of(v) == x.shape
+    expect_shape(w, want.eigenvalues.shape, "ivy.linalg.eigh")
+    expect_shape(v, x.shape, "ivy.linalg.eigh")
     wn, vn = _np(backend, w), _np(backend, v)
     assert_values(np.sort(wn, axis=-1), np.sort(snp(want.eigenvalues), axis=-1), "float64", **tol(dtype))
     n = x.shape[-1]
@@ -170,7 +174,8 @@ def test_ref_linalg_eigvalsh(backend: str, xp: Any, data: st.DataObject) -> None
     x = spd(data, dtype)
     got = ivy.linalg.eigvalsh(to_native(backend, x))
     want = xs.linalg.eigvalsh(xs.asarray(x))
-    assert dtype_name(got.dtype) == sdtype(want) and shape_of(got) == want.shape
+    expect_dtype(got, sdtype(want), "ivy.linalg.eigvalsh")
+    expect_shape(got, want.shape, "ivy.linalg.eigvalsh")
     assert_values(np.sort(_np(backend, got), axis=-1), np.sort(snp(want), axis=-1), "float64", **tol(dtype))
 
 
@@ -245,9 +250,11 @@ def test_ref_linalg_qr(backend: str, xp: Any, data: st.DataObject) -> None:
     mode = data.draw(st.sampled_from(["reduced", "complete"]), label="mode")
     got = ivy.linalg.qr(to_native(backend, x), mode=mode)
     want = xs.linalg.qr(xs.asarray(x), mode=mode)
-    assert hasattr(got, "Q") and hasattr(got, "R"), "qr returns a named tuple (Q, R)"
+    assert hasattr(got, "Q"), "qr returns a named tuple (Q, R)"
+    assert hasattr(got, "R"), "qr returns a named tuple (Q, R)"
     for g, w in ((got.Q, want.Q), (got.R, want.R)):
-        assert dtype_name(g.dtype) == sdtype(w) and shape_of(g) == w.shape, (shape_of(g), w.shape)
+        assert dtype_name(g.dtype) == sdtype(w), (shape_of(g), w.shape)
+        assert shape_of(g) == w.shape, (shape_of(g), w.shape)
     q, r = _np(backend, got.Q), _np(backend, got.R)
     t = tol(dtype)["rtol"] * 10
     cd = _wide(dtype)
@@ -264,9 +271,10 @@ def test_ref_linalg_slogdet(backend: str, xp: Any, data: st.DataObject) -> None:
         x = x.copy()
         x[..., 0, :] *= -1
     got = ivy.linalg.slogdet(to_native(backend, x))
-    assert hasattr(got, "sign") and hasattr(got, "logabsdet"), "slogdet returns a named tuple"
+    assert hasattr(got, "sign"), "slogdet returns a named tuple"
+    assert hasattr(got, "logabsdet"), "slogdet returns a named tuple"
     want = xs.linalg.slogdet(xs.asarray(x))
-    assert_matches(tuple(got), tuple(want), backend, xp, msg="slogdet: ", **tol(dtype))
+    assert_matches(tuple(got), tuple(want), backend, xp, msg="ivy.linalg.slogdet: ", **tol(dtype))
 
 
 @given(data=st.data())
@@ -290,7 +298,8 @@ def test_ref_linalg_svd(backend: str, xp: Any, data: st.DataObject) -> None:
     want = xs.linalg.svd(xs.asarray(x), full_matrices=full)
     assert all(hasattr(got, f) for f in ("U", "S", "Vh")), "svd returns a named tuple (U, S, Vh)"
     for g, w in zip(got, want):
-        assert dtype_name(g.dtype) == sdtype(w) and shape_of(g) == w.shape, (shape_of(g), w.shape)
+        assert dtype_name(g.dtype) == sdtype(w), (shape_of(g), w.shape)
+        assert shape_of(g) == w.shape, (shape_of(g), w.shape)
     u, s, vh = (_np(backend, a) for a in got)
     assert_values(s, snp(want.S).astype(np.float64), "float64", **tol(dtype))
     k = s.shape[-1]

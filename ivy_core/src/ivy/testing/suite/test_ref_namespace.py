@@ -10,6 +10,7 @@ import pytest
 
 import ivy
 from ivy.testing._helpers.compare import assert_matches
+from ivy.testing._helpers.facts import expect, expect_cmp
 from ivy.testing._helpers.ref import check, op_of, xs
 from ivy.testing.convert import to_native
 
@@ -38,13 +39,14 @@ def test_ref_namespace_agrees(category: str, backend: str, xp: Any) -> None:
     name, args, kw = CASES[category]
     via_xp, _ = check(name, backend, xp, *args, via=xp, rtol=1e-4, atol=1e-5, **kw)
     via_ivy, _ = check(name, backend, xp, *args, rtol=1e-4, atol=1e-5, **kw)
-    assert op_of(xp, name) is not op_of(ivy, name)
+    expect_cmp(op_of(xp, name), "is not", op_of(ivy, name), f"xp.{name}: the namespace's function")
 
 
 def test_ref_namespace_data_type(backend: str, xp: Any) -> None:
     x = to_native(backend, A)
     assert_matches(xp.astype(x, xp.int32), xs.astype(xs.asarray(A), xs.int32), backend, xp)
-    assert xp.can_cast(xp.int8, xp.int32) and not xp.can_cast(xp.float32, xp.int32)
+    assert xp.can_cast(xp.int8, xp.int32), "ivy.can_cast: expected xp.can_cast(xp.int8, xp.int32)"
+    assert not xp.can_cast(xp.float32, xp.int32), "ivy.can_cast: expected not xp.can_cast(xp.float32, xp.int32)"
 
 
 def test_ref_namespace_creation(backend: str, xp: Any) -> None:
@@ -56,5 +58,9 @@ def test_ref_namespace_creation(backend: str, xp: Any) -> None:
 def test_ref_namespace_conversion(backend: str, xp: Any) -> None:
     x = to_native(backend, A)
     np.testing.assert_array_equal(xp.to_numpy(x), A)
-    assert xp.to_list(x) == A.tolist()
-    assert xp.to_scalar(to_native(backend, np.array([2.5], dtype="float32"))) == 2.5
+    expect(xp.to_list(x), A.tolist(), "ivy.to_list: xp.to_list(x)")
+    expect(
+        xp.to_scalar(to_native(backend, np.array([2.5], dtype="float32"))),
+        2.5,
+        "ivy.to_scalar: xp.to_scalar(to_native(backend, np.array([2.5], dtype='float32')))",
+    )

@@ -12,6 +12,7 @@ from hypothesis.extra import numpy as hnp
 
 import ivy
 from ivy.testing._helpers.compare import assert_values
+from ivy.testing._helpers.facts import expect_dtype
 from ivy.testing._helpers.ref import check, sdtype, snp, xs
 from ivy.testing._helpers.strategies import arrays, axis_arg, backend_dtypes, shapes, supported_dtypes
 from ivy.testing.convert import dtype_name, native_to_numpy, shape_of, to_native
@@ -126,7 +127,7 @@ def _check_sorted_values(backend: str, xp: Any, values: Any, expected_values: An
 def test_ref_unique_values(backend: str, xp: Any, data: st.DataObject) -> None:
     dtype, x = _set_input(data, backend)
     got = ivy.unique_values(to_native(backend, x))
-    _check_sorted_values(backend, xp, got, xs.unique_values(xs.asarray(x)), "unique_values: ")
+    _check_sorted_values(backend, xp, got, xs.unique_values(xs.asarray(x)), "ivy.unique_values: ")
 
 
 @given(data=st.data())
@@ -134,10 +135,11 @@ def test_ref_unique_counts(backend: str, xp: Any, data: st.DataObject) -> None:
     dtype, x = _set_input(data, backend)
     got = ivy.unique_counts(to_native(backend, x))
     want = xs.unique_counts(xs.asarray(x))
-    assert hasattr(got, "values") and hasattr(got, "counts"), "unique_counts returns a named tuple"
+    assert hasattr(got, "values"), "unique_counts returns a named tuple"
+    assert hasattr(got, "counts"), "unique_counts returns a named tuple"
     order = _check_sorted_values(backend, xp, got.values, want.values, "unique_counts values: ")
     c = native_to_numpy(backend, got.counts)
-    assert dtype_name(got.counts.dtype) == sdtype(want.counts)
+    expect_dtype(got.counts, sdtype(want.counts), "ivy.unique_counts")
     np.testing.assert_array_equal(c[order], snp(want.counts)[np.argsort(snp(want.values), kind="stable")])
 
 
@@ -153,7 +155,8 @@ def test_ref_unique_inverse(backend: str, xp: Any, data: st.DataObject) -> None:
     dtype, x = _set_input(data, backend)
     got = ivy.unique_inverse(to_native(backend, x))
     want = xs.unique_inverse(xs.asarray(x))
-    assert hasattr(got, "values") and hasattr(got, "inverse_indices"), "unique_inverse returns a named tuple"
+    assert hasattr(got, "values"), "unique_inverse returns a named tuple"
+    assert hasattr(got, "inverse_indices"), "unique_inverse returns a named tuple"
     _check_sorted_values(backend, xp, got.values, want.values, "unique_inverse values: ")
     _check_inverse(backend, x, native_to_numpy(backend, got.values), got.inverse_indices, sdtype(want.inverse_indices))
 

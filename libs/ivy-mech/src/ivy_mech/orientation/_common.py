@@ -69,6 +69,30 @@ def check_euler(e: Any, name: str) -> None:
     check_last_dims(e, (3,), name, "Euler angles")
 
 
+def checked_quaternion(q: Any) -> tuple[Any, Any]:
+    """``(safe, invalid)`` for quaternions ``[..., 4]``: ``invalid`` ``[..., 1]`` marks those that
+    are no rotation (zero, or not finite: ``|q|² > 0`` fails), which ``safe`` replaces by the
+    identity so that the formulas stay finite and warning-free; the caller returns NaN there
+    (:func:`nan_where`)."""
+    invalid = ivy.logical_not(ivy.sum(q * q, axis=-1, keepdims=True) > 0)
+    identity = ivy.concat([ivy.zeros_like(q[..., 0:3]), ivy.ones_like(q[..., 3:4])], axis=-1)
+    return ivy.where(invalid, identity, q), invalid
+
+
+def matrix_is_no_rotation(
+    m00: Any, m01: Any, m02: Any, m10: Any, m11: Any, m12: Any, m20: Any, m21: Any, m22: Any
+) -> Any:
+    """``[...]``: where the 3x3 matrix of these entries is no rotation: ``det <= 0`` (singular,
+    such as the zero matrix, or a reflection) or not finite (``det > 0`` fails)."""
+    det = m00 * (m11 * m22 - m12 * m21) - m01 * (m10 * m22 - m12 * m20) + m02 * (m10 * m21 - m11 * m20)
+    return ivy.logical_not(det > 0)
+
+
+def nan_where(invalid: Any, x: Any) -> Any:
+    """``x`` with NaN where ``invalid`` (which broadcasts against ``x``)."""
+    return ivy.where(invalid, float("nan"), x)
+
+
 def unit_z_like(v: Any) -> Any:
     """``[0, 0, 1]`` with the batch shape, dtype and device of ``v`` (``[..., 3]``)."""
     return ivy.concat([ivy.zeros_like(v[..., 0:2]), ivy.ones_like(v[..., 0:1])], axis=-1)

@@ -18,6 +18,8 @@ from ._common import (
     check_polar_axis_angle,
     check_quaternion,
     check_rotation_vector,
+    checked_quaternion,
+    nan_where,
     polar_to_axis,
     unit_z_like,
 )
@@ -42,13 +44,14 @@ def quaternion_to_axis_angle(quaternion: Any) -> Any:
 
     The quaternion is canonicalised first (``qr >= 0``), so every sign is handled; ``theta =
     2 atan2(|q_vec|, qr)`` is in ``[0, pi]`` and the axis is ``unit(q_vec)`` (``[0, 0, 1]`` for the
-    identity). Non-unit quaternions are fine.
+    identity). Non-unit quaternions are fine; the zero quaternion gives NaN.
     """
     check_quaternion(quaternion, "quaternion_to_axis_angle")
-    canonical = canonicalize_quaternion(quaternion)
+    q, invalid = checked_quaternion(quaternion)
+    canonical = canonicalize_quaternion(q)
     vec, w = canonical[..., 0:3], canonical[..., 3:4]
     theta = 2.0 * safe_atan2(safe_norm(vec, axis=-1, keepdims=True), w)
-    return ivy.concat([safe_normalize(vec, unit_z_like(vec)), theta], axis=-1)
+    return nan_where(invalid, ivy.concat([safe_normalize(vec, unit_z_like(vec)), theta], axis=-1))
 
 
 def rot_mat_to_axis_angle(rot_mat: Any) -> Any:
@@ -94,8 +97,11 @@ def polar_axis_angle_to_axis_angle(polar_axis_angle: Any) -> Any:
 
 
 def quaternion_to_polar_axis_angle(quaternion: Any) -> Any:
-    """Quaternion ``[..., 4]`` to polar axis-angle ``[..., 3]`` (via the canonical axis-angle)."""
-    return axis_angle_to_polar_axis_angle(quaternion_to_axis_angle(quaternion))
+    """Quaternion ``[..., 4]`` to polar axis-angle ``[..., 3]`` (via the canonical axis-angle; NaN
+    for the zero quaternion)."""
+    check_quaternion(quaternion, "quaternion_to_polar_axis_angle")
+    q, invalid = checked_quaternion(quaternion)
+    return nan_where(invalid, axis_angle_to_polar_axis_angle(quaternion_to_axis_angle(q)))
 
 
 def rot_mat_to_polar_axis_angle(rot_mat: Any) -> Any:

@@ -17,7 +17,17 @@ from typing import Any
 import ivy
 
 from .._safe import safe_atan2
-from ._common import check_axis_angle, check_polar_axis_angle, check_rot_mat, check_rotation_vector, euler_axes
+from ._common import (
+    check_axis_angle,
+    check_polar_axis_angle,
+    check_quaternion,
+    check_rot_mat,
+    check_rotation_vector,
+    checked_quaternion,
+    euler_axes,
+    matrix_is_no_rotation,
+    nan_where,
+)
 from .rotation_matrix import (
     axis_angle_to_rot_mat,
     polar_axis_angle_to_rot_mat,
@@ -67,7 +77,8 @@ def rot_mat_to_euler(rot_mat: Any, convention: str = "zyx") -> Any:
 
     The inverse of ``euler_to_rot_mat`` for every one of the 12 conventions (ranges and the gimbal
     lock choice in the module docstring). SciPy: ``Rotation.from_matrix(R).as_euler(convention)``.
-    No branching on values: near gimbal lock the three angles still reproduce ``R``.
+    No branching on values: near gimbal lock the three angles still reproduce ``R``. A matrix that
+    is no rotation, ``det(R) <= 0`` (singular, e.g. zero, or a reflection), gives NaN.
     """
     first, middle, last = euler_axes(convention, "rot_mat_to_euler")
     check_rot_mat(rot_mat, "rot_mat_to_euler")
@@ -86,13 +97,17 @@ def rot_mat_to_euler(rot_mat: Any, convention: str = "zyx") -> Any:
         alpha, beta, gamma = _solve_xyx(m, sign)
     else:
         alpha, beta, gamma = _solve_xyz(m)
-    return ivy.stack([sign * gamma, sign * beta, sign * alpha], axis=-1)
+    invalid = matrix_is_no_rotation(*(rot_mat[..., r, c] for r in range(3) for c in range(3)))
+    return nan_where(invalid[..., None], ivy.stack([sign * gamma, sign * beta, sign * alpha], axis=-1))
 
 
 def quaternion_to_euler(quaternion: Any, convention: str = "zyx") -> Any:
-    """Quaternion ``[..., 4]`` ``[qi, qj, qk, qr]`` (any sign, any non-zero norm) to Euler angles ``[..., 3]``."""
+    """Quaternion ``[..., 4]`` ``[qi, qj, qk, qr]`` (any sign, any non-zero norm) to Euler angles
+    ``[..., 3]``; NaN for the zero quaternion."""
     euler_axes(convention, "quaternion_to_euler")
-    return rot_mat_to_euler(quaternion_to_rot_mat(quaternion), convention)
+    check_quaternion(quaternion, "quaternion_to_euler")
+    q, invalid = checked_quaternion(quaternion)
+    return nan_where(invalid, rot_mat_to_euler(quaternion_to_rot_mat(q), convention))
 
 
 def axis_angle_to_euler(axis_angle: Any, convention: str = "zyx") -> Any:

@@ -20,7 +20,10 @@ from ._common import (
     check_quaternion,
     check_rot_mat,
     check_rotation_vector,
+    checked_quaternion,
     euler_axes,
+    matrix_is_no_rotation,
+    nan_where,
     polar_to_axis,
 )
 
@@ -71,11 +74,13 @@ def hamilton_product(quaternion1: Any, quaternion2: Any) -> Any:
 def inverse_quaternion(quaternion: Any) -> Any:
     """The inverse ``conj(q) / |q|^2`` of quaternions ``[..., 4]`` (scalar last).
 
-    For a unit quaternion this is the conjugate, the inverse rotation.
+    For a unit quaternion this is the conjugate, the inverse rotation. The zero quaternion has no
+    inverse: NaN.
     """
     check_quaternion(quaternion, "inverse_quaternion")
-    conjugate = ivy.concat([-quaternion[..., 0:3], quaternion[..., 3:4]], axis=-1)
-    return conjugate / ivy.sum(quaternion * quaternion, axis=-1, keepdims=True)
+    q, invalid = checked_quaternion(quaternion)
+    conjugate = ivy.concat([-q[..., 0:3], q[..., 3:4]], axis=-1)
+    return nan_where(invalid, conjugate / ivy.sum(q * q, axis=-1, keepdims=True))
 
 
 def rotation_vector_to_quaternion(rot_vec: Any) -> Any:
@@ -118,7 +123,8 @@ def rot_mat_to_quaternion(rot_mat: Any) -> Any:
     Each of ``qi, qj, qk, qr`` gives a formula for ``4 q_m q`` that is accurate when ``|q_m|`` is
     largest; the formula with the largest diagonal term ``4 q_m^2`` is selected element-wise (no
     data-dependent branching, so it compiles) and normalised. This is exact for every rotation,
-    180-degree rotations included, and the normalisation never divides by less than 2.
+    180-degree rotations included, and the normalisation never divides by less than 2. A matrix
+    that is no rotation, ``det(R) <= 0`` (singular, e.g. zero, or a reflection), gives NaN.
     """
     check_rot_mat(rot_mat, "rot_mat_to_quaternion")
     m00, m01, m02 = rot_mat[..., 0, 0], rot_mat[..., 0, 1], rot_mat[..., 0, 2]
@@ -135,7 +141,8 @@ def rot_mat_to_quaternion(rot_mat: Any) -> Any:
     best_ij = ivy.where((t_i >= t_j)[..., None], from_i, from_j)
     best_ijk = ivy.where((ivy.maximum(t_i, t_j) >= t_k)[..., None], best_ij, from_k)
     best = ivy.where((t_r >= ivy.maximum(ivy.maximum(t_i, t_j), t_k))[..., None], from_r, best_ijk)
-    return canonicalize_quaternion(_unit(best))
+    invalid = matrix_is_no_rotation(m00, m01, m02, m10, m11, m12, m20, m21, m22)
+    return nan_where(invalid[..., None], canonicalize_quaternion(_unit(best)))
 
 
 def _elementary_quaternion(axis: int, angle: Any) -> Any:
@@ -166,10 +173,12 @@ def scale_quaternion_rotation_angle(quaternion: Any, scale: Any) -> Any:
 
     The angle is taken from the canonical quaternion, so it lies in ``[0, pi]`` (``q`` and ``-q``
     give the same result). ``scale`` is a number or an array that broadcasts against ``[...]``.
-    Returns a canonical unit quaternion. Finite values and gradients at the identity rotation.
+    Returns a canonical unit quaternion. Finite values and gradients at the identity rotation; NaN
+    for the zero quaternion.
     """
     check_quaternion(quaternion, "scale_quaternion_rotation_angle")
-    canonical = canonicalize_quaternion(_unit(quaternion))
+    q, invalid = checked_quaternion(quaternion)
+    canonical = canonicalize_quaternion(_unit(q))
     vec, w = canonical[..., 0:3], canonical[..., 3:4]
     n = safe_norm(vec, axis=-1, keepdims=True)
     if not isinstance(scale, (int, float)):
@@ -177,4 +186,4 @@ def scale_quaternion_rotation_angle(quaternion: Any, scale: Any) -> Any:
     new_half = scale * ivy.atan2(n, w)
     # sin(new_half) / n == scale * (half / n) * sinc(new_half), finite as n -> 0
     new_vec = vec * (scale * atan2_over(n, w) * sinc(new_half))
-    return canonicalize_quaternion(ivy.concat([new_vec, ivy.cos(new_half)], axis=-1))
+    return nan_where(invalid, canonicalize_quaternion(ivy.concat([new_vec, ivy.cos(new_half)], axis=-1)))

@@ -17,7 +17,9 @@ from ._common import (
     check_polar_axis_angle,
     check_quaternion,
     check_rotation_vector,
+    checked_quaternion,
     euler_axes,
+    nan_where,
     polar_to_axis,
 )
 
@@ -95,20 +97,23 @@ def quaternion_to_rot_mat(quaternion: Any) -> Any:
     """Quaternion ``[..., 4]`` ``[qi, qj, qk, qr]`` (scalar last) to ``R`` ``[..., 3, 3]``.
 
     Any non-zero quaternion is accepted: it is normalised (``q`` and ``-q`` give the same ``R``).
+    The zero quaternion is no rotation: its matrix is all NaN.
     """
     check_quaternion(quaternion, "quaternion_to_rot_mat")
-    i, j, k, r = quaternion[..., 0], quaternion[..., 1], quaternion[..., 2], quaternion[..., 3]
-    s = 2.0 / ivy.sum(quaternion * quaternion, axis=-1)
+    q, invalid = checked_quaternion(quaternion)
+    i, j, k, r = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    s = 2.0 / ivy.sum(q * q, axis=-1)
     ii, jj, kk = s * i * i, s * j * j, s * k * k
     ij, ik, jk = s * i * j, s * i * k, s * j * k
     ir, jr, kr = s * i * r, s * j * r, s * k * r
-    return _matrix(
+    rot_mat = _matrix(
         [
             [1.0 - (jj + kk), ij - kr, ik + jr],
             [ij + kr, 1.0 - (ii + kk), jk - ir],
             [ik - jr, jk + ir, 1.0 - (ii + jj)],
         ]
     )
+    return nan_where(invalid[..., None], rot_mat)
 
 
 def _elementary_rot_mat(axis: int, angle: Any) -> Any:

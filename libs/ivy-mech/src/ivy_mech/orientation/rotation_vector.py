@@ -9,7 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from .._safe import atan2_over, safe_norm
-from ._common import check_axis_angle, check_polar_axis_angle, check_quaternion, polar_to_axis
+from ._common import (
+    check_axis_angle,
+    check_polar_axis_angle,
+    check_quaternion,
+    checked_quaternion,
+    nan_where,
+    polar_to_axis,
+)
 from .quaternion import canonicalize_quaternion, euler_to_quaternion, rot_mat_to_quaternion
 
 __all__ = [
@@ -26,12 +33,13 @@ def quaternion_to_rotation_vector(quaternion: Any) -> Any:
 
     The quaternion is canonicalised first (``qr >= 0``), so any sign is handled and the angle
     ``2 atan2(|q_vec|, qr)`` lies in ``[0, pi]``; non-unit quaternions are fine (the formula is
-    scale-invariant). Finite values and gradients at the identity.
+    scale-invariant). Finite values and gradients at the identity; NaN for the zero quaternion.
     """
     check_quaternion(quaternion, "quaternion_to_rotation_vector")
-    canonical = canonicalize_quaternion(quaternion)
+    q, invalid = checked_quaternion(quaternion)
+    canonical = canonicalize_quaternion(q)
     vec, w = canonical[..., 0:3], canonical[..., 3:4]
-    return vec * (2.0 * atan2_over(safe_norm(vec, axis=-1, keepdims=True), w))
+    return nan_where(invalid, vec * (2.0 * atan2_over(safe_norm(vec, axis=-1, keepdims=True), w)))
 
 
 def rot_mat_to_rotation_vector(rot_mat: Any) -> Any:

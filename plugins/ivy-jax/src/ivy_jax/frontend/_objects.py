@@ -5,8 +5,9 @@
   ``params`` collection becomes the graph's parameters (``Dense_0/kernel``), every other
   collection its buffers, prefixed by the collection's name (``batch_stats/BatchNorm_0/mean``).
 * A Flax nnx ``Module`` (or the ``(graphdef, state)`` of ``nnx.split``): it holds its own
-  variables; ``nnx.Param``\\ s become parameters and ``nnx.BatchStat``\\ s buffers, by their
-  state paths (``linear/kernel``); other state (RNG streams) stays constant.
+  variables; ``nnx.Param``\\ s become parameters, ``nnx.BatchStat``\\ s and the other
+  variables (``nnx.Variable``: what the module holds but does not train) buffers, by their state
+  paths (``linear/kernel``); RNG streams stay constant.
 * A Haiku ``Transformed`` / ``TransformedWithState`` with ``params_v`` = its params (and
   ``(params, state)`` for the latter): ``apply(params, [state,] None, *args, **kwargs)`` (no
   random key: use the model deterministically). Module names become key chains without Haiku's
@@ -35,6 +36,7 @@ import jax
 import numpy as np
 
 from ivy.errors import TranspileError
+from ivy.plugin_kit import code_fingerprint
 
 __all__ = ["Program", "kind", "read_program", "fingerprint", "to_jax"]
 
@@ -235,15 +237,17 @@ def _nnx_program(obj: Any, params_v: Any) -> Program:
         )
     if isinstance(obj, tuple):
         obj = nnx.merge(*obj)
-    graphdef, params_state, stats_state, rest = nnx.split(obj, nnx.Param, nnx.BatchStat, ...)
-    params, stats = _Lifted(params_state), _Lifted(stats_state)
-    _unique(params, stats)
+    graphdef, params_state, stats_state, rng_state, held_state = nnx.split(
+        obj, nnx.Param, nnx.BatchStat, nnx.RngState, ...
+    )
+    params, stats, held = _Lifted(params_state), _Lifted(stats_state), _Lifted(held_state)
+    _unique(params, stats, held)
 
     def apply(p: dict[str, Any], b: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        model = nnx.merge(graphdef, params.rebuild(p), stats.rebuild(b), rest)
+        model = nnx.merge(graphdef, params.rebuild(p), stats.rebuild(b), rng_state, held.rebuild(b))
         return model(*args, **kwargs)
 
-    return Program(type(obj).__name__, params.arrays(), stats.arrays(), apply)
+    return Program(type(obj).__name__, params.arrays(), {**stats.arrays(), **held.arrays()}, apply)
 
 
 def _haiku_fn(obj: Any) -> Any:
@@ -341,10 +345,51 @@ def _code(fn: Any, depth: int = 0) -> str:
     return "|".join(parts)
 
 
-def fingerprint(obj: Any) -> str:
+def fingerprint(obj: Any) -> str | None:
     """A stable identity of the program ``obj`` runs (not of its weights) for the transpile
     cache: the source of the function or module classes and of the user's function a Haiku
-    transform wraps, the module's hyperparameters (its repr), and what closures hold."""
+    transform wraps, the module's hyperparameters (its repr), what closures hold, and what that
+    code reads beyond its text (``code_fingerprint``: globals' values, closures, the user code it
+    calls). None where that cannot be described (then it is not cached)."""
+    roots = _code_roots(obj)
+    reads = None if roots is None else code_fingerprint(*roots)
+    if reads is None:
+        return None
+    text = _text(obj)
+    return hashlib.sha256(f"{text}|{reads}".encode()).hexdigest()
+
+
+def _code_roots(obj: Any) -> list[Any] | None:
+    """The classes and functions whose code the program of ``obj`` runs (None: unknown)."""
+    if _linen_module(obj):
+        return [type(m) for m in _linen_tree(obj)]
+    if _nnx_module(obj):
+        nnx = _nnx()
+        return list({type(m): None for _, m in nnx.iter_graph(obj) if isinstance(m, nnx.Module)})
+    if _nnx_split(obj):
+        return None  # (a split module's graphdef does not give its classes' code)
+    if _haiku(obj):
+        return [_haiku_fn(obj)]
+    if _apply_pair(obj):
+        return [obj[0]]
+    return [obj]
+
+
+def _linen_tree(m: Any) -> list[Any]:
+    """A linen module and the modules among its attributes (its submodules as configured)."""
+    out, todo, seen = [], [m], set()
+    while todo:
+        x = todo.pop()
+        if id(x) in seen or not _linen_module(x):
+            continue
+        seen.add(id(x))
+        out.append(x)
+        for v in vars(x).values():
+            todo.extend(v if isinstance(v, (list, tuple)) else v.values() if isinstance(v, dict) else [v])
+    return out
+
+
+def _text(obj: Any) -> str:
     if _linen_module(obj):
         text = f"linen|{_source(type(obj))}|{obj!r}"
     elif _nnx_module(obj) or _nnx_split(obj):
@@ -366,4 +411,4 @@ def fingerprint(obj: Any) -> str:
         text = f"partial|{_code(obj.func)}|{_describe(obj.args)}|{_describe(sorted(obj.keywords.items()))}"
     else:
         text = f"function|{_code(obj)}"
-    return hashlib.sha256(text.encode()).hexdigest()
+    return text

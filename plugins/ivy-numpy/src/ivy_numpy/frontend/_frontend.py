@@ -12,7 +12,7 @@ import numpy as np
 
 import ivy
 from ivy.errors import UnsupportedOpsError
-from ivy.plugin_kit import trace_program
+from ivy.plugin_kit import code_fingerprint, trace_program
 
 from ._table import DOCS, FUNCTIONS, UFUNCS, ufunc_doc
 from ._tracer import Session, Tracer, function_name
@@ -97,11 +97,16 @@ def op_set() -> dict[str, str | None]:
     return dict(sorted(ops.items()))
 
 
-def fingerprint(obj: Any) -> str:
-    """The source of the function (its code where the source is not available)."""
+def fingerprint(obj: Any) -> str | None:
+    """The source of the function (its code where the source is not available), and what its
+    code reads beyond its text (``code_fingerprint``: the globals' values, closures, the
+    functions it calls); None where that cannot be described (then it is not cached)."""
     try:
         text = inspect.getsource(obj)
     except (OSError, TypeError):
         code = getattr(obj, "__code__", None)
         text = repr((code.co_code, code.co_consts, code.co_names)) if code is not None else repr(obj)
-    return hashlib.sha256(f"numpy|{text}".encode()).hexdigest()
+    reads = code_fingerprint(obj)
+    if reads is None:
+        return None
+    return hashlib.sha256(f"numpy|{text}|{reads}".encode()).hexdigest()

@@ -8,7 +8,9 @@ op's own ``data_format`` with the ``[out, in, kh, kw]`` weight permuted inside t
 ``pd_op.batch_norm_`` -> ``ivy.batch_norm``...) while :func:`ivy.plugin_kit.trace_program`
 records the Ivy ops. The Layer's parameters become the graph's parameters and its
 non-trainable tensors (BatchNorm's running statistics) its buffers, by key chain from the
-Layer's names (``fc.weight`` -> ``fc/weight``). The layout never changes: NCHW stays NCHW. A
+Layer's names (``fc.weight`` -> ``fc/weight``); a parameter with ``stop_gradient=True`` that the
+program does not write is a frozen one (``graph.meta["frozen"]``), and a parameter two sublayers
+share is one, its other names in ``graph.meta["ties"]``. The layout never changes: NCHW stays NCHW. A
 program using ops the table lacks raises :class:`ivy.errors.UnsupportedOpsError` listing them
 all with their source lines.
 
@@ -27,6 +29,7 @@ from typing import Any
 import paddle
 
 from ivy.plugin import FrontendImpl
+from ivy.plugin_kit import code_fingerprint
 
 from . import _ops_math, _ops_nn, _ops_shape  # noqa: F401  (fill the table)
 from ._interpret import capture, to_graph
@@ -52,22 +55,31 @@ def _source(obj: Any) -> str:
         return ""
 
 
-def fingerprint(obj: Any) -> str:
+def fingerprint(obj: Any) -> str | None:
     """A stable identity of the program ``obj`` runs (not of its weights), for the disk cache:
     paddle's version, the table, the source of the function or of every Layer class in the tree,
-    the Layers' modes and the parameters' names, shapes and dtypes."""
+    the Layers' modes and the parameters' names, shapes and dtypes, and what that code reads
+    beyond its text (``code_fingerprint``: globals' values, closures, the user code it calls);
+    None where that cannot be described (then it is not cached)."""
     h = hashlib.sha256()
     h.update(paddle.__version__.encode())
     h.update(repr(sorted((name, r.doc) for name, r in TABLE.items())).encode())
     if isinstance(obj, paddle.nn.Layer):
+        classes = {}
         for name, sub in obj.named_sublayers(include_self=True):
             h.update(f"{name}:{type(sub).__module__}.{type(sub).__qualname__}:{sub.training}".encode())
             h.update(_source(type(sub)).encode())
+            classes[type(sub)] = None
         for name, t in (*obj.named_parameters(), *obj.named_buffers()):
             h.update(f"{name}:{tuple(t.shape)}:{t.dtype}:{t.stop_gradient}".encode())
+        reads = code_fingerprint(*classes)
     else:
         h.update(f"{getattr(obj, '__module__', '')}.{getattr(obj, '__qualname__', repr(obj))}".encode())
         h.update(_source(obj).encode())
+        reads = code_fingerprint(obj)
+    if reads is None:
+        return None
+    h.update(reads.encode())
     return h.hexdigest()
 
 

@@ -60,6 +60,8 @@ class Program:
         outputs: the structure of the outputs, PIR values at the leaves.
         chains: parameter name (``linear_0.w_0``) -> key chain (``fc/weight``).
         params, buffers: key chain -> tensor (trainable / not).
+        frozen: the key chains of buffers that are parameters with ``stop_gradient=True``.
+        ties: a shared parameter's other names' key chains -> the key chain of its first name.
         consts: parameter name -> NumPy value of a tensor the program closes over.
         training: the Layer's mode.
     """
@@ -71,6 +73,8 @@ class Program:
     chains: dict[str, str] = field(default_factory=dict)
     params: dict[str, Any] = field(default_factory=dict)
     buffers: dict[str, Any] = field(default_factory=dict)
+    frozen: list[str] = field(default_factory=list)
+    ties: dict[str, str] = field(default_factory=dict)
     consts: dict[str, np.ndarray] = field(default_factory=dict)
     training: bool = False
     keep: Any = None  # the concrete program, kept alive while its block is read
@@ -161,11 +165,20 @@ def capture(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any] | None) -
     prog = Program(name, cp.main_program.global_block(), inputs, outputs, keep=(static, cp))
     if layer is not None:
         prog.training = bool(layer.training)
+        parameters = {id(t) for _, t in layer.named_parameters()}
+        # (named_parameters lists a parameter two sublayers share once: it is one parameter)
         for n, t in (*layer.named_parameters(), *layer.named_buffers()):
             chain = _chain(n)
             prog.chains[t.name] = chain
             trainable = not t.stop_gradient and getattr(t, "trainable", True)
             (prog.params if trainable else prog.buffers)[chain] = t
+            if not trainable and id(t) in parameters:
+                prog.frozen.append(chain)
+        for prefix, sub in layer.named_sublayers(include_self=True):
+            for k, t in sub._parameters.items():
+                alias = _chain(f"{prefix}.{k}" if prefix else k)
+                if t is not None and t.name in prog.chains and prog.chains[t.name] != alias:
+                    prog.ties[alias] = prog.chains[t.name]
     for t in _leaves(cp.parameters):
         if isinstance(t, paddle.Tensor) and t.name not in prog.chains:
             prog.consts[t.name] = t.numpy()
@@ -248,6 +261,25 @@ class Interpreter:
                 known[str(r.id)] = k
         if problems:
             raise UnsupportedOpsError("paddle", problems, what=self.prog.name)
+
+    def written(self) -> set[str]:
+        """The key chains of the tensors the program writes in place (BatchNorm's running
+        statistics, which paddle holds as parameters with ``stop_gradient=True``): state, in
+        either mode, not frozen parameters."""
+        chain_of: dict[str, str] = {}
+        out: set[str] = set()
+        for op in self.ops:
+            if op.name() == "builtin.parameter":
+                pname = op.attrs().get("parameter_name")
+                if pname in self.prog.chains:
+                    chain_of[str(op.results()[0].id)] = self.prog.chains[pname]
+                continue
+            rule = TABLE.get(op.name())
+            ins = [_vid(v) for v in op.operands_source()]
+            for _, o_i in rule.inplace if rule is not None else ():
+                if o_i < len(ins) and (ins[o_i] or "") in chain_of:
+                    out.add(chain_of[ins[o_i] or ""])
+        return out
 
     def run(self, arrays: list[Any], values: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
         """The output leaves on ``arrays`` (the inputs) and ``values`` (key chain -> array), and
@@ -362,4 +394,6 @@ def to_graph(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any] | None, 
         name=prog.name,
         training=prog.training,
         backend="paddle",
+        frozen=[c for c in prog.frozen if c not in interp.written()],
+        ties=prog.ties,
     )

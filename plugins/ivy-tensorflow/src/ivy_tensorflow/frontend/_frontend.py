@@ -111,5 +111,12 @@ def to_graph(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any] | None, 
         return (out, {}) if buffers else out
 
     return trace_program(
-        run, params=params, buffers=buffers, args=args, kwargs=kwargs, name=prog.name, backend="tensorflow"
+        run,
+        params=params,
+        buffers=buffers,
+        args=args,
+        kwargs=kwargs,
+        name=prog.name,
+        backend="tensorflow",
+        frozen=[c for c in buffers if c in prog.frozen],
     )

@@ -3,8 +3,9 @@
 * A Keras 3 layer or model (``keras.layers.Layer``, on Keras' TensorFlow backend): called with
   ``training=False`` (inference: Dropout off, BatchNormalization on its moving statistics).
   Its trainable variables become the graph's parameters and its non-trainable ones (moving
-  statistics) its buffers, by their Keras paths without the outer model's name where they
-  start with it:
+  statistics, and the weights of layers set ``trainable=False``, which are marked frozen: a
+  torch target makes them parameters with ``requires_grad=False``) its buffers, by their Keras
+  paths without the outer model's name where they start with it:
   ``conv2d/kernel``, ``batch_normalization/moving_mean``. Only the variables the call reads are
   lifted. A layer that is not built yet is built by one eager call on the example inputs.
 * A ``tf.Module`` (not Keras) holding ``tf.Variable``\\ s: its ``__call__``; trainable variables
@@ -28,6 +29,8 @@ from typing import Any
 
 import tensorflow as tf
 
+from ivy.plugin_kit import code_fingerprint
+
 __all__ = ["Program", "kind", "read_program", "fingerprint"]
 
 
@@ -40,12 +43,15 @@ class Program:
         call: ``(*args, **kwargs) -> outputs``, traced by ``tf.function``.
         variables: key chain -> the ``tf.Variable`` it names (trainable or not).
         trainable: the key chains of the trainable ones.
+        frozen: the key chains of weights made to train that a layer's ``trainable=False``
+            keeps from training (not moving statistics, which are never trained).
     """
 
     name: str
     call: Callable[..., Any]
     variables: dict[str, Any] = field(default_factory=dict)
     trainable: set[str] = field(default_factory=set)
+    frozen: set[str] = field(default_factory=set)
 
 
 def _keras_layer(obj: Any) -> bool:
@@ -110,11 +116,15 @@ def read_program(obj: Any, params_v: Any = None) -> Program:
         def call(*args: Any, **kwargs: Any) -> Any:
             return obj(*args, training=False, **kwargs)
 
+        made_trainable = {id(v) for layer in _inner_layers(obj) for v in getattr(layer, "_trainable_variables", ())}
         return Program(
             obj.name,
             call,
             {c: tf_variable(v) for c, v in zip(chains, variables)},
             {c for c, v in zip(chains, variables) if v.trainable},
+            # (Keras 3 keeps, per layer, the variables made trainable; freezing the layer turns
+            # their flag off)
+            {c for c, v in zip(chains, variables) if not v.trainable and id(v) in made_trainable},
         )
     if _tf_module(obj):
         variables = list(obj.variables)
@@ -142,10 +152,12 @@ def _source(obj: Any) -> str:
         return repr((code.co_code, code.co_consts, code.co_names)) if code is not None else repr(obj)
 
 
-def fingerprint(obj: Any) -> str:
+def fingerprint(obj: Any) -> str | None:
     """A stable identity of the program ``obj`` runs (not of its weights), for the transpile
-    cache: a Keras layer's configuration, its user-defined classes' source and its variables'
-    paths, shapes and dtypes; a function's source."""
+    cache: a Keras layer's configuration, its user-defined classes' source (and those of the
+    layers inside it) and its variables' paths, shapes and dtypes; a function's source; and what
+    that code reads beyond its text (``code_fingerprint``: globals' values, closures, the user
+    code it calls). None where that cannot be described (then it is not cached)."""
     if _keras_layer(obj) or _tf_module(obj):
         classes = [c for c in type(obj).__mro__ if not c.__module__.startswith(("keras", "tensorflow", "builtins"))]
         try:
@@ -154,6 +166,24 @@ def fingerprint(obj: Any) -> str:
             config = repr(obj)
         variables = sorted(f"{getattr(v, 'path', v.name)}{tuple(v.shape)}{v.dtype}" for v in obj.variables)
         text = f"module|{type(obj).__qualname__}|{config}|{variables}|" + "|".join(_source(c) for c in classes)
+        reads = code_fingerprint(*{type(m): None for m in _inner_layers(obj)})
     else:
-        text = f"function|{_source(getattr(obj, 'python_function', obj))}"
-    return hashlib.sha256(text.encode()).hexdigest()
+        fn = getattr(obj, "python_function", obj)
+        text = f"function|{_source(fn)}"
+        reads = code_fingerprint(fn)
+    if reads is None:
+        return None
+    return hashlib.sha256(f"{text}|{reads}".encode()).hexdigest()
+
+
+def _inner_layers(obj: Any) -> list[Any]:
+    """The object and the layers or modules it holds (whose methods its call may run)."""
+    found = [obj]
+    for attr in ("_flatten_layers", "submodules"):
+        got = getattr(obj, attr, None)
+        try:
+            found += list(got() if callable(got) else got or ())
+        except Exception:  # noqa: BLE001 - a tf.Module without Keras' walk, or the reverse
+            continue
+        break
+    return found

@@ -43,7 +43,8 @@ def kind(obj: Any) -> str | None:
 def fingerprint(obj: Any) -> str | None:
     """A stable identity of the program ``obj`` runs, for the disk cache (None: not cacheable):
     its modules' classes and configuration, the mode, the parameters' and buffers' names, shapes
-    and dtypes (not their values), and the op table's rules (see ``_fingerprint``)."""
+    and dtypes (not their values), the values of the globals its code reads, and the op table's
+    rules (see ``_fingerprint``)."""
     return _fingerprint.fingerprint(obj, _table_stamp())
 
 

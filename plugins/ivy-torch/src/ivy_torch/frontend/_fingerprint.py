@@ -10,7 +10,12 @@ second) and must change whenever the program could: so it hashes
 * each class of user or library code once (not per submodule): its methods' byte code, and the
   identity (path, size, modification time) of the file defining it and of the files of the same
   package its module imports names from, plus that package's version. Reading the source text
-  (``inspect.getsource``) per class took seconds for a transformers model.
+  (``inspect.getsource``) per class took seconds for a transformers model;
+* what the code of those classes (every method, not only ``forward``: the trace may run any)
+  and of the functions met reads beyond its byte code: defaults, closures and the values of the
+  module-level globals it names, followed through the user code it calls
+  (``ivy.plugin_kit.code_fingerprint``): a ``SCALE`` or a mode string another process sets
+  otherwise gives another fingerprint.
 
 Something it cannot describe deterministically makes the object uncacheable (the fingerprint is
 None) rather than risk two programs sharing a key.
@@ -28,7 +33,7 @@ from typing import Any
 
 import torch
 
-from ivy.plugin_kit import code_names
+from ivy.plugin_kit import code_fingerprint, inert
 
 __all__ = ["fingerprint"]
 
@@ -54,6 +59,12 @@ def fingerprint(obj: Any, table_stamp: str) -> str | None:
             d.value(obj, 0)
     except (_Opaque, RecursionError):
         return None
+    # the values of the globals every method and function read (a module-level SCALE, a mode
+    # string), not only forward's: the trace may run any of them; None: not cacheable
+    reads = code_fingerprint(*d.roots)
+    if reads is None:
+        return None
+    h.update(reads.encode())
     return h.hexdigest()
 
 
@@ -61,6 +72,9 @@ class _Describer:
     def __init__(self, h: Any):
         self.h = h
         self.classes: set[type] = set()
+        #: the classes and functions of user and library code described: what their code reads
+        #: (globals, closures, followed through the code they call) is hashed by core at the end
+        self.roots: list[Any] = []
         self.seen: dict[int, int] = {}
         self.keep: list[Any] = []  # (what is described stays alive: ids stay unique)
 
@@ -79,8 +93,15 @@ class _Describer:
             self.put("module", name, t.__module__, t.__qualname__, sub.training)
             self.cls(t)
             self.attributes(sub)
-        for name, x in (*root.named_parameters(), *root.named_buffers()):
-            self.put("weight", name)
+        # every name of a tied weight, with the first name it had (ties and trainability are
+        # part of the program: one parameter, its gradient, its optimizer state)
+        first: dict[int, str] = {}
+        weights = (
+            *root.named_parameters(remove_duplicate=False),
+            *root.named_buffers(remove_duplicate=False),
+        )
+        for name, x in weights:
+            self.put("weight", name, first.setdefault(id(x), name), x.requires_grad)
             if weights_by_value:
                 self.tensor(x)
             else:
@@ -144,6 +165,8 @@ class _Describer:
             self.put("builtin", getattr(x, "__module__", None), getattr(x, "__qualname__", None))
         elif isinstance(x, types.ModuleType):
             self.put("pymodule", x.__name__)
+        elif (quiet := inert(x)) is not None:
+            self.put("inert", quiet)  # (a logger, a lock: nothing the program computes)
         elif callable(getattr(x, "to_dict", None)) and hasattr(x, "model_type"):
             self.put("config", type(x).__qualname__)  # (a transformers configuration)
             self.cls(type(x))
@@ -179,21 +202,13 @@ class _Describer:
             return
         self.code(f.__code__)
         self.put("file", _file_stamp(f.__code__.co_filename), _module_files(f.__module__))
+        self.roots.append(f)
         self.value((f.__defaults__, f.__kwdefaults__), depth + 1)
         for cell in f.__closure__ or ():
             try:
                 self.value(cell.cell_contents, depth + 1)
             except ValueError:  # (an empty cell)
                 self.put("empty cell")
-        # the values of the globals it reads (a module, a tensor, a table of settings); code it
-        # calls is covered by the files' identities above, functions of the same file included
-        g = f.__globals__
-        for name in sorted(set(code_names(f.__code__))):
-            v = g.get(name, _Opaque)
-            if v is _Opaque or isinstance(v, (types.ModuleType, type, types.FunctionType, types.BuiltinFunctionType)):
-                continue
-            self.put("global", name)
-            self.value(v, depth + 1)
 
     def code(self, c: types.CodeType) -> None:
         self.put("code", c.co_name, c.co_argcount, c.co_kwonlyargcount, c.co_flags, c.co_names, c.co_varnames)
@@ -226,6 +241,7 @@ class _Describer:
             elif isinstance(fn, types.FunctionType):
                 self.put("member", name)
                 self.code(fn.__code__)
+        self.roots.append(c)  # (what its methods read: see fingerprint)
         for base in c.__mro__[1:]:
             self.cls(base)
 

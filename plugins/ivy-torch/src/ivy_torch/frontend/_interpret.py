@@ -48,6 +48,14 @@ def where(node: Any) -> str:
     return f"{rel if not rel.startswith('..') else path}:{line} in {fn}"
 
 
+def _identity(x: torch.Tensor) -> Any:
+    """What makes two entries of a state dict one tensor (tied weights): the same object, or a
+    view of the same memory with the same layout."""
+    if x.numel() == 0 or x.is_meta or x.layout != torch.strided:
+        return ("object", id(x))  # (empty tensors may all point at address 0)
+    return (x.untyped_storage().data_ptr(), x.storage_offset(), tuple(x.shape), x.stride(), x.dtype, str(x.device))
+
+
 def _op_label(target: Any) -> str:
     if isinstance(target, torch._ops.HigherOrderOperator):
         return f"torch.ops.higher_order.{target.name()}"
@@ -132,18 +140,30 @@ class Interpreter:
         state, constants = program.state_dict, program.constants
         self.params: dict[str, Any] = {}
         self.buffers: dict[str, Any] = {}
+        #: parameters the module does not train (requires_grad=False): lifted as buffers
+        self.frozen: list[str] = []
+        #: a second name of a parameter or buffer (tied weights) -> the key chain of the first
+        self.ties: dict[str, str] = {}
         self.inputs: dict[str, tuple[str, Any]] = {}  # placeholder name -> (kind, key or index)
         self.constants: dict[str, torch.Tensor] = {}
+        first: dict[Any, str] = {}  # (kind, the tensor's identity) -> its first key chain
         user = 0
         for spec in sig.input_specs:
             name = spec.arg.name
-            if spec.kind == InputKind.PARAMETER:
-                self.params[key_chain(spec.target)] = state[spec.target].detach()
-                self.inputs[name] = ("value", key_chain(spec.target))
-            elif spec.kind == InputKind.BUFFER:
+            if spec.kind in (InputKind.PARAMETER, InputKind.BUFFER):
                 value = state[spec.target] if spec.target in state else constants[spec.target]
-                self.buffers[key_chain(spec.target)] = value.detach()
-                self.inputs[name] = ("value", key_chain(spec.target))
+                chain = key_chain(spec.target)
+                same = first.setdefault((spec.kind, _identity(value)), chain)
+                self.inputs[name] = ("value", same)
+                if same != chain:  # torch.export lists a tied weight under each of its names
+                    self.ties[chain] = same
+                elif spec.kind == InputKind.BUFFER:
+                    self.buffers[chain] = value.detach()
+                elif value.requires_grad:
+                    self.params[chain] = value.detach()
+                else:
+                    self.buffers[chain] = value.detach()
+                    self.frozen.append(chain)
             elif spec.kind == InputKind.CONSTANT_TENSOR:
                 self.constants[name] = constants[spec.target].detach()
                 self.inputs[name] = ("constant", name)
@@ -180,6 +200,7 @@ class Interpreter:
         )
         for key, value in flat.items():
             k = key_chain(key)
+            k = self.ties.get(k, k)
             if k in self.params:
                 self.params[k] = value
             elif k in self.buffers:
@@ -262,9 +283,13 @@ def to_graph(
     Returns:
         The graph. A module's parameters and buffers are lifted by key chain (``graph.params``,
         values in ``graph.param_values``; it is called ``graph(params, *args)``); buffers a
-        training-mode pass updates are ``graph.state_updates``. A function's graph is called
+        training-mode pass updates are ``graph.state_updates``. Parameters with
+        ``requires_grad=False`` are lifted as buffers (``graph.meta["frozen"]``); a tensor the
+        module holds under several names (tied weights) is one parameter, named by its first
+        name, the others in ``graph.meta["ties"]``. A function's graph is called
         ``graph(*args)``; tensors it closes over are constants. Outputs keep the program's
-        structure (see :mod:`._outputs`: a Hugging Face ``ModelOutput`` becomes a dict).
+        structure (see :mod:`._outputs`: a Hugging Face ``ModelOutput`` is a dict in the graph,
+        and an :class:`ivy.transpile.Record` out of a transpiled module).
         ``graph.meta["torch_ops"]`` counts the ATen ops of the program it was read from.
 
     Raises:
@@ -292,6 +317,8 @@ def to_graph(
         kwargs=kwargs,
         name=name,
         training=module.training if isinstance(obj, torch.nn.Module) else False,
+        frozen=interpreter.frozen,
+        ties=interpreter.ties,
     )
     graph.meta["torch_ops"] = source_ops(program)
     return graph

@@ -1,18 +1,33 @@
 """The structure of a program's outputs, from torch.export's pytree spec of them.
 
-Tuples, lists and dicts stay what they are. Classes with named fields become dicts by field
-name, in order: a Hugging Face ``ModelOutput`` (``{"last_hidden_state": ..., "pooler_output":
-...}``: the fields the model set, as ``ModelOutput.to_tuple()`` lists them; read them as
-``out["last_hidden_state"]``, as on a ``ModelOutput``), a namedtuple, any class registered as a
-pytree node with string keys. Other registered classes become tuples of their children.
+Tuples, lists and dicts stay what they are; a namedtuple becomes a dict by field name. Other
+classes registered as pytree nodes with string keys, a Hugging Face ``ModelOutput`` first among
+them, become :class:`ivy.transpile.Record`\\ s: the fields the model set, in order (as
+``ModelOutput.to_tuple()`` lists them), read as ``out.last_hidden_state``,
+``out["last_hidden_state"]`` or ``out[0]``, and a declared field left unset reads ``None``. Other
+registered classes become tuples of their children.
 """
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
+from ivy.transpile import Record
+
 __all__ = ["unflatten"]
+
+#: mappings that stay dicts
+_PLAIN = (dict, collections.OrderedDict, collections.defaultdict)
+
+
+def _fields(kind: type, keys: list[str]) -> list[str]:
+    """Every field the class declares (a ``ModelOutput`` is a dataclass), else the keys."""
+    if dataclasses.is_dataclass(kind):
+        return [f.name for f in dataclasses.fields(kind)]
+    return keys
 
 
 def _build(spec: Any, leaves: Iterator[Any]) -> Any:
@@ -25,7 +40,9 @@ def _build(spec: Any, leaves: Iterator[Any]) -> Any:
     if issubclass(kind, tuple) and hasattr(kind, "_fields"):
         return dict(zip(kind._fields, children))
     if isinstance(context, (list, tuple)) and all(isinstance(k, str) for k in context):
-        return dict(zip(context, children))
+        if kind in _PLAIN:
+            return dict(zip(context, children))
+        return Record(zip(context, children), type_name=kind.__name__, fields=_fields(kind, list(context)))
     return tuple(children)
 
 
