@@ -599,12 +599,12 @@ def framework_env(backend: str) -> dict[str, Any]:
     elif backend == "jax":
         import jax
         import jax.numpy as jnp
-        import jax.scipy.special  # noqa: F401 - makes jax.scipy.special an attribute
+        import jax.scipy.special  # makes jax.scipy.special an attribute
 
         env.update(jax=jax, jnp=jnp)
     elif backend == "tensorflow":
         import tensorflow as tf
-        import tensorflow.experimental.numpy  # noqa: F401
+        import tensorflow.experimental.numpy
 
         env["tf"] = tf
     elif backend == "paddle":

@@ -220,7 +220,7 @@ def plot_all(results: dict[str, Any], out: str) -> list[str]:
         try:
             if fn(plt, results, os.path.join(out, name)):
                 made.append(name)
-        except Exception as e:  # noqa: BLE001 - a plot that fails must not lose the report
+        except Exception as e:  # a plot that fails must not lose the report
             print(f"plot {name} failed: {type(e).__name__}: {e}")
     for b, res in _res(results, "functions").get("backends", {}).items():
         name = f"bench_functions_{b}.png"
@@ -228,6 +228,6 @@ def plot_all(results: dict[str, Any], out: str) -> list[str]:
             functions_plot(plt, results, b, res, os.path.join(out, name))
             if os.path.exists(os.path.join(out, name)):
                 made.append(name)
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:
             print(f"plot {name} failed: {type(e).__name__}: {e}")
     return made

@@ -50,18 +50,18 @@ def ivy_functions(name: str) -> dict[str, Callable[..., Any]]:
 
     fmt = "NCHW" if name in ("torch", "paddle") else "NHWC"
 
-    def mlp(x, w1, b1, w2, b2):  # noqa: ANN001, ANN202
+    def mlp(x, w1, b1, w2, b2):
         return ivy.softmax(ivy.linear(ivy.gelu(ivy.linear(x, w1, b1)), w2, b2))
 
-    def norm_attention(q, k, v, scale, offset):  # noqa: ANN001, ANN202
+    def norm_attention(q, k, v, scale, offset):
         return ivy.scaled_dot_product_attention(ivy.layer_norm(q, -1, scale=scale, offset=offset), k, v)
 
-    def loss(x, w, b):  # noqa: ANN001, ANN202
+    def loss(x, w, b):
         return ivy.mean(ivy.square(ivy.subtract(ivy.tanh(ivy.linear(x, w, b)), 0.5)))
 
     loss_grad = ivy.value_and_grad(loss, argnums=(1, 2))
 
-    def conv_block(x, f1, f2):  # noqa: ANN001, ANN202
+    def conv_block(x, f1, f2):
         h = ivy.relu(ivy.conv2d(x, f1, 1, "SAME", data_format=fmt))
         h = ivy.relu(ivy.conv2d(h, f2, 1, "SAME", data_format=fmt))
         return ivy.max_pool2d(h, 2, 2, "VALID", data_format=fmt)
@@ -77,20 +77,20 @@ def native_functions(
         import torch
         import torch.nn.functional as F
 
-        def mlp(x, w1, b1, w2, b2):  # noqa: ANN001, ANN202
+        def mlp(x, w1, b1, w2, b2):
             return torch.softmax(F.linear(F.gelu(F.linear(x, w1, b1)), w2, b2), -1)
 
-        def norm_attention(q, k, v, scale, offset):  # noqa: ANN001, ANN202
+        def norm_attention(q, k, v, scale, offset):
             return F.scaled_dot_product_attention(F.layer_norm(q, q.shape[-1:], scale, offset), k, v)
 
-        def loss(x, w, b):  # noqa: ANN001, ANN202
+        def loss(x, w, b):
             return torch.mean(torch.square(torch.tanh(F.linear(x, w, b)) - 0.5))
 
-        def loss_grad(x, w, b):  # noqa: ANN001, ANN202
+        def loss_grad(x, w, b):
             grads, value = torch.func.grad_and_value(loss, argnums=(1, 2))(x, w, b)
             return value, grads
 
-        def conv_block(x, f1, f2):  # noqa: ANN001, ANN202
+        def conv_block(x, f1, f2):
             h = F.relu(F.conv2d(x, f1.permute(3, 2, 0, 1), padding="same"))
             h = F.relu(F.conv2d(h, f2.permute(3, 2, 0, 1), padding="same"))
             return F.max_pool2d(h, 2, 2)
@@ -101,20 +101,20 @@ def native_functions(
         import jax.numpy as jnp
         from jax import lax
 
-        def mlp(x, w1, b1, w2, b2):  # noqa: ANN001, ANN202
+        def mlp(x, w1, b1, w2, b2):
             return jax.nn.softmax(jax.nn.gelu(x @ w1.T + b1, approximate=False) @ w2.T + b2)
 
-        def norm_attention(q, k, v, scale, offset):  # noqa: ANN001, ANN202
+        def norm_attention(q, k, v, scale, offset):
             m = q.mean(-1, keepdims=True)
             q = (q - m) / jnp.sqrt(q.var(-1, keepdims=True) + 1e-5) * scale + offset
             return jax.nn.softmax(q @ jnp.swapaxes(k, -1, -2) / jnp.sqrt(q.shape[-1])) @ v
 
-        def loss(x, w, b):  # noqa: ANN001, ANN202
+        def loss(x, w, b):
             return jnp.mean(jnp.square(jnp.tanh(x @ w.T + b) - 0.5))
 
         loss_grad = jax.value_and_grad(loss, argnums=(1, 2))
 
-        def conv_block(x, f1, f2):  # noqa: ANN001, ANN202
+        def conv_block(x, f1, f2):
             dn = ("NHWC", "HWIO", "NHWC")
             h = jax.nn.relu(lax.conv_general_dilated(x, f1, (1, 1), "SAME", dimension_numbers=dn))
             h = jax.nn.relu(lax.conv_general_dilated(h, f2, (1, 1), "SAME", dimension_numbers=dn))
@@ -124,24 +124,24 @@ def native_functions(
     elif name == "tensorflow":
         import tensorflow as tf
 
-        def mlp(x, w1, b1, w2, b2):  # noqa: ANN001, ANN202
+        def mlp(x, w1, b1, w2, b2):
             # bias_add, as Keras' Dense: Grappler fuses MatMul + BiasAdd (+ GELU), not MatMul + AddV2
             h = tf.nn.gelu(tf.nn.bias_add(tf.matmul(x, w1, transpose_b=True), b1), approximate=False)
             return tf.nn.softmax(tf.nn.bias_add(tf.matmul(h, w2, transpose_b=True), b2))
 
-        def norm_attention(q, k, v, scale, offset):  # noqa: ANN001, ANN202
+        def norm_attention(q, k, v, scale, offset):
             m, var = tf.nn.moments(q, axes=[-1], keepdims=True)
             q = (q - m) / tf.sqrt(var + 1e-5) * scale + offset
             w = tf.nn.softmax(tf.matmul(q, k, transpose_b=True) / tf.sqrt(float(q.shape[-1])))
             return tf.matmul(w, v)
 
-        def loss_grad(x, w, b):  # noqa: ANN001, ANN202
+        def loss_grad(x, w, b):
             with tf.GradientTape() as tape:
                 tape.watch([w, b])
                 value = tf.reduce_mean(tf.square(tf.tanh(tf.nn.bias_add(tf.matmul(x, w, transpose_b=True), b)) - 0.5))
             return value, tuple(tape.gradient(value, [w, b]))
 
-        def conv_block(x, f1, f2):  # noqa: ANN001, ANN202
+        def conv_block(x, f1, f2):
             h = tf.nn.relu(tf.nn.conv2d(x, f1, 1, "SAME"))
             h = tf.nn.relu(tf.nn.conv2d(h, f2, 1, "SAME"))
             return tf.nn.max_pool2d(h, 2, 2, "VALID")
@@ -151,24 +151,24 @@ def native_functions(
         import paddle
         import paddle.nn.functional as F
 
-        def linear(x, w, b):  # noqa: ANN001, ANN202 - F.linear wants w as [in, out]: no transpose
+        def linear(x, w, b):  # F.linear wants w as [in, out]: no transpose
             return paddle.matmul(x, w, transpose_y=True) + b
 
-        def mlp(x, w1, b1, w2, b2):  # noqa: ANN001, ANN202
+        def mlp(x, w1, b1, w2, b2):
             return F.softmax(linear(F.gelu(linear(x, w1, b1)), w2, b2))
 
-        def norm_attention(q, k, v, scale, offset):  # noqa: ANN001, ANN202
+        def norm_attention(q, k, v, scale, offset):
             q = F.layer_norm(q, q.shape[-1:], scale, offset)
             w = F.softmax(paddle.matmul(q, k, transpose_y=True) / (q.shape[-1] ** 0.5))
             return paddle.matmul(w, v)
 
-        def loss_grad(x, w, b):  # noqa: ANN001, ANN202
+        def loss_grad(x, w, b):
             w, b = w.detach(), b.detach()
             w.stop_gradient = b.stop_gradient = False
             value = paddle.mean(paddle.square(paddle.tanh(linear(x, w, b)) - 0.5))
             return value, tuple(paddle.grad(value, [w, b]))
 
-        def conv_block(x, f1, f2):  # noqa: ANN001, ANN202
+        def conv_block(x, f1, f2):
             h = F.relu(F.conv2d(x, f1.transpose([3, 2, 0, 1]), padding="SAME"))
             h = F.relu(F.conv2d(h, f2.transpose([3, 2, 0, 1]), padding="SAME"))
             return F.max_pool2d(h, 2, 2)
@@ -354,7 +354,7 @@ def bench_backend(name: str, rounds: int, pairs: int, only: tuple[str, ...] = FU
             got, want = (_leaves(c(*args)) for c in (ivy_c, nat_c))  # the first call compiles
             err = max(float(np.max(np.abs(ivy.to_numpy(g) - ivy.to_numpy(w)))) for g, w in zip(got, want))
             row = time_pair(ivy_c, nat_c, args, sync, rounds, pairs)
-        except Exception as e:  # noqa: BLE001 - one function failing must not hide the others
+        except Exception as e:  # one function failing must not hide the others
             rows.append({"fn": fname, "error": f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"})
             continue
         rows.append({"fn": fname, **row, "max_abs_diff": err, "program": program})

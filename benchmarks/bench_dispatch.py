@@ -387,7 +387,7 @@ def _framework(name: str) -> dict[str, Any]:
 
 def _resolve(path: str, env: dict[str, Any]) -> Callable[..., Any]:
     if path.startswith("lambda"):  # no single native function: the idiomatic native expression
-        return eval(path, env)  # noqa: S307 - a fixed table in this file
+        return eval(path, env)  # a fixed table in this file
     head, *rest = path.split(".")
     obj = env[head]
     for part in rest:
@@ -501,11 +501,11 @@ def bench_backend(name: str, sizes: list[int], rounds: int, target_s: float, wit
                     continue
                 g = {**peer_env, **{f"a{i}": v for i, v in enumerate(args)}}
                 try:
-                    f = eval(f"lambda: {table[op]}", g)  # noqa: S307 - a fixed table in _peers.py
+                    f = eval(f"lambda: {table[op]}", g)  # a fixed table in _peers.py
                     if not _agree(f(), variants["native"]()):
                         raise ValueError("result differs from the native one")
                     variants[peer] = f
-                except Exception as e:  # noqa: BLE001 - a peer that cannot do this op is left out
+                except Exception as e:  # a peer that cannot do this op is left out
                     msg = f"{type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}"
                     results["peer_errors"].setdefault(peer, {})[op] = msg
             if sync is not None:

@@ -167,7 +167,7 @@ def bench_backend(
         if not _has(xp, name):
             del exprs["namespace"]
         try:
-            thunks = {k: eval(f"lambda: {e}", g) for k, e in exprs.items()}  # noqa: S307 - fixed table
+            thunks = {k: eval(f"lambda: {e}", g) for k, e in exprs.items()}  # fixed table
             if name not in UTILITIES and not _same_result(thunks["ivy"](), thunks["native"]()):
                 row["skipped"] = "native result differs from Ivy's (not the same computation)"
                 done += 3 if name in compiled_ops else 1
@@ -177,7 +177,7 @@ def bench_backend(
                 f()
             number = _calls(timed["native"], target_s)
             samples = interleaved(timed, rounds, number, fastest=True)
-        except Exception as e:  # noqa: BLE001 - one op failing must not hide the others
+        except Exception as e:  # one op failing must not hide the others
             row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
             done += 3 if name in compiled_ops else 1
             continue
@@ -196,21 +196,21 @@ def bench_backend(
                 continue
             plist = ", ".join(params)
             try:
-                nat_c = compiler(eval(f"lambda {plist}: {native}", g))  # noqa: S307
+                nat_c = compiler(eval(f"lambda {plist}: {native}", g))
                 # A/A: the native function compiled again, a program of its own (as Ivy's is)
-                nat_aa = compiler(eval(f"lambda {plist}: {native}", g))  # noqa: S307
+                nat_aa = compiler(eval(f"lambda {plist}: {native}", g))
                 # the program: ivy.compile with the backend named (the framework's compiled callable
                 # itself where no state is threaded); and the same without backend= (a small object
                 # picks the program by the first argument's type on each call)
-                ivy_c = ivy.compile(eval(f"lambda {plist}: ivy.{name}({call})", g), backend=backend)  # noqa: S307
-                ivy_ci = ivy.compile(eval(f"lambda {plist}: ivy.{name}({call})", g))  # noqa: S307
-                ivy_c = _program(ivy_c, eval(f"({plist},)", g))  # noqa: S307
+                ivy_c = ivy.compile(eval(f"lambda {plist}: ivy.{name}({call})", g), backend=backend)
+                ivy_ci = ivy.compile(eval(f"lambda {plist}: ivy.{name}({call})", g))
+                ivy_c = _program(ivy_c, eval(f"({plist},)", g))
                 gc_ = {**g, "nat_c": nat_c, "nat_aa": nat_aa, "ivy_c": ivy_c, "ivy_ci": ivy_ci}
                 cthunks = {
-                    "native": eval(f"lambda: nat_c({plist})", gc_),  # noqa: S307
-                    "aa": eval(f"lambda: nat_aa({plist})", gc_),  # noqa: S307
-                    "ivy": eval(f"lambda: ivy_c({plist})", gc_),  # noqa: S307
-                    "inferred": eval(f"lambda: ivy_ci({plist})", gc_),  # noqa: S307
+                    "native": eval(f"lambda: nat_c({plist})", gc_),
+                    "aa": eval(f"lambda: nat_aa({plist})", gc_),
+                    "ivy": eval(f"lambda: ivy_c({plist})", gc_),
+                    "inferred": eval(f"lambda: ivy_ci({plist})", gc_),
                 }
                 ok = _same_result(cthunks["ivy"](), cthunks["native"]())  # compiles both
                 done += 1
@@ -222,7 +222,7 @@ def bench_backend(
                 row["csamples"] = interleaved(ctimed, rounds, _calls(ctimed["native"], target_s), fastest=True)
                 _compiled_figures(row)
                 row["compiled_same_result"] = ok
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:
                 row["compiled_error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
             done += 1
             progress(done, work)

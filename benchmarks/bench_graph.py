@@ -47,22 +47,22 @@ def numpy_functions() -> tuple[dict[str, Callable[..., Any]], dict[str, Callable
 
     import ivy
 
-    def mlp_tanh(x, w1, b1, w2, b2):  # noqa: ANN001, ANN202
+    def mlp_tanh(x, w1, b1, w2, b2):
         h = ivy.tanh(ivy.matmul(x, ivy.matrix_transpose(w1)) + b1)
         return ivy.tanh(ivy.matmul(h, ivy.matrix_transpose(w2)) + b2)
 
-    def norm_softmax(q, k, v, scale, offset):  # noqa: ANN001, ANN202
+    def norm_softmax(q, k, v, scale, offset):
         std = ivy.sqrt(ivy.var(q, axis=-1, keepdims=True) + 1e-5)
         q = (q - ivy.mean(q, axis=-1, keepdims=True)) / std * scale + offset
         s = ivy.matmul(q, ivy.matrix_transpose(k))
         e = ivy.exp(s - ivy.max(s, axis=-1, keepdims=True))
         return ivy.matmul(e / ivy.sum(e, axis=-1, keepdims=True), v)
 
-    def mlp_tanh_np(x, w1, b1, w2, b2):  # noqa: ANN001, ANN202
+    def mlp_tanh_np(x, w1, b1, w2, b2):
         h = np.tanh(np.matmul(x, np.matrix_transpose(w1)) + b1)
         return np.tanh(np.matmul(h, np.matrix_transpose(w2)) + b2)
 
-    def norm_softmax_np(q, k, v, scale, offset):  # noqa: ANN001, ANN202
+    def norm_softmax_np(q, k, v, scale, offset):
         std = np.sqrt(np.var(q, axis=-1, keepdims=True) + 1e-5)
         q = (q - np.mean(q, axis=-1, keepdims=True)) / std * scale + offset
         s = np.matmul(q, np.matrix_transpose(k))
@@ -76,7 +76,7 @@ def numpy_functions() -> tuple[dict[str, Callable[..., Any]], dict[str, Callable
 
 
 def _chain(n: int) -> Callable[[Any], Any]:
-    def chain(x):  # noqa: ANN001, ANN202 - n ops: sin, multiply, add, tanh, repeated
+    def chain(x):  # n ops: sin, multiply, add, tanh, repeated
         import ivy
 
         for _ in range(n // 4):
@@ -143,7 +143,7 @@ def bench_backend(name: str, rounds: int, pairs: int, repeats: int) -> dict[str,
                 got, want = _leaves(prog(*args)), _leaves(nat(*args))
                 err = max(float(np.max(np.abs(ivy.to_numpy(g) - ivy.to_numpy(w)))) for g, w in zip(got, want))
                 row = time_pair(prog, nat, args, sync, rounds, pairs)
-            except Exception as e:  # noqa: BLE001 - one function failing must not hide the others
+            except Exception as e:  # one function failing must not hide the others
                 msg = str(e).splitlines()[0][:160] if str(e) else ""
                 rows.append({"fn": fname, "mode": mode, "error": f"{type(e).__name__}: {msg}"})
                 continue

@@ -161,7 +161,7 @@ def bench_backend(backend: str, rounds: int, target_s: float, torch_compile: boo
                         rounds,
                         target_s,
                     )
-        except Exception as e:  # noqa: BLE001 - one function failing must not hide the others
+        except Exception as e:  # one function failing must not hide the others
             row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
         finally:
             done += 1
@@ -227,7 +227,7 @@ def _drone(
                 )
             else:
                 out["compiled_error"] = "compiled steps differ"
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         out["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:160] if str(e) else ''}"
     return out
 

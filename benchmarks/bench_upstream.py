@@ -79,7 +79,7 @@ def bench_backend(backend: str, size: int, rounds: int, target_s: float) -> dict
                 f()
             numbers = {k: calls_for(f, target_s) for k, f in variants.items()}  # each fills a round
             samples = interleaved(variants, rounds, numbers, fastest=True)
-        except Exception as e:  # noqa: BLE001 - an op upstream cannot run is left out, with why
+        except Exception as e:  # an op upstream cannot run is left out, with why
             errors[op] = f"{type(e).__name__}: {str(e).splitlines()[0][:140] if str(e) else ''}"
             continue
         nat, upv = samples["native"], samples["upstream ivy"]

@@ -87,7 +87,7 @@ def install_counters(backend: str, owners: tuple[str, ...]) -> collections.Count
                 continue
             try:
                 f = getattr(obj, name)
-            except Exception:  # noqa: BLE001 - an attribute that cannot be built is not called either
+            except Exception:  # an attribute that cannot be built is not called either
                 continue
             if isinstance(f, (type, types.ModuleType)) or not callable(f) or name.endswith("Error"):
                 continue

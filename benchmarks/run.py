@@ -48,7 +48,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from benchmarks._common import BACKENDS, ROOT, Bar, child_env, load, machine  # noqa: E402
+from benchmarks._common import BACKENDS, ROOT, Bar, child_env, load, machine
 
 STAGES = (
     "usage",
@@ -306,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
         t0, load0 = time.perf_counter(), load()
         try:
             result = run_stage(stage, cfg, bar)
-        except Exception as e:  # noqa: BLE001 - one stage failing must not lose the others
+        except Exception as e:  # one stage failing must not lose the others
             bar.close("FAILED")
             result = {"failed": f"{type(e).__name__}: {e}"}
         results["stages"][stage] = {"result": result, "seconds": time.perf_counter() - t0, "load": [load0, load()]}

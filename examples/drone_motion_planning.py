@@ -16,8 +16,9 @@ so the same code runs natively on PyTorch, JAX, TensorFlow and PaddlePaddle; Num
 gradients, so the demo refuses it (exit code 2).
 
 It prints the progress and the verdict and saves a picture of the obstacles and the initial and
-final paths, from above, from the side and in 3D, with the clearance along the path (``--out``,
-default ``results/``; the picture needs matplotlib).
+final paths, from above, from the side and in 3D, with the clearance along the path, as
+``drone_motion_planning_<backend>.png`` in the folder ``--out`` (default ``results/``), and prints
+its path; the picture needs matplotlib.
 """
 
 from __future__ import annotations
@@ -644,7 +645,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{NUM_POSES} poses), required {CLEARANCE} m; path length {plan.length:.3f} m "
         f"(cost {plan.costs[0]:.3f} -> {plan.costs[-1]:.3f})"
     )
-    picture = os.path.join(args.out, "drone_motion_planning.png")
+    picture = os.path.join(args.out, f"drone_motion_planning_{args.backend}.png")  # (one per backend)
     note = (
         f"{verdict} after {plan.steps} gradient steps: clearance {plan.clearance:.4f} m along the whole path, "
         f"path length {plan.length:.2f} m (straight path {float(ivy.to_scalar(length0)):.2f} m)"

@@ -25,7 +25,7 @@ import ivy_robot
 import ivy_vision
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from drone_motion_planning import (  # noqa: E402  (the drone demo's scene, loop and drawing)
+from drone_motion_planning import (  # the drone demo's scene, loop and drawing
     ANCHOR_TIMES,
     COLLISION_WEIGHT,
     COMPILE_BY_DEFAULT,

@@ -30,13 +30,13 @@ import time
 os.environ.setdefault("KERAS_BACKEND", "tensorflow")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
-import keras  # noqa: E402
-import kornia  # noqa: E402
-import numpy as np  # noqa: E402
-import tensorflow as tf  # noqa: E402
-import torch  # noqa: E402
+import keras
+import kornia
+import numpy as np
+import tensorflow as tf
+import torch
 
-import ivy  # noqa: E402
+import ivy
 
 RTOL, ATOL = 1e-4, 1e-5
 

@@ -1,5 +1,6 @@
-r"""The documented examples run: every Python block of README.md, docs/*.md and the READMEs of the
-distributions, and every shell command of README.md and docs/*.md.
+r"""The documented examples run: every Python block of README.md, docs/*.md, tests/README.md and the
+READMEs of the distributions, and every shell command of README.md, tests/README.md and docs/*.md;
+and tests/README.md names every test file of tests/.
 
 Each ```python block is one of four things, said by an HTML comment on a line right above its
 fence (invisible when rendered), or by its form:
@@ -46,6 +47,9 @@ cheapest way that still executes it. The rule for each:
   backend ``mine`` standing for the plugin template's ``strict``: README.md's runs for real (it
   is the one a new author copies), those of the guides with ``--collect-only`` (their options
   parsed, the backend loaded, its expected failures read, every test collected);
+* ``python -m pytest PATH...`` on test files of this repository (tests/README.md's): with
+  ``--collect-only`` from the repository's root (every path exists, the options are parsed, the
+  modules import, and at least one test is collected; running them is what the test runs are for);
 * ``python -m ivy doctor``: for real; ``python -m ivy transpile MODULE:NAME ...``, which needs the
   reader's module: its arguments parsed by the command's own parser;
 * ``pip install ...``: with ``--dry-run --no-deps --no-index --no-build-isolation`` added (the
@@ -86,6 +90,7 @@ REPO = Path(__file__).resolve().parents[1]
 DOCS = [
     REPO / "README.md",
     *sorted((REPO / "docs").glob("*.md")),
+    REPO / "tests" / "README.md",
     *sorted(REPO.glob("ivy_core/README.md")),
     *sorted(REPO.glob("plugins/*/README.md")),
     *sorted(REPO.glob("libs/*/README.md")),
@@ -436,7 +441,7 @@ def test_example_distribution_works(backend: str, name: str, blocks: list[Block]
 
 # --------------------------------------------------------------------------- shell commands
 
-COMMAND_DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+COMMAND_DOCS = [REPO / "README.md", REPO / "tests" / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 _SHELL = ("bash", "sh", "shell", "console")
 
 
@@ -483,6 +488,14 @@ def _python(argv: list[str]) -> list[str]:
     return [sys.executable, *argv[1:]] if argv[0] == "python" else argv
 
 
+def _collected(out: str) -> int:
+    """The number of tests ``pytest --collect-only -q`` says it collected (selected)."""
+    # (-q: "N tests collected", "N/M tests collected (K deselected)" with -k; -qq: a count per file)
+    counts = re.findall(r"^(\d+)(?:/\d+)? tests? collected", out, re.M)
+    counts = counts or re.findall(r"^test_\w+\.py: (\d+)", out, re.M)
+    return sum(int(n) for n in counts)
+
+
 def _kit(argv: list[str], where: str, tmp_path: Path) -> None:
     argv = _python(["strict" if a == "mine" else a for a in argv])
     if not where.startswith("README.md"):
@@ -490,11 +503,20 @@ def _kit(argv: list[str], where: str, tmp_path: Path) -> None:
     # outside the repository, as an author runs it: no pytest.ini of ours adds options
     out = _run([*argv, "-p", "no:cacheprovider"], cwd=tmp_path)
     if "--collect-only" in argv:
-        # (-q: "N tests collected", "N/M tests collected (K deselected)" with -k; -qq: a count per file)
-        assert re.search(r"^(\d+(/\d+)? tests? collected|test_\w+\.py: \d+)", out, re.M), out[-2000:]
+        assert _collected(out) > 0, out[-2000:]
     else:
         summary = out.strip().splitlines()[-1]
         assert " passed" in summary and not re.search(r"\d+ (failed|errors?)\b", summary), out[-4000:]
+
+
+def _pytest_here(argv: list[str], where: str, tmp_path: Path) -> None:
+    assert argv[:3] == ["python", "-m", "pytest"], argv
+    paths = [a for a in argv[3:] if not a.startswith("-") and ("/" in a or a.endswith(".py"))]
+    assert paths, f"{where}: `{shlex.join(argv)}` names no test file or folder of this repository"
+    missing = [p for p in paths if not (REPO / p.split("::")[0]).exists()]
+    assert not missing, f"{where}: no such test file or folder: {missing}"
+    out = _run([*_python(argv), "--collect-only", "-q"])
+    assert _collected(out) > 0, f"{where}: `{shlex.join(argv)}` collects no test:\n{out[-2000:]}"
 
 
 def _ivy_command(argv: list[str], where: str, tmp_path: Path) -> None:
@@ -555,6 +577,7 @@ RULES: list[tuple[str, Callable[[list[str], str, Path], None]]] = [
     (r"^pip install ", _pip),
     (r"^bash scripts/(test|demo|bench)\b", _script),
     (r"^(ARRAY_API_TESTS_[A-Z]+=\S+ )+python -m pytest array_api_tests\b", _array_api_tests),
+    (r"^python -m pytest (ivy_core|plugins|libs|templates|tests)/", _pytest_here),
 ]
 
 
@@ -571,3 +594,16 @@ def test_documented_command_runs(backend: str, where: str, command: str, tmp_pat
     assert rule is not None, f"{where}: no rule says how to execute `{command}`: add one to RULES"
     assert shutil.which("bash") is not None or not command.startswith("bash"), "bash is needed"
     rule(shlex.split(command), where, tmp_path)
+
+
+# --------------------------------------------------------------------------- tests/README.md
+
+
+def test_tests_readme_names_every_test_file_of_tests(backend: str) -> None:
+    if backend != "numpy":
+        pytest.skip("checked once, in the numpy test process")
+    text = (REPO / "tests" / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(test_\w+\.py)`", text))
+    present = {p.name for p in (REPO / "tests").glob("test_*.py")}
+    assert not present - named, f"tests/README.md does not name (and say what they test): {sorted(present - named)}"
+    assert not named - present, f"tests/README.md names test files that tests/ does not have: {sorted(named - present)}"

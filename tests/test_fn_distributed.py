@@ -84,17 +84,29 @@ def train(backend: str, strategy: Any) -> dict[str, Any]:
     return {"weights": _weights(model), "history": h.history}
 
 
-def _run(backend: str, tmp_path: Any, env: dict[str, str], what: str = "strategy") -> dict[str, Any]:
-    out = tmp_path / "out.json"
-    p = subprocess.run(
-        [sys.executable, __file__, backend, str(out), what],
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, **env),
-        timeout=600,
-    )
-    assert p.returncode == 0, p.stderr[-3000:]
-    return json.loads(out.read_text())
+_ENV = {
+    "jax": {"XLA_FLAGS": "--xla_force_host_platform_device_count=2", "JAX_PLATFORMS": "cpu"},
+    "tensorflow": {"TF_CPP_MIN_LOG_LEVEL": "3"},
+}
+_RESULTS: dict[str, dict[str, Any]] = {}
+
+
+def _run(backend: str, tmp_path_factory: Any) -> dict[str, Any]:
+    """Every worker of ``backend`` (the strategy, the recipe and, on tensorflow, BatchNorm) in one
+    child process with two logical devices, run once per session (a framework import and its
+    compilations cost more than the training itself)."""
+    if backend not in _RESULTS:
+        out = tmp_path_factory.mktemp(f"distributed-{backend}") / "out.json"
+        p = subprocess.run(
+            [sys.executable, __file__, backend, str(out), "all"],
+            capture_output=True,
+            text=True,
+            env=dict(os.environ, **_ENV[backend]),
+            timeout=900,
+        )
+        assert p.returncode == 0, p.stderr[-3000:]
+        _RESULTS[backend] = json.loads(out.read_text())
+    return _RESULTS[backend]
 
 
 def _assert_same_training(got: dict[str, Any]) -> None:
@@ -108,19 +120,19 @@ def _assert_same_training(got: dict[str, Any]) -> None:
     assert not np.allclose(one["weights"]["layers/0/w"], W0["layers/0/w"], atol=1e-3)
 
 
-def test_fn_distributed_jax_sharding_equals_one_device(backend, tmp_path):
+def test_fn_distributed_jax_sharding_equals_one_device(backend, tmp_path_factory):
     if backend != "jax":
         pytest.skip("jax.sharding: jax backend only")
-    got = _run("jax", tmp_path, {"XLA_FLAGS": "--xla_force_host_platform_device_count=2", "JAX_PLATFORMS": "cpu"})
+    got = _run("jax", tmp_path_factory)["strategy"]
     assert got["devices"] == 2
     assert got["batch_devices"] == 2  # the batches were split over both devices
     _assert_same_training(got)
 
 
-def test_fn_distributed_tf_mirrored_equals_one_device(backend, tmp_path):
+def test_fn_distributed_tf_mirrored_equals_one_device(backend, tmp_path_factory):
     if backend != "tensorflow":
         pytest.skip("tf.distribute: tensorflow backend only")
-    got = _run("tensorflow", tmp_path, {"TF_CPP_MIN_LOG_LEVEL": "3"})
+    got = _run("tensorflow", tmp_path_factory)["strategy"]
     assert got["replicas"] == 2
     _assert_same_training(got)
 
@@ -162,19 +174,18 @@ def test_fn_distributed_paddle_data_parallel_equals_one_process(backend, tmp_pat
     _assert_same_training(got)
 
 
-def test_fn_distributed_recipe_jax_sharding_equals_one_device(backend, tmp_path):
+def test_fn_distributed_recipe_jax_sharding_equals_one_device(backend, tmp_path_factory):
     if backend != "jax":
         pytest.skip("jax.sharding: jax backend only")
-    env = {"XLA_FLAGS": "--xla_force_host_platform_device_count=2", "JAX_PLATFORMS": "cpu"}
-    got = _run("jax", tmp_path, env, "recipe")
+    got = _run("jax", tmp_path_factory)["recipe"]
     assert got["mesh_devices"] == got["param_devices"] == 2  # a mesh of both devices, parameters on both
     _assert_same_weights(got["recipe"], got["single"]["weights"])
 
 
-def test_fn_distributed_recipe_tf_mirrored_equals_one_device(backend, tmp_path):
+def test_fn_distributed_recipe_tf_mirrored_equals_one_device(backend, tmp_path_factory):
     if backend != "tensorflow":
         pytest.skip("tf.distribute: tensorflow backend only")
-    got = _run("tensorflow", tmp_path, {"TF_CPP_MIN_LOG_LEVEL": "3"}, "recipe")
+    got = _run("tensorflow", tmp_path_factory)["recipe"]
     assert got["replicas"] == 2
     _assert_same_weights(got["recipe"], got["single"]["weights"])
 
@@ -205,12 +216,12 @@ def _running_stats(kind: str, per_replica_var: bool, momentum: float = 0.1) -> d
     return {"running_mean": mean, "running_var": var}
 
 
-def test_fn_distributed_tf_mirrored_batchnorm_running_stats(backend, tmp_path):
+def test_fn_distributed_tf_mirrored_batchnorm_running_stats(backend, tmp_path_factory):
     # each replica normalises with its share's batch statistics; the running statistics are the
     # mean of the replicas' updates: one device's running mean, the mean of the shares' variances
     if backend != "tensorflow":
         pytest.skip("tf.distribute: tensorflow backend only")
-    got = _run("tensorflow", tmp_path, {"TF_CPP_MIN_LOG_LEVEL": "3"}, "batchnorm")
+    got = _run("tensorflow", tmp_path_factory)["batchnorm"]
     for kind in ("1d", "2d"):
         run = got[kind]
         for name, per_replica_var in (("single", False), ("mirrored", True)):
@@ -233,15 +244,16 @@ def test_fn_distributed_shard_refuses_uneven_batches(backend):
         ivy.distributed.shard(x, 0, 4)
 
 
-def _recipe_worker(backend: str) -> dict[str, Any] | None:
+def _recipe_worker(backend: str, single: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The documented recipe in this process (and, where one process holds all replicas, one
     device's training to compare with); None on the ranks that do not report."""
     if backend == "jax":
         import jax
 
         ns = run_recipe("jax", _model("jax"), batches=_batches("jax"))
-        with jax.default_device(jax.devices()[0]):
-            single = train("jax", None)
+        if single is None:
+            with jax.default_device(jax.devices()[0]):
+                single = train("jax", None)
         sharding = ns["model"].v["layers"]["0"]["w"].sharding
         return {
             "recipe": _weights(ns["model"]),
@@ -254,12 +266,11 @@ def _recipe_worker(backend: str) -> dict[str, Any] | None:
         return {"recipe": _weights(ns["model"]), "world_size": ns["world"]} if ns["rank"] == 0 else None
     import tensorflow as tf
 
-    ivy.distributed.logical_cpus(2)  # before TensorFlow runs anything (as the docs say)
     dataset = tf.data.Dataset.from_tensor_slices((X, Y)).batch(16).repeat(3)
     ns = run_recipe("tensorflow", _model("tensorflow"), dataset=dataset)
     return {
         "recipe": _weights(ns["model"]),
-        "single": train("tensorflow", None),
+        "single": single if single is not None else train("tensorflow", None),
         "replicas": ns["strategy"].num_replicas_in_sync,
     }
 
@@ -275,7 +286,6 @@ def _bn_model(kind: str) -> Any:
 def _batchnorm_worker() -> dict[str, Any]:
     """TFMirrored and one device fitting models with BatchNorm from the same weights: the running
     statistics of both, and the mirrored model's predictions in evaluation mode afterwards."""
-    ivy.distributed.logical_cpus(2)
     out: dict[str, Any] = {}
     for kind in ("1d", "2d"):
         models = [_bn_model(kind), _bn_model(kind)]
@@ -329,7 +339,6 @@ def _strategy_worker(backend: str) -> dict[str, Any] | None:
         if dist.get_rank() != 0:
             return None
     else:
-        ivy.distributed.logical_cpus(2)
         strategy = ivy.distributed.TFMirrored()
         out["parallel"] = train("tensorflow", strategy)
         out["replicas"] = strategy.replicas
@@ -338,8 +347,17 @@ def _strategy_worker(backend: str) -> dict[str, Any] | None:
 
 
 def _worker(backend: str, path: str, what: str) -> None:
-    workers = {"strategy": _strategy_worker, "recipe": _recipe_worker, "batchnorm": lambda _: _batchnorm_worker()}
-    out = workers[what](backend)
+    if backend == "tensorflow":
+        ivy.distributed.logical_cpus(2)  # before TensorFlow runs anything (as the docs say)
+    if what == "all":  # one process for every worker: jax and tensorflow (paddle launches its own)
+        strategy = _strategy_worker(backend)
+        assert strategy is not None
+        out: dict[str, Any] | None = {"strategy": strategy, "recipe": _recipe_worker(backend, strategy["single"])}
+        if backend == "tensorflow":
+            out["batchnorm"] = _batchnorm_worker()  # type: ignore[index]
+    else:
+        workers = {"strategy": _strategy_worker, "recipe": _recipe_worker}
+        out = workers[what](backend)
     if out is not None:
         with open(path, "w") as f:
             json.dump(out, f)

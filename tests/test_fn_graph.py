@@ -39,16 +39,16 @@ def _close(got: Any, want: Any, to_numpy: Any, tol: float = 1e-5) -> None:
 # --------------------------------------------------------------------------- functions
 
 
-def mlp(x, w1, b1, w2):  # noqa: ANN001, ANN201
+def mlp(x, w1, b1, w2):
     return ivy.softmax(ivy.matmul(ivy.gelu(ivy.matmul(x, w1) + b1), w2), axis=-1)
 
 
-def attention(q, k, v):  # noqa: ANN001, ANN201
+def attention(q, k, v):
     s = ivy.matmul(q, ivy.matrix_transpose(k)) / float(np.sqrt(q.shape[-1]))
     return ivy.layer_norm(ivy.matmul(ivy.softmax(s, axis=-1), v) + q, -1)
 
 
-def conv_block(x, f):  # noqa: ANN001, ANN201
+def conv_block(x, f):
     h = ivy.relu(ivy.conv2d(x, f, 1, "SAME"))
     return ivy.mean(ivy.max_pool2d(h, 2, 2, "VALID"), axis=(1, 2))
 
@@ -83,8 +83,8 @@ def test_compiled_programs_equal_eager(backend: str, to_native: Any, to_numpy: A
 # --------------------------------------------------------------------------- gradients
 
 
-def train_step(params, x, y):  # noqa: ANN001, ANN201
-    def loss(p):  # noqa: ANN001, ANN202
+def train_step(params, x, y):
+    def loss(p):
         return ivy.mse_loss(y, ivy.matmul(ivy.tanh(ivy.matmul(x, p["w1"])), p["w2"]))
 
     value, grads = ivy.execute_with_gradients(loss, params)
@@ -116,8 +116,8 @@ def test_a_compiled_training_step(autodiff: str, to_native: Any, to_numpy: Any) 
     _close(prog(params, x, y), train_step(params, x, y), to_numpy, tol=1e-4)
 
 
-def transforms(x, w):  # noqa: ANN001, ANN201
-    def f(a):  # noqa: ANN001, ANN202
+def transforms(x, w):
+    def f(a):
         return ivy.tanh(ivy.matmul(w, a))
 
     out, pullback = ivy.vjp(f, x)
@@ -168,7 +168,7 @@ def test_emitted_programs_differentiate_natively(autodiff: str, to_native: Any, 
     x = _arr(to_native, 3, 4, dtype="float64")
     params = {"w1": _arr(to_native, 4, 5, dtype="float64"), "w2": _arr(to_native, 5, dtype="float64")}
 
-    def net(p, x):  # noqa: ANN001, ANN202
+    def net(p, x):
         return ivy.sum(ivy.matmul(ivy.sigmoid(ivy.matmul(x, p["w1"])), p["w2"]) ** 2)
 
     prog = ivy.trace_graph(net, args=(params, x)).to(autodiff, compile=False)
@@ -201,7 +201,7 @@ class MLP(ivy.Module):
         self.l1 = ivy.Linear(16, 3)
         ivy.Module.__init__(self)
 
-    def _forward(self, x):  # noqa: ANN001, ANN202
+    def _forward(self, x):
         return self.l1(ivy.gelu(self.l0(x)))
 
 
@@ -212,7 +212,7 @@ class CNN(ivy.Module):
         self.head = ivy.Linear(4 * 3 * 3, 3)
         ivy.Module.__init__(self)
 
-    def _forward(self, x):  # noqa: ANN001, ANN202
+    def _forward(self, x):
         h = self.pool(ivy.relu(self.conv(x)))
         return self.head(ivy.reshape(h, (h.shape[0], -1)))
 
@@ -228,7 +228,7 @@ class Block(ivy.Module):
         self.norm1 = ivy.LayerNorm(8)
         ivy.Module.__init__(self)
 
-    def _forward(self, x):  # noqa: ANN001, ANN202
+    def _forward(self, x):
         h = self.norm0(x + self.attn(x))
         return self.norm1(h + self.ff1(ivy.gelu(self.ff0(h))))
 
@@ -341,7 +341,7 @@ def test_a_training_step_with_a_module_and_an_optimizer(autodiff: str, to_native
             model, opt = MLP(), ivy.Adam(0.01)
             model.v  # noqa: B018 - builds
 
-        def step(x, y):  # noqa: ANN001, ANN202
+        def step(x, y):
             loss, grads = ivy.execute_with_gradients(lambda v: ivy.mse_loss(y, model(x, v=v)), model.v)
             model.v = opt.step(model.v, grads)
             return loss
@@ -375,7 +375,7 @@ def test_a_training_step_with_a_module_and_an_optimizer(autodiff: str, to_native
 def test_dynamic_batch_size_under_the_compiler(backend: str, to_native: Any, to_numpy: Any) -> None:
     w = _arr(to_native, 4, 3)
 
-    def f(x, w):  # noqa: ANN001, ANN202
+    def f(x, w):
         h = ivy.reshape(ivy.matmul(x, w), (x.shape[0], -1))
         return ivy.sum(h, axis=1), ivy.ones((h.shape[0], 2))
 
@@ -392,7 +392,7 @@ def test_dynamic_batch_size_under_the_compiler(backend: str, to_native: Any, to_
 
 def test_guards_hold_under_the_compiler(backend: str, to_native: Any, to_numpy: Any) -> None:
 
-    def f(x):  # noqa: ANN001, ANN202
+    def f(x):
         return x * 2 if ivy.mean(x) > 0 else x - 1
 
     x = _arr(to_native, 6, lo=0.1, hi=1.0)
@@ -405,7 +405,7 @@ def test_guards_hold_under_the_compiler(backend: str, to_native: Any, to_numpy: 
 def test_static_arguments_stay_python_values_under_the_compiler(backend: str, to_native: Any, to_numpy: Any) -> None:
     # a kernel size or a target shape is a Python value the graph holds: the compiled program
     # must not trace it (jax.jit would make its ints arrays), and another value is refused
-    def f(x, shape, scale=1.0):  # noqa: ANN001, ANN202
+    def f(x, shape, scale=1.0):
         return ivy.sum(ivy.reshape(x, shape), axis=0) * scale
 
     x = _arr(to_native, 6)
@@ -429,7 +429,7 @@ def test_broadcasting_functions_replay(
     if swap:
         a, b = b, a
 
-    def f(a, b):  # noqa: ANN001, ANN202
+    def f(a, b):
         m = ivy.where(a > b, a * b, a - b)
         return ivy.exp(-ivy.abs(m)), ivy.sum(m), ivy.maximum(a, 0.5) / (1.5 + ivy.cos(b))
 
@@ -457,7 +457,7 @@ def test_emitted_convolutions_and_pools_equal_eager(
     w, wd = _arr(to_native, 3, 3, 4, 5), _arr(to_native, 3, 3, 4)
     pool_pad = padding if isinstance(padding, str) else 1
 
-    def f(x, w, wd):  # noqa: ANN001, ANN202
+    def f(x, w, wd):
         return (
             ivy.conv2d(x, w, strides, padding, data_format=fmt, dilations=dilations),
             ivy.depthwise_conv2d(x, wd, strides, padding, data_format=fmt, dilations=dilations),

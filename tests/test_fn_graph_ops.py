@@ -87,7 +87,7 @@ def _replay(run: Callable[..., Any], name: str, args: tuple[Any, ...], kwargs: d
     try:
         with ivy.use_backend(backend):  # (a graph without array inputs runs on the current backend)
             return run(*args, **kwargs)
-    except Exception as e:  # noqa: BLE001 - compared with the eager outcome
+    except Exception as e:  # compared with the eager outcome
         return Raised(e)
 
 

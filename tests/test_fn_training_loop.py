@@ -92,7 +92,7 @@ def test_fn_training_loop_compiled_step_equals_eager(autodiff):
         np.testing.assert_allclose(runs[True][1][k], v, rtol=1e-5, err_msg=k)
 
 
-def test_fn_training_loop_default_torch_compile_equals_eager(backend):
+def test_fn_training_loop_inductor_compile_equals_eager(backend):
     if backend != "torch":
         pytest.skip("torch.compile with its default compiler (inductor): the torch backend's")
     import torch
@@ -102,7 +102,7 @@ def test_fn_training_loop_default_torch_compile_equals_eager(backend):
     runs = {}
     for compiled in (False, True):
         model = _model(backend)
-        kw = {} if compiled else {"compile": False}  # compiled: the Trainer's default, no options
+        kw = {"compile": True} if compiled else {}  # compiled: without options; eager: torch's default
         tr = ivy.Trainer(
             model, ivy.CrossEntropyLoss(from_logits=True), ivy.SGD(0.1, momentum=0.9), metrics=["accuracy"], **kw
         )
@@ -114,8 +114,10 @@ def test_fn_training_loop_default_torch_compile_equals_eager(backend):
             h = tr.fit(x, y, epochs=2, batch_size=4, shuffle=False, verbose=0)
         assert not [w for w in caught if "eagerly" in str(w.message)]  # no fall back to the eager step
         if compiled:
-            assert tr._train_fn is not tr.train_step and tr.compile is True
+            assert tr._train_fn != tr.train_step and tr.compiled is True
             assert sum(counters["inductor"].values()) > before  # inductor compiled the step
+        else:
+            assert tr.compile == "auto" and tr.compiled is False
         runs[compiled] = (_weights(backend, model), h.history)
     for k, v in runs[False][0].items():
         np.testing.assert_allclose(runs[True][0][k], v, rtol=1e-5, atol=1e-6, err_msg=k)

@@ -18,7 +18,7 @@ import ivy
 from ivy.testing.convert import native_to_numpy
 
 st_numpy = pytest.importorskip("safetensors.numpy")
-from safetensors import safe_open  # noqa: E402
+from safetensors import safe_open
 
 # ---------------------------------------------------------------------------------------- corpus
 
@@ -185,7 +185,7 @@ def _reference(path: Path) -> dict[str, np.ndarray] | None:
     """The reference's reading of ``path``; None where it refuses the file."""
     try:
         return dict(st_numpy.load_file(str(path)))
-    except Exception:  # noqa: BLE001 - SafetensorError, and numpy lacking a float8 dtype
+    except Exception:  # SafetensorError, and numpy lacking a float8 dtype
         return None
 
 

@@ -92,7 +92,7 @@ def _run_all(g: Any, case: _Case, backend: str, run: bool = True) -> list[Any]:
     for code in (g.code, prog.__ivy_source__, src):
         calls_nothing_foreign(code)
     ns: dict[str, Any] = {}
-    exec(compile(src, "<graph source>", "exec"), ns)  # noqa: S102 - the test's point
+    exec(compile(src, "<graph source>", "exec"), ns)  # the test's point
     if not run:
         return []
     return [prog(*lead, *case.args, **case.kwargs), ns["forward"](*lead, *case.args, **case.kwargs)]
@@ -131,7 +131,7 @@ def test_an_adversarial_corpus_of_graph_documents_never_runs_code(
             results = _run_all(g, case, backend, run=ran[m.path] <= 3)
         except AssertionError:
             raise
-        except Exception as e:  # noqa: BLE001 - a field that changes the program may make it fail
+        except Exception as e:  # a field that changes the program may make it fail
             assert not fields_never_computed(m.path), f"{m} only names or annotates, yet the graph failed: {e!r}"
             outcomes["accepted, fails when run"] += 1
         else:

@@ -546,7 +546,7 @@ def _expected(case: Case) -> tuple[bool, Any]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             out = case.ref()
-    except Exception:  # noqa: BLE001 - any refusal of NumPy's
+    except Exception:  # any refusal of NumPy's
         return True, None
     return False, out
 
@@ -605,7 +605,7 @@ def _lacks(case: Case, backend: str) -> str | None:
         same = [np.asarray(a).astype(case.dtype) for a in case.args]
         try:
             _call(Case(case.kind, case.op, "probe", tuple(same)), backend)
-        except Exception as e:  # noqa: BLE001 - the backend's own limitation, not the case's
+        except Exception as e:  # the backend's own limitation, not the case's
             return f"{backend} has no {case.op} kernel for {case.dtype}: {type(e).__name__}"
     return None
 
@@ -624,7 +624,7 @@ def check(case: Case, backend: str) -> str | None:
         if raises:
             return None if str(e).strip() else f"raised {type(e).__name__} without a message"
         return f"raised {type(e).__name__}: {str(e)[:300]} where the reference answers {_ref_numpy(want)!r}"
-    except Exception as e:  # noqa: BLE001 - reported as the failure
+    except Exception as e:  # reported as the failure
         return f"raised {type(e).__module__}.{type(e).__name__} (not a specific argument error): {str(e)[:300]}"
     if raises:
         return f"answered {_short(got_np)} where {'the rule ' + repr(case.rule) if case.rule else 'NumPy'} raises"

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from _helpers.transpiling import close, not_the_source, rand, target_among
+from _helpers.transpiling import LOOP_INPUTS, close, doubling_reference, not_the_source, rand, target_among
 
 import ivy
 
@@ -339,3 +339,27 @@ def test_unsupported_ops_are_all_named_with_their_lines(backend: str) -> None:
         ivy.transpile(special, to=backend, args=(tf.ones(3),))
     assert set(info.value.ops) == {"Lgamma", "BesselI0e"}
     assert all("test_transpile_from_tensorflow.py" in w[0] for w in info.value.ops.values())
+
+
+def _tf_loop_and_branch(x: Any) -> Any:
+    import tensorflow as tf
+
+    i, v = tf.while_loop(lambda i, v: tf.reduce_sum(v) < 100.0, lambda i, v: (i + 1, v * 2.0), (tf.constant(0), x))
+    return i, tf.cond(i > 3, lambda: v + 1.0, lambda: v - 1.0)
+
+
+def test_a_tf_while_and_if_become_one_loop_and_one_branch(
+    backend: str, to_native: Any, to_numpy: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tensorflow as tf
+
+    fn = tf.function(_tf_loop_and_branch)
+    monkeypatch.setenv("IVY_CACHE_DIR", str(tmp_path / "cache"))
+    prog = ivy.transpile(fn, source="tensorflow", to=backend)
+    graph = ivy.transpile(fn, source="tensorflow", to="ivy", args=(LOOP_INPUTS[0],))
+    assert graph.ops()["while_loop"] == 1 and graph.ops()["cond"] == 1
+    for x in LOOP_INPUTS:  # 6, 1 and 0 steps: the step count is decided at run time
+        i, y = prog(to_native(x))
+        want_i, want_y = doubling_reference(x, 2.0)
+        assert int(to_numpy(i)) == want_i
+        np.testing.assert_allclose(to_numpy(y), want_y, rtol=1e-6)

@@ -18,6 +18,8 @@ target is skipped (source and target would be the same framework).
 
 from __future__ import annotations
 
+import copy
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -368,6 +370,77 @@ def test_training_mode_updates_the_running_statistics_as_torch_does(module_targe
     assert set(buffers) == {"bn/running_mean", "bn/running_var", "bn/num_batches_tracked"}
     for name, b in model.named_buffers():
         close(buffers[name.replace(".", "/")], b.numpy())
+
+
+# ------------------------------------------------------------------------------ trained the Ivy way
+
+
+def _tiny() -> Any:
+    """A small MLP with BatchNorm (buffers a training step updates), in training mode."""
+    torch.manual_seed(0)
+    layers = [torch.nn.Linear(4, 8), torch.nn.BatchNorm1d(8, momentum=0.3), torch.nn.ReLU(), torch.nn.Linear(8, 2)]
+    return torch.nn.Sequential(*layers).train()
+
+
+def _torch_sgd_steps(model: Any, batches: list[tuple[np.ndarray, np.ndarray]], lr: float) -> list[float]:
+    """The loss (mean squared error) of each batch, before torch.optim.SGD's step on it."""
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    losses = []
+    for xb, yb in batches:
+        loss = torch.nn.functional.mse_loss(model(torch.from_numpy(xb)), torch.from_numpy(yb))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    return losses
+
+
+def _wrapped(model: Any, target: str, x: np.ndarray) -> Any:
+    """``ivy.from_native_module`` of the module ``ivy.transpile`` makes of (a copy of) ``model``."""
+    native = ivy.transpile(copy.deepcopy(model), to=target, args=(torch.from_numpy(x),))
+    return ivy.from_native_module(native)
+
+
+def _eval_outputs(model: Any, wrapped: Any, x: np.ndarray, to_native: Any) -> None:
+    """Both modules in inference mode give the same outputs: same weights, same running statistics."""
+    model.eval()
+    wrapped.eval()
+    with torch.no_grad():
+        want = model(torch.from_numpy(x)).numpy()
+    close(wrapped(to_native(x)), want)
+
+
+def test_a_transpiled_module_takes_an_ivy_optimizers_step_as_torch_does(module_target: str, to_native: Any) -> None:
+    """``ivy.from_native_module`` takes the module ``ivy.transpile`` returns on each target, and a
+    step of an Ivy optimizer on it is torch.optim's on the source, BatchNorm's statistics included."""
+    model, x, y = _tiny(), rand(6, 4, seed=1), rand(6, 2, seed=2)
+    wrapped = _wrapped(model, module_target, x)
+
+    def loss_fn(v: Any) -> Any:
+        return ivy.mean(ivy.square(ivy.subtract(wrapped(to_native(x), v=v), to_native(y))))
+
+    loss, grads = ivy.execute_with_gradients(loss_fn, wrapped.v)
+    wrapped.v = ivy.SGD(lr=0.1).step(wrapped.v, grads)
+    (want,) = _torch_sgd_steps(model, [(x, y)], lr=0.1)
+    np.testing.assert_allclose(float(ivy.to_numpy(loss)), want, rtol=1e-5)
+    _eval_outputs(model, wrapped, rand(3, 4, seed=3), to_native)
+
+
+def test_a_transpiled_module_trains_under_ivy_fit_as_torch_does(module_target: str, to_native: Any) -> None:
+    """``fit`` compiles its step around a transpiled module; the last, smaller batch is a new
+    input signature, read from the source while the compiled step is traced (no eager fallback)."""
+    model, x, y = _tiny(), rand(10, 4, seed=4), rand(10, 2, seed=5)
+    wrapped = _wrapped(model, module_target, x[:4])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        history = ivy.fit(wrapped, x, y, loss="mse", optimizer=ivy.SGD(lr=0.1), batch_size=4, shuffle=False, verbose=0)
+    fallbacks = [str(w.message) for w in caught if "running it eagerly" in str(w.message)]
+    assert not fallbacks, fallbacks
+    losses = _torch_sgd_steps(model, [(x[i : i + 4], y[i : i + 4]) for i in (0, 4, 8)], lr=0.1)
+    np.testing.assert_allclose(history.history["loss"], [np.average(losses, weights=[4, 4, 2])], rtol=1e-5)
+    with torch.no_grad():  # (the trained weights, on inputs of a signature read already)
+        want = model(torch.from_numpy(x[:4])).numpy()
+    close(wrapped(to_native(x[:4])), want)
 
 
 # ------------------------------------------------------------------------------ functions

@@ -23,7 +23,7 @@ if _SUPPORT not in sys.modules:
     sys.modules[_SUPPORT] = _mod
     _spec.loader.exec_module(_mod)
 
-from ivy_core_tests_support import install_toy, run_json, run_python  # noqa: E402
+from ivy_core_tests_support import install_toy, run_json, run_python
 
 
 @pytest.fixture(scope="session")

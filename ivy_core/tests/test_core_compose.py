@@ -50,7 +50,7 @@ def _fake_backend(overrides: dict) -> _registry.Backend:
 
 
 def test_core_native_implementation_overrides_the_composition() -> None:
-    def relu(x, /):  # noqa: ANN001 - a native stand-in
+    def relu(x, /):  # a native stand-in
         return np.full_like(x, 42.0)
 
     b = _fake_backend({"relu": relu})
@@ -68,7 +68,7 @@ def test_core_composition_runs_on_its_backend_namespace() -> None:
     calls = []
     base = _registry.get_backend("numpy")
 
-    def exp(x, /):  # noqa: ANN001
+    def exp(x, /):
         calls.append("exp")
         return base.ops["exp"](x)
 

@@ -98,7 +98,7 @@ def test_core_container_arithmetic_with_mismatched_structures_names_the_key_chai
     c = _c()
     other = Container({"a": np.ones(2), "b": {"c": np.ones((1, 1)), "x": np.ones(1)}})
     with pytest.raises(ValueError, match=r"only in the first: \['b/d'\]; only in the second: \['b/x'\]"):
-        c + other  # noqa: B018
+        c + other
 
 
 def test_core_container_comparison_helpers() -> None:

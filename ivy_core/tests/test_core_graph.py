@@ -17,7 +17,7 @@ W = RNG.standard_normal((3, 2)).astype(np.float32)
 B = RNG.standard_normal((2,)).astype(np.float32)
 
 
-def dense(x, w, b):  # noqa: ANN001, ANN201
+def dense(x, w, b):
     return ivy.tanh(ivy.matmul(x, w) + b)
 
 
@@ -38,7 +38,7 @@ def test_trace_records_spec_ops_with_shapes_and_replays() -> None:
 
 
 def test_operators_and_attributes_are_recorded_as_spec_ops() -> None:
-    def f(x, w):  # noqa: ANN001, ANN202
+    def f(x, w):
         y = (x @ w).T
         z = -y[0] * 2.0 + abs(y[1]) ** 2 / 3.0 - (y[0] >= 0)
         return z, y.mT, x.shape, x.ndim, x.dtype == ivy.float32
@@ -79,7 +79,7 @@ def test_code_view_reads_as_python_and_names_lines() -> None:
 
 
 def test_arrays_made_inside_and_constants_fold() -> None:
-    def f(x):  # noqa: ANN001, ANN202
+    def f(x):
         scale = ivy.arange(3, dtype="float32") * 2.0 + 1.0  # depends on no input: folded
         return x * scale + ivy.ones((3,), dtype="float32")
 
@@ -93,7 +93,7 @@ def test_arrays_made_inside_and_constants_fold() -> None:
 
 
 def test_dead_code_and_common_subexpressions() -> None:
-    def f(x):  # noqa: ANN001, ANN202
+    def f(x):
         unused = ivy.exp(x)  # noqa: F841 - nothing depends on it
         a, b = ivy.sin(x), ivy.sin(x)
         return a + b
@@ -110,7 +110,7 @@ def test_dead_code_and_common_subexpressions() -> None:
 
 
 def test_random_ops_are_never_merged_or_folded() -> None:
-    def f(x):  # noqa: ANN001, ANN202
+    def f(x):
         return x + ivy.random_uniform(shape=(3,)), x + ivy.random_uniform(shape=(3,))
 
     g = ivy.trace_graph(f, args=(X,))
@@ -120,7 +120,7 @@ def test_random_ops_are_never_merged_or_folded() -> None:
 
 
 def test_a_user_pass() -> None:
-    def double_to_add(graph):  # noqa: ANN001, ANN202 - the documented interface: graph -> new graph
+    def double_to_add(graph):  # the documented interface: graph -> new graph
         nodes = []
         for n in graph.nodes:
             if n.op == "multiply" and n.args[1] == 2 and isinstance(n.args[0], ivy.graph.Value):
@@ -136,7 +136,7 @@ def test_a_user_pass() -> None:
 
 
 def test_guards_refuse_inputs_that_take_another_path() -> None:
-    def f(x):  # noqa: ANN001, ANN202
+    def f(x):
         if ivy.sum(x) > 0:
             return x * 2
         return x - 1
@@ -152,7 +152,7 @@ def test_guards_refuse_inputs_that_take_another_path() -> None:
 
 
 def test_python_numbers_read_from_arrays_are_guarded() -> None:
-    def f(x):  # noqa: ANN001, ANN202
+    def f(x):
         n = int(ivy.argmax(x[0]))
         return x[:, n] * float(ivy.max(x)) + ivy.to_scalar(ivy.min(x))
 
@@ -176,7 +176,7 @@ def test_shapes_and_static_arguments_are_checked_on_each_call() -> None:
 
 
 def test_dynamic_dimensions() -> None:
-    def f(x, w):  # noqa: ANN001, ANN202
+    def f(x, w):
         h = ivy.matmul(x, w)
         return ivy.reshape(h, (h.shape[0], -1)), ivy.zeros((x.shape[0], 1))
 
@@ -204,7 +204,7 @@ def test_a_dynamic_size_read_as_a_python_int_is_refused_at_trace_time() -> None:
 
 
 def test_nested_inputs_and_outputs_keep_their_structure() -> None:
-    def f(p, x):  # noqa: ANN001, ANN202
+    def f(p, x):
         return {"y": ivy.matmul(x, p["w"]) + p["b"], "parts": [p["w"][0], ivy.Container(a=x)]}
 
     p = {"w": W, "b": B}
@@ -217,7 +217,7 @@ def test_nested_inputs_and_outputs_keep_their_structure() -> None:
 
 
 def test_decompose_records_composed_ops_as_primitives() -> None:
-    def f(x):  # noqa: ANN001, ANN202
+    def f(x):
         return ivy.softmax(x, axis=-1), ivy.relu(x)
 
     whole = ivy.trace_graph(f, args=(X,))
@@ -250,7 +250,7 @@ def test_arrays_from_outside_the_function_get_a_clear_error() -> None:
     assert g.constants()[0].tolist() == [1.0, 1.0, 1.0]
 
 
-def test_an_op_the_target_lacks_is_named_with_its_source_line(toy) -> None:  # noqa: ANN001
+def test_an_op_the_target_lacks_is_named_with_its_source_line(toy) -> None:
     g = ivy.trace_graph(lambda x: ivy.linalg.inv(x) + 1, args=(np.eye(3),))
     with pytest.raises(GraphEmitError, match=r"'toy' backend has no op 'linalg.inv'.*test_core_graph.py:\d+"):
         g.to("toy")
@@ -260,7 +260,7 @@ def test_an_op_the_target_lacks_is_named_with_its_source_line(toy) -> None:  # n
 
 
 def test_source_is_a_standalone_numpy_program() -> None:
-    def f(x):  # noqa: ANN001, ANN202
+    def f(x):
         return ivy.gelu(x) + ivy.asarray([1.0, 2.0, 3.0], dtype="float32") * ivy.sum(x)
 
     g = ivy.trace_graph(f, args=(X,))

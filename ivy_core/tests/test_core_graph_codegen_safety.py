@@ -75,11 +75,11 @@ def _sources(g: Graph) -> list[str]:
     src = g.source("numpy")
     out.append(src)
     ns: dict[str, Any] = {}
-    exec(compile(src, "<graph source>", "exec"), ns)  # noqa: S102 - what a user does with it
+    exec(compile(src, "<graph source>", "exec"), ns)  # what a user does with it
     for fn in (prog, ns["forward"]):
         try:
             fn(X, k=3)
-        except Exception:  # noqa: BLE001 - a graph made wrong may fail when run; it must not run the payload
+        except Exception:  # a graph made wrong may fail when run; it must not run the payload
             pass
     return out
 
@@ -127,7 +127,7 @@ def test_keyword_arguments_never_shadow_what_the_program_calls() -> None:
     guard) or like the emitted program's bound functions (``_f_multiply``) is passed by name, and
     the program still calls what it should."""
 
-    def f(x: Any, *, bool: float = 2.0, _f_multiply: float = 3.0) -> Any:  # noqa: A002
+    def f(x: Any, *, bool: float = 2.0, _f_multiply: float = 3.0) -> Any:
         if builtins.bool(ivy.sum(x) > -100.0):  # (a guard: the program calls bool())
             x = ivy.multiply(x, 2.0)
         return ivy.add(ivy.multiply(x, bool), _f_multiply)

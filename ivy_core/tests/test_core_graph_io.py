@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 import ivy
-from ivy.graph import ConstArray, Graph
+from ivy.graph import ConstArray, Graph, GraphTraceError
 
 RNG = np.random.default_rng(1)
 X = RNG.standard_normal((5, 3)).astype(np.float32)
 
 
-def _mixed(x):  # noqa: ANN001, ANN202 - constants of several dtypes, slices, dtypes, a Container
+def _mixed(x):  # constants of several dtypes, slices, dtypes, a Container
     c = ivy.asarray(np.array([1 + 2j, -3j], np.complex64))
     k = ivy.asarray(np.array([[1, 2, 3]], np.int64))
     y = ivy.astype(x[1:4:2, ...], ivy.float64) * ivy.astype(k + 1, "float64")
@@ -82,7 +82,7 @@ class _Net(ivy.Module):
         self.out = ivy.Linear(None, 2)  # sized by its first input: built by a call before tracing
         ivy.Module.__init__(self)
 
-    def _forward(self, x):  # noqa: ANN001, ANN202
+    def _forward(self, x):
         return self.out(ivy.relu(self.fc(x)))
 
 
@@ -112,7 +112,7 @@ class _Normed(ivy.Module):
         self.bn = ivy.BatchNorm2D(2)
         ivy.Module.__init__(self, backend="numpy")
 
-    def _forward(self, x):  # noqa: ANN001, ANN202
+    def _forward(self, x):
         return self.bn(x)
 
 
@@ -153,7 +153,7 @@ def test_a_function_using_a_module_threads_its_state() -> None:
         n.build()  # (a module must have built its variables before a function using it is traced)
     x = RNG.standard_normal((3, 2, 2, 2)).astype(np.float32)
 
-    def make(net):  # noqa: ANN001, ANN202
+    def make(net):
         return lambda x: net(x) * 2
 
     traced, eager = make(nets[0]), make(nets[1])
@@ -171,3 +171,29 @@ def test_a_function_using_a_module_threads_its_state() -> None:
     with pytest.raises(TypeError, match="threads the state of _Normed, BatchNorm2D"):
         back(x)
     assert doc["graph"]["meta"]["state"] == ["_Normed", "BatchNorm2D"]
+
+
+def test_a_function_of_named_parameters_and_buffers_lifts_them() -> None:
+    w = RNG.standard_normal((3, 2)).astype(np.float32)
+    b = RNG.standard_normal(2).astype(np.float32)
+    mean = np.zeros(2, np.float32)
+
+    def step(values, x):  # a dense layer, and a running mean of its outputs
+        y = ivy.matmul(x, values["fc/w"]) + values["fc/b"]
+        return y, {"stats/mean": 0.9 * values["stats/mean"] + 0.1 * ivy.mean(y, axis=0)}
+
+    g = ivy.trace_graph(step, args=(X,), params={"fc/w": w, "fc/b": b}, buffers={"stats/mean": mean})
+    assert list(g.params) == ["fc/w", "fc/b", "stats/mean"] and g.buffers == ["stats/mean"]
+    assert "def step(params, x):" in g.code
+    want = X @ w + b
+    y, state = g({"fc/w": w + 1, "fc/b": b, "stats/mean": mean + 1}, X)  # the values given, not the traced
+    np.testing.assert_allclose(y, X @ (w + 1) + b, rtol=1e-5)
+    np.testing.assert_allclose(state["stats/mean"], 0.9 + 0.1 * (X @ (w + 1) + b).mean(0), rtol=1e-5)
+    m = g.module()  # trains the parameters; the buffer is its state, updated by each call
+    assert set(m.v.to_flat_dict()) == {"fc/w", "fc/b"} and set(m.state.to_flat_dict()) == {"stats/mean"}
+    np.testing.assert_allclose(m(X), want, rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(m.state.to_flat_dict()["stats/mean"]), 0.1 * want.mean(0), rtol=1e-5)
+    with pytest.raises(GraphTraceError, match="'other', which is not one of its buffers"):
+        ivy.trace_graph(lambda v, x: (x, {"other": x}), args=(X,), buffers={"stats/mean": mean})
+    with pytest.raises(GraphTraceError, match="name both a parameter and a buffer"):
+        ivy.trace_graph(step, args=(X,), params={"fc/w": w}, buffers={"fc/w": w})

@@ -33,6 +33,92 @@ emit({"frameworks": loaded(FRAMEWORKS), "plugins": loaded(PLUGINS),
     assert out == {"frameworks": [], "plugins": [], "metadata": False, "pluggy": False}
 
 
+#: Modules ``import ivy`` leaves to the first use that needs them: the standard library's costly
+#: ones and core's own machinery (specs, registry, dispatch, the functional and stateful API).
+DEFERRED = (
+    "typing",
+    "inspect",
+    "dataclasses",
+    "importlib.metadata",
+    "json",
+    "hashlib",
+    "re",
+    "ast",
+    "threading",
+    "contextvars",
+    "collections",
+    "pluggy",
+    "ivy._spec",
+    "ivy._registry",
+    "ivy._dispatch",
+    "ivy._cdispatch",
+    "ivy._context",
+    "ivy._api",
+    "ivy._functional",
+    "ivy._stateful",
+    "ivy.nest",
+    "ivy.linalg",
+    "ivy.container",
+    "ivy.graph",
+    "ivy.transpile",
+    "ivy.plugin",
+)
+
+
+def test_import_ivy_loads_only_names_constants_and_errors() -> None:
+    """What a bare ``import ivy`` adds to ``sys.modules`` (whatever the interpreter's start-up
+    loaded already does not count): the dtype names, the constants and the exceptions, which it
+    exports, and nothing else of core; no framework, plugin or deferred module."""
+    out = run_json(
+        _LOADED
+        + f"""
+DEFERRED = {DEFERRED!r}
+before = set(sys.modules)
+import ivy
+ivy.float32, ivy.e, ivy.pi, ivy.__array_api_version__, ivy.__version__, ivy.IvyError, ivy.DType
+new = set(sys.modules) - before
+emit({{"ivy": sorted(n for n in new if n.partition(".")[0] == "ivy"),
+      "deferred": sorted(n for n in DEFERRED if n in new),
+      "frameworks": loaded(FRAMEWORKS), "plugins": loaded(PLUGINS)}})
+"""
+    )
+    assert out == {
+        "ivy": ["ivy", "ivy._constants", "ivy._dtypes", "ivy._stateful_names", "ivy.errors"],
+        "deferred": [],
+        "frameworks": [],
+        "plugins": [],
+    }
+
+
+def test_lazy_names_load_on_first_access() -> None:
+    """Each public name ``import ivy`` defers is there on first access: the same object as in its
+    module; ``import ivy.linalg`` works first thing; private modules are reachable as before."""
+    out = run_json(
+        """
+import sys
+import ivy.linalg
+from ivy.fft import fft
+import ivy
+from ivy._stateful import Linear
+from ivy._functional.compile import compile
+from ivy import nest
+emit({"linalg": sys.modules["ivy.linalg"] is ivy.linalg and "inv" in ivy.linalg.__all__,
+      "fft": fft is ivy.fft.fft, "Linear": ivy.Linear is Linear, "compile": ivy.compile is compile,
+      "nest": ivy.nest is nest, "registry": ivy._registry is sys.modules["ivy._registry"],
+      "missing": [hasattr(ivy, n) for n in ("no_such_name", "_no_such_module", "__no_such__")]})
+"""
+    )
+    assert out == {
+        "linalg": True,
+        "fft": True,
+        "Linear": True,
+        "compile": True,
+        "nest": True,
+        "registry": True,
+        "missing": [False, False, False],
+    }
+
+
 def test_backends_imports_no_framework(toy_site: Path) -> None:
     out = run_json(
         _LOADED

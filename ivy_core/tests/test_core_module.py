@@ -18,7 +18,7 @@ class IvyFcModel(ivy.Module):
         self.linear1 = ivy.Linear(64, 1)
         ivy.Module.__init__(self)
 
-    def _forward(self, x):  # noqa: ANN001
+    def _forward(self, x):
         x = ivy.relu(self.linear0(x))
         return ivy.sigmoid(self.linear1(x))
 
@@ -29,7 +29,7 @@ class InitFirst(ivy.Module):
         self.linear0 = ivy.Linear(3, 4)
         self.blocks = [ivy.Linear(4, 4), ivy.ReLU(), ivy.Linear(4, 2)]
 
-    def _forward(self, x):  # noqa: ANN001
+    def _forward(self, x):
         x = self.linear0(x)
         for b in self.blocks:
             x = b(x)
@@ -282,7 +282,7 @@ N = 200_000
         (ivy.KaimingUniform(), -math.sqrt(6 / 400), math.sqrt(6 / 400), 2 / 400),
     ],
 )
-def test_core_initializers_uniform_bounds_and_variance(init, low, high, var) -> None:  # noqa: ANN001
+def test_core_initializers_uniform_bounds_and_variance(init, low, high, var) -> None:
     x = init.create((N,), fan_in=400, fan_out=500, backend="numpy", dtype="float64")
     assert x.shape == (N,) and x.min() >= low and x.max() < high
     assert x.min() < low + 0.01 * (high - low) and x.max() > high - 0.01 * (high - low)
@@ -298,7 +298,7 @@ def test_core_initializers_uniform_bounds_and_variance(init, low, high, var) -> 
         (ivy.KaimingNormal(gain=1.0, mode="fan_out"), math.sqrt(1 / 500)),
     ],
 )
-def test_core_initializers_normal_mean_and_std(init, std) -> None:  # noqa: ANN001
+def test_core_initializers_normal_mean_and_std(init, std) -> None:
     x = init.create((N,), fan_in=400, fan_out=500, backend="numpy", dtype="float64")
     np.testing.assert_allclose(x.mean(), 0.0, atol=5 * std / math.sqrt(N))
     np.testing.assert_allclose(x.std(), std, rtol=0.01)

@@ -269,7 +269,7 @@ def test_a_user_function_inside_a_library_decorator_is_followed() -> None:
     import types
 
     mod = types.ModuleType("user_code_for_test")
-    exec("G = 1\ndef user():\n    yield G\n", mod.__dict__)  # noqa: S102 - a module of user code
+    exec("G = 1\ndef user():\n    yield G\n", mod.__dict__)  # a module of user code
     wrapped = contextlib.contextmanager(mod.user)
     before = code_fingerprint(wrapped)
     mod.G = 2

@@ -77,3 +77,16 @@ def scaled_close(got: Any, want: Any, rtol: float = 1e-3) -> None:
     an absolute floor for gradients that are zero but for rounding, such as attention's key bias)."""
     want = np.asarray(want, np.float64)
     close(got, want, rtol=rtol, atol=rtol * float(np.abs(want).max()) + 1e-7)
+
+
+def doubling_reference(x: np.ndarray, k: float) -> tuple[int, np.ndarray]:
+    """The control-flow tests' loop and branch in plain Python: multiply ``x`` by ``k`` until its
+    sum reaches 100, then add 1 (after more than 3 steps) or subtract 1; (steps, result)."""
+    i, v = 0, x.copy()
+    while v.sum() < 100.0:
+        i, v = i + 1, (v * np.float32(k)).astype(np.float32)
+    return i, v + 1.0 if i > 3 else v - 1.0
+
+
+# 6, 1 and 0 steps of doubling_reference
+LOOP_INPUTS = [np.float32([1.0, 2.0]), np.float32([30.0, 40.0]), np.float32([200.0, 1.0])]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import _api, _context
+from . import _api as ivy
+from . import _context
 
 __all__ = [
     "set_framework",
@@ -19,10 +20,6 @@ __all__ = [
     "reduce_prod",
     "concatenate",
 ]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 def _axis(axis: Any) -> Any:
@@ -41,39 +38,39 @@ def unset_framework() -> Any:
 
 def get_framework(x: Any = None) -> Any:
     """Paper name: the namespace of ``x``'s framework, or the current backend's if ``x`` is None."""
-    return _context.current_backend() if x is None else _ivy().namespace(x)
+    return _context.current_backend() if x is None else ivy.namespace(x)
 
 
 def array(object_in: Any, dtype: Any = None, device: Any = None, *, backend: Any = None) -> Any:
     """Paper name of :func:`ivy.asarray`; ``dtype`` and ``device`` may be given positionally."""
-    return _ivy().asarray(object_in, dtype=dtype, device=device, backend=backend)
+    return ivy.asarray(object_in, dtype=dtype, device=device, backend=backend)
 
 
 def reduce_sum(x: Any, axis: Any = None, keepdims: bool = False, *, backend: Any = None) -> Any:
     """Paper name of :func:`ivy.sum`, with ``axis`` positional (an int, tuple or list)."""
-    return _ivy().sum(x, axis=_axis(axis), keepdims=keepdims, backend=backend)
+    return ivy.sum(x, axis=_axis(axis), keepdims=keepdims, backend=backend)
 
 
 def reduce_mean(x: Any, axis: Any = None, keepdims: bool = False, *, backend: Any = None) -> Any:
     """Paper name of :func:`ivy.mean`, with ``axis`` positional."""
-    return _ivy().mean(x, axis=_axis(axis), keepdims=keepdims, backend=backend)
+    return ivy.mean(x, axis=_axis(axis), keepdims=keepdims, backend=backend)
 
 
 def reduce_min(x: Any, axis: Any = None, keepdims: bool = False, *, backend: Any = None) -> Any:
     """Paper name of :func:`ivy.min`, with ``axis`` positional."""
-    return _ivy().min(x, axis=_axis(axis), keepdims=keepdims, backend=backend)
+    return ivy.min(x, axis=_axis(axis), keepdims=keepdims, backend=backend)
 
 
 def reduce_max(x: Any, axis: Any = None, keepdims: bool = False, *, backend: Any = None) -> Any:
     """Paper name of :func:`ivy.max`, with ``axis`` positional."""
-    return _ivy().max(x, axis=_axis(axis), keepdims=keepdims, backend=backend)
+    return ivy.max(x, axis=_axis(axis), keepdims=keepdims, backend=backend)
 
 
 def reduce_prod(x: Any, axis: Any = None, keepdims: bool = False, *, backend: Any = None) -> Any:
     """Paper name of :func:`ivy.prod`, with ``axis`` positional."""
-    return _ivy().prod(x, axis=_axis(axis), keepdims=keepdims, backend=backend)
+    return ivy.prod(x, axis=_axis(axis), keepdims=keepdims, backend=backend)
 
 
 def concatenate(xs: Sequence[Any], axis: int = -1, *, backend: Any = None) -> Any:
     """Paper name of :func:`ivy.concat`; as in the paper, ``axis`` defaults to the last axis."""
-    return _ivy().concat(list(xs), axis=axis, backend=backend)
+    return ivy.concat(list(xs), axis=axis, backend=backend)

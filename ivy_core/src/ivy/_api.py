@@ -1,16 +1,15 @@
 """``ivy``'s public functions for core's own upper layers (the functional and stateful API, the
 paper's aliases, Container, safetensors): every op, generated on first access as ``ivy.<op>`` is
-(the very same objects), and the helpers below dispatch that they need. It lets those layers call
-``ivy.<op>`` without importing the ``ivy`` package, which stands above them.
+(the very same objects), and the helpers below dispatch that they need. Those layers import it as
+``ivy`` (``from .. import _api as ivy``) and call ``ivy.<op>`` without importing the ``ivy``
+package, which stands above them.
 """
 
 from __future__ import annotations
 
-import sys
-import types
 from typing import Any
 
-from . import _dispatch, _registry, nest
+from . import _dispatch, _registry, fft, linalg, nest
 from ._context import current_backend, set_backend, unset_backend, use_backend
 from ._dtypes import DType, dtype_name
 from ._spec import SPECS
@@ -80,7 +79,7 @@ def _c_namespace() -> Any:
 
 
 if _dispatch._cdispatch is not None:
-    namespace = _c_namespace()  # noqa: F811 - the same function, its hot path in C
+    namespace = _c_namespace()  # the same function, its hot path in C
 
 
 def is_native_array(x: Any, /) -> bool:
@@ -92,28 +91,6 @@ def is_native_array(x: Any, /) -> bool:
     except IvyError:  # an array of a framework whose plugin is not installed
         return False
     return b is not None and isinstance(x, b.array_types)
-
-
-def _submodule(name: str, doc: str) -> types.ModuleType:
-    mod = types.ModuleType(f"ivy.{name}", doc)
-    names = sorted(q.partition(".")[2] for q in SPECS if q.startswith(name + "."))
-    mod.__all__ = names  # type: ignore[attr-defined]
-
-    def __getattr__(attr: str) -> Any:  # the ops are generated on first access
-        if attr in names:
-            fn = _dispatch.public_function(f"{name}.{attr}")
-            setattr(mod, attr, fn)
-            return fn
-        raise AttributeError(f"module 'ivy.{name}' has no attribute {attr!r}")
-
-    setattr(mod, "__getattr__", __getattr__)  # noqa: B010 - PEP 562 on a module made at run time
-    setattr(mod, "__dir__", lambda: names)  # noqa: B010
-    sys.modules[f"ivy.{name}"] = mod
-    return mod
-
-
-linalg = _submodule("linalg", "The Array API linalg extension, dispatched like ``ivy.*``.")
-fft = _submodule("fft", "The Array API fft extension, dispatched like ``ivy.*``.")
 
 
 def __getattr__(name: str) -> Any:

@@ -77,7 +77,7 @@ def dispatch_path() -> tuple[str, str]:
         )
     try:  # built but unusable (a different Python, a broken build): say why
         import ivy._cdispatch  # noqa: F401
-    except Exception as e:  # noqa: BLE001 - any import failure is the reason to report
+    except Exception as e:  # any import failure is the reason to report
         return "pure Python", f"ivy._cdispatch failed to import: {type(e).__name__}: {e}"
     return "pure Python", "ivy._cdispatch was not used"  # pragma: no cover
 
@@ -155,7 +155,7 @@ def _load_one(name: str) -> None:
         fw_name, fw_version = framework_version(backend)
         report = {"ok": True, "framework": fw_name, "version": fw_version}
         report.update(_registry.coverage(backend))
-    except Exception as e:  # noqa: BLE001 - the report is the point
+    except Exception as e:  # the report is the point
         report = {"ok": False, "error": f"{type(e).__name__}: {e}"}
     report["seconds"] = round(time.perf_counter() - start, 2)
     if report["ok"]:
@@ -163,7 +163,7 @@ def _load_one(name: str) -> None:
         try:
             smoke(backend)
             report["smoke"] = "ok"
-        except Exception as e:  # noqa: BLE001 - the framework's failure is what doctor reports
+        except Exception as e:  # the framework's failure is what doctor reports
             report["smoke"] = f"{type(e).__name__}: {e}"
         report["smoke_seconds"] = round(time.perf_counter() - start, 2)
     print(_MARK + json.dumps(report), flush=True)
@@ -258,7 +258,7 @@ def _conflict_notes(names: Sequence[str]) -> list[str]:
     for name in names:
         try:
             spec, _ = _registry._spec_for(name)
-        except Exception:  # noqa: BLE001 - reported by the load check
+        except Exception:  # reported by the load check
             continue
         own = spec.array_modules[0] if spec.array_modules else name
         for other in spec.unsafe_after:

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+# Not `typing.TYPE_CHECKING`: `import ivy` loads this module, and importing typing costs more
+# than everything else it loads (mypy reads any constant named TYPE_CHECKING the same way).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 __all__ = [
     "DType",
@@ -17,7 +23,6 @@ __all__ = [
     "declare",
 ]
 
-T = TypeVar("T")
 
 #: Every dtype of the Array API standard, in promotion-friendly order.
 DTYPE_NAMES = (
@@ -134,7 +139,7 @@ def _declared_name(dtype: Any, label: str, declared: Mapping[str, Any]) -> str:
     for name, native in declared.items():
         try:
             same = native is dtype or bool(native == dtype)
-        except Exception:  # noqa: BLE001 - a dtype that cannot be compared is not this one
+        except Exception:  # a dtype that cannot be compared is not this one
             same = False
         if same and (name in DTYPE_NAMES or name in HALF_NAMES):
             _NATIVE[id(dtype)] = (dtype, name)

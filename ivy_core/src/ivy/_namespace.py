@@ -3,12 +3,12 @@ functions are the plugin's own functions, so calling through them costs nothing 
 
 from __future__ import annotations
 
-import math
 import types
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from . import _stack
+from ._constants import ARRAY_API_VERSION, CONSTANTS
 from ._dtypes import DTYPE_NAMES, KINDS, DType, dtype_name
 from ._spec import SPECS
 from ._spec._base import EXTENSIONS
@@ -18,9 +18,6 @@ if TYPE_CHECKING:
     from ._registry import Backend
 
 __all__ = ["BackendNamespace", "Info", "CONSTANTS", "ARRAY_API_VERSION"]
-
-ARRAY_API_VERSION = "2024.12"
-CONSTANTS = {"e": math.e, "inf": math.inf, "nan": math.nan, "pi": math.pi, "newaxis": None}
 
 
 def _kind_names(kind: Any) -> tuple[str, ...]:

@@ -1,29 +1,27 @@
-"""Backend discovery (entry points, metadata only), lazy loading, validation, type ownership.
+"""Backend discovery (entry points, metadata only), lazy loading, type ownership.
 
 Nothing here runs on the per-op hot path: the generated public functions keep per-op
-``{type: implementation}`` tables and only come here on a table miss.
+``{type: implementation}`` tables and only come here on a table miss. The loaded backend is a
+:class:`~ivy._backend.Backend`; the plugin checks are in :mod:`ivy._validation`.
 """
 
 from __future__ import annotations
 
 import importlib
-import inspect
 import os
 import sys
 import threading
-import types
 import warnings
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import _compose, _dtypes
-from ._namespace import BackendNamespace
+from . import _dtypes
+from ._backend import Backend
 from ._spec import SPECS
+from ._validation import loaded_impl, registered_spec, signature_mismatch, validate
 from .errors import (
     BackendConflictError,
     BackendLoadError,
     BackendNotInstalledError,
-    MissingOpError,
     PluginValidationError,
 )
 
@@ -33,7 +31,16 @@ if TYPE_CHECKING:
     from .plugin import BackendImpl, BackendSpec
 
 
-__all__ = ["Backend", "backends", "get_backend", "backend_for_type", "default_backend", "ENTRY_POINT_GROUP"]
+__all__ = [
+    "Backend",
+    "backends",
+    "get_backend",
+    "backend_for_type",
+    "default_backend",
+    "validate",
+    "signature_mismatch",
+    "ENTRY_POINT_GROUP",
+]
 
 ENTRY_POINT_GROUP = "ivy.backends"
 #: Entry-point group of plugins that provide no backend (only hooks such as ivy_register_devices).
@@ -49,6 +56,7 @@ _KNOWN_DISTS = {
     "jax": "ivy-jax",
     "tensorflow": "ivy-tensorflow",
     "paddle": "ivy-paddle",
+    "mxnet": "ivy-mxnet in a virtual environment of its own: MXNet 1.9 needs Python 3.10 or 3.11 and numpy<1.24",
 }
 _KNOWN_MODULES = {
     "numpy": "numpy",
@@ -57,6 +65,7 @@ _KNOWN_MODULES = {
     "jaxlib": "jax",
     "tensorflow": "tensorflow",
     "paddle": "paddle",
+    "mxnet": "mxnet",
 }
 
 _lock = threading.RLock()
@@ -73,55 +82,6 @@ _extra_errors: dict[str, BaseException] = {}
 _default: Backend | None = None
 #: the value of the last ``ivy.seed`` without ``backend=``: backends loading later are seeded with it
 _seed: int | None = None
-
-
-def _missing_op(backend: str, name: str, dist: str) -> Callable[..., Any]:
-    """Stands in for an op a backend does not implement, so op tables stay plain dicts (the
-    fastest lookup) and a call still says clearly what is missing."""
-
-    def missing(*args: Any, **kwargs: Any) -> Any:
-        raise MissingOpError(backend, name, dist=dist)
-
-    missing.__name__ = name
-    missing.__ivy_missing__ = True  # type: ignore[attr-defined]
-    return missing
-
-
-def _never() -> bool:
-    return False
-
-
-class Backend:
-    """A loaded backend: its op table, its namespace and what its plugin declared."""
-
-    def __init__(self, spec: BackendSpec, dist: str, impl: BackendImpl):
-        self.name = spec.name
-        self.dist = dist
-        self.spec = spec
-        self.impl = impl
-        #: the ops the backend implements (what its namespace shows); core's compositions
-        #: are added below for the composed ops the plugin does not implement natively
-        self.ops: dict[str, Callable[..., Any]] = dict(impl.ops)
-        #: ops the plugin implements itself
-        self.native_ops = frozenset(impl.ops)
-        self.array_types = tuple(impl.array_types)
-        #: whether the framework's tracing compiler is recording (see BackendImpl.tracing)
-        self.tracing: Callable[[], bool] = impl.tracing or _never
-        self.namespace = BackendNamespace(self)
-        # Composed ops the plugin does not provide natively run on its own namespace.
-        for name, default in _compose.load_defaults().items():
-            if name not in self.ops:
-                fn = _compose.bind(name, default, self.namespace)
-                self.ops[name] = fn
-                self.namespace._ivy_add(name, fn)
-        #: what dispatch calls: every spec op, with stubs raising NotImplementedError for the
-        #: missing ones, so that lookups stay on a plain dict (the fastest)
-        self.calls: dict[str, Callable[..., Any]] = {
-            name: self.ops.get(name) or _missing_op(spec.name, name, dist) for name in SPECS
-        }
-
-    def __repr__(self) -> str:
-        return f"<ivy backend {self.name!r} from {self.dist}>"
 
 
 # --------------------------------------------------------------------------- discovery
@@ -260,31 +220,7 @@ def _spec_for(name: str) -> tuple[BackendSpec, str]:
                 if impl.plugin is module:
                     impl.function(register=found.append)
             imported = {m.partition(".")[0] for m in set(sys.modules) - before}
-            from .plugin import BackendSpec as _Spec
-
-            for s in found:
-                if not isinstance(s, _Spec):
-                    raise PluginValidationError(
-                        f"{label}: its ivy_register_backends hook registered a {type(s).__qualname__}, "
-                        "not an ivy.plugin.BackendSpec"
-                    )
-            specs = {s.name: s for s in found}
-            if name not in specs:
-                raise PluginValidationError(
-                    f"{label}: its entry point {name!r} in group {ENTRY_POINT_GROUP!r} registers no "
-                    f"backend of that name (it registered {sorted(specs) or 'none'}); the "
-                    "entry-point name must equal BackendSpec.name"
-                )
-            spec = specs[name]
-            _check_entry_imports(label, ep.value, spec, imported)
-            from .plugin import PLUGIN_API
-
-            if spec.plugin_api != PLUGIN_API:
-                raise PluginValidationError(
-                    f"{label} implements Ivy plugin API {spec.plugin_api}, but this ivy-core "
-                    f"supports plugin API {PLUGIN_API}; install matching versions of ivy-core and "
-                    f"{label.split()[0]}"
-                )
+            spec = registered_spec(label, name, ENTRY_POINT_GROUP, ep.value, found, imported)
         except PluginValidationError as e:
             _plugin_errors[name] = e
             raise
@@ -295,21 +231,6 @@ def _spec_for(name: str) -> tuple[BackendSpec, str]:
             raise err from e
         _specs[name] = (spec, label)
         return _specs[name]
-
-
-def _check_entry_imports(label: str, entry: str, spec: BackendSpec, imported: set[str]) -> None:
-    """Refuse an entry module that imported the framework: ``import ivy`` and listing backends
-    must stay fast and framework-free. ``imported``: the top-level modules that importing the
-    entry module (and registering its hooks) added to ``sys.modules``; the plugin's own package
-    may hold the array type (a pure-Python framework)."""
-    own = entry.partition(":")[0].partition(".")[0]
-    framework = sorted(m for m in spec.array_modules if m in imported and m != own)
-    if framework:
-        raise PluginValidationError(
-            f"{label}: importing its entry module {entry!r} imported the framework "
-            f"({', '.join(framework)}); the entry module must not import it (import it in the "
-            f"function BackendSpec.load names, {spec.load!r}, which runs on the backend's first use)"
-        )
 
 
 def _not_installed(name: str) -> BackendNotInstalledError:
@@ -366,14 +287,7 @@ def get_backend(name: str) -> Backend:
             _load_errors[name] = err
             raise err from e
         try:
-            from .plugin import BackendImpl as _Impl
-
-            if not isinstance(impl, _Impl):
-                raise PluginValidationError(
-                    f"{label}: BackendSpec.load ({spec.load!r}) of the backend {name!r} returned a "
-                    f"{type(impl).__qualname__}, not an ivy.plugin.BackendImpl"
-                )
-            validate(label, impl)
+            impl = loaded_impl(label, name, spec, impl)
             _check_array_types(name, label, spec, impl)
         except PluginValidationError as e:
             _load_errors[name] = e
@@ -579,7 +493,7 @@ def _module_owner(top: str) -> str | None:
     return owner
 
 
-# --------------------------------------------------------------------------- validation
+# --------------------------------------------------------------------------- type ownership
 
 
 def _check_array_types(name: str, label: str, spec: BackendSpec, impl: BackendImpl) -> None:
@@ -613,40 +527,6 @@ def _check_array_types(name: str, label: str, spec: BackendSpec, impl: BackendIm
             )
 
 
-def _check_dtypes(label: str, impl: BackendImpl) -> None:
-    """``BackendImpl.dtypes``: standard names (or float16/bfloat16), one dtype object per name,
-    none named otherwise by another loaded backend: Ivy names native dtypes by reading it in
-    reverse."""
-    allowed = set(_dtypes.DTYPE_NAMES) | set(_dtypes.HALF_NAMES)
-    unknown = sorted(n for n in impl.dtypes if n not in allowed)
-    if unknown:
-        raise PluginValidationError(
-            f"{label}: BackendImpl.dtypes has keys that are no standard dtype names: {', '.join(map(repr, unknown))} "
-            f"(the keys are {', '.join(_dtypes.DTYPE_NAMES)}, or float16, bfloat16)"
-        )
-    seen: dict[int, str] = {}
-    for dname, native in impl.dtypes.items():
-        if native is None or isinstance(native, str):
-            raise PluginValidationError(
-                f"{label}: BackendImpl.dtypes[{dname!r}] is {native!r}, not the framework's dtype object "
-                "(leave out a dtype the framework lacks; a string would be read as a dtype name, not as "
-                "the framework's dtype)"
-            )
-        if id(native) in seen:
-            raise PluginValidationError(
-                f"{label}: BackendImpl.dtypes declares one dtype object, {native!r}, as both "
-                f"{seen[id(native)]!r} and {dname!r}; each name needs a dtype of its own (leave out a "
-                "dtype the framework lacks)"
-            )
-        seen[id(native)] = dname
-        got = _dtypes._NATIVE.get(id(native))
-        if got is not None and got[0] is native and got[1] != dname:
-            raise PluginValidationError(
-                f"{label}: BackendImpl.dtypes declares {native!r} as {dname!r}, but a loaded backend "
-                f"declares that very object as {got[1]!r}"
-            )
-
-
 def _dtype_owner(dtype: Any) -> tuple[str, Any] | None:
     """``(description, declared dtypes)`` of the backend owning ``dtype`` (by the module of its type,
     as for arrays), loading it if need be (its framework is imported: the dtype exists); None for
@@ -664,110 +544,3 @@ def _dtype_owner(dtype: Any) -> tuple[str, Any] | None:
 
 
 _dtypes._owner = _dtype_owner
-
-
-def validate(label: str, impl: BackendImpl) -> None:
-    """Check a loaded backend against the specs: known op names and compatible signatures, and
-    its declared dtypes (see :func:`_check_dtypes`)."""
-    _check_dtypes(label, impl)
-    unknown = sorted(set(impl.ops) - set(SPECS))
-    if unknown:
-        raise PluginValidationError(
-            f"{label} provides ops that are not in Ivy's specs: {', '.join(unknown)} "
-            "(misspelt, or written for another ivy-core version); put other public names in BackendImpl.extras"
-        )
-    problems = []
-    for name, fn in impl.ops.items():
-        msg = signature_mismatch(name, fn)
-        if msg:
-            problems.append(f"  {name}: {msg}")
-    if problems:
-        raise PluginValidationError(f"{label}: op signatures do not match their specs:\n" + "\n".join(problems))
-
-
-_P = inspect.Parameter
-
-
-def signature_mismatch(name: str, fn: Callable[..., Any]) -> str | None:
-    """Why ``fn`` cannot be called every way spec ``name`` allows, or None if it can.
-
-    Only Python functions are checked (builtins and ufuncs carry no reliable signature). The
-    implementation may rename positional-only parameters, accept positional-only ones by keyword
-    too, and add parameters of its own as long as they have defaults; defaults of spec parameters
-    must be equal.
-    """
-    fn = getattr(fn, "__ivy_python__", fn)  # a fastpath: its full Python function has the signature
-    if not isinstance(fn, types.FunctionType):
-        return None
-    spec = SPECS[name]
-    try:
-        got = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):
-        return None
-    want = list(spec.signature.parameters.values())
-    by_name = {p.name: p for p in got}
-    positional = [p for p in got if p.kind in (_P.POSITIONAL_ONLY, _P.POSITIONAL_OR_KEYWORD)]
-    var_pos = next((p for p in got if p.kind is _P.VAR_POSITIONAL), None)
-    var_kw = next((p for p in got if p.kind is _P.VAR_KEYWORD), None)
-    used: set[str] = set()
-    i = 0
-    g: inspect.Parameter | None
-    for w in want:
-        if w.kind is _P.POSITIONAL_ONLY:
-            if i < len(positional):
-                g = positional[i]
-            elif var_pos is not None:
-                i += 1
-                continue
-            else:
-                return f"takes {len(positional)} positional parameters, the spec has more ({spec.signature})"
-            i += 1
-        elif w.kind is _P.VAR_POSITIONAL:
-            if var_pos is None:
-                return f"needs *{w.name} ({spec.signature})"
-            continue
-        elif w.kind is _P.POSITIONAL_OR_KEYWORD:
-            g = by_name.get(w.name)
-            if g is None and i >= len(positional) and var_pos is not None and var_kw is not None:
-                i += 1  # taken by *args when positional, by **kwargs when named
-                continue
-            if (
-                g is None
-                or g.kind not in (_P.POSITIONAL_OR_KEYWORD,)
-                or (i < len(positional) and positional[i] is not g)
-            ):
-                return f"parameter {w.name!r} must be positional-or-keyword at position {i} ({spec.signature})"
-            i += 1
-        else:  # keyword-only in the spec
-            g = by_name.get(w.name)
-            if g is None:
-                if var_kw is not None:
-                    continue
-                return f"keyword {w.name!r} is missing ({spec.signature})"
-            if g.name in used:
-                return f"keyword {w.name!r} is already taken by a positional parameter ({spec.signature})"
-            if g.kind not in (_P.KEYWORD_ONLY, _P.POSITIONAL_OR_KEYWORD):
-                return f"{w.name!r} must be accepted by keyword ({spec.signature})"
-        used.add(g.name)
-        if w.default is not _P.empty:
-            if g.default is _P.empty:
-                return f"{w.name!r} needs the default {w.default!r} ({spec.signature})"
-            if not _same_default(g.default, w.default):
-                return f"default of {w.name!r} is {g.default!r}, the spec says {w.default!r}"
-    for g in got:
-        if g.name in used or g.kind in (_P.VAR_POSITIONAL, _P.VAR_KEYWORD):
-            continue
-        if g.default is _P.empty:
-            return f"extra parameter {g.name!r} has no default ({spec.signature})"
-    return None
-
-
-def _same_default(a: Any, b: Any) -> bool:
-    if a is b:
-        return True
-    if type(a) is not type(b) and not (isinstance(a, (int, float)) and isinstance(b, (int, float))):
-        return False
-    try:
-        return bool(a == b)
-    except Exception:
-        return False

@@ -16,7 +16,8 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from . import _api, nest
+from . import _api as ivy
+from . import nest, safetensors
 
 __all__ = ["Container", "pytree_flatten", "pytree_unflatten", "SEPARATOR"]
 
@@ -24,18 +25,14 @@ __all__ = ["Container", "pytree_flatten", "pytree_unflatten", "SEPARATOR"]
 SEPARATOR = "/"
 
 
-def _ivy() -> Any:
-    return _api
-
-
 def _is_array(x: Any) -> bool:
-    return _ivy().is_native_array(x)
+    return ivy.is_native_array(x)
 
 
 def _describe(x: Any) -> str:
     if _is_array(x):
         shape = tuple(int(d) for d in x.shape)
-        return f"<array shape={shape} dtype={_ivy().dtype_name(x.dtype)}>"
+        return f"<array shape={shape} dtype={ivy.dtype_name(x.dtype)}>"
     return repr(x)
 
 
@@ -240,22 +237,18 @@ class Container(dict):
 
     def to_device(self, device: Any) -> Container:
         """Every array leaf copied to ``device`` (:func:`ivy.to_device`)."""
-        ivy = _ivy()
         return self.map(lambda x, _: ivy.to_device(x, device) if _is_array(x) else x)
 
     def stop_gradient(self) -> Container:
         """Every array leaf cut from the gradient graph (:func:`ivy.stop_gradient`)."""
-        ivy = _ivy()
         return self.map(lambda x, _: ivy.stop_gradient(x) if _is_array(x) else x)
 
     def as_variables(self) -> Container:
         """Every floating-point array leaf made a trainable variable (:func:`ivy.variable`)."""
-        ivy = _ivy()
         return self.map(lambda x, _: ivy.variable(x) if _is_array(x) else x)
 
     def to_numpy(self) -> Container:
         """Every array leaf as a NumPy array (:func:`ivy.to_numpy`)."""
-        ivy = _ivy()
         return self.map(lambda x, _: ivy.to_numpy(x) if _is_array(x) else x)
 
     @property
@@ -293,7 +286,6 @@ class Container(dict):
         """Same structure, and every pair of leaves equal within ``|a - b| <= atol + rtol |b|``."""
         if not Container.identical_structure(self, other):
             return False
-        ivy = _ivy()
         o = Container(other)
         for kc, x in self.items_flat():
             y = o.at_key_chain(kc)
@@ -407,8 +399,6 @@ class Container(dict):
 
         Non-array leaves raise ``TypeError``; empty sub-Containers are not stored.
         """
-        from . import safetensors
-
         flat = self.to_flat_dict()
         for kc, x in flat.items():
             if not _is_array(x):
@@ -422,8 +412,6 @@ class Container(dict):
         Names are split into key chains at ``"/"``. ``backend`` and ``device`` choose where the
         arrays are created (default: the current backend, its default device).
         """
-        from . import safetensors
-
         return cls.from_flat_dict(safetensors.load_file(path, backend=backend, device=device))
 
 

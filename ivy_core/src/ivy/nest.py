@@ -157,7 +157,7 @@ def leaves(nest: Any) -> list[Any]:
     return flatten(nest)[0]
 
 
-def map(fn: Callable[..., Any], nest: Any, *rest: Any) -> Any:  # noqa: A001 - the natural name
+def map(fn: Callable[..., Any], nest: Any, *rest: Any) -> Any:  # the natural name
     """Applies ``fn`` leaf-wise: ``fn(leaf, *matching leaves of rest)``; same structure out."""
     flat, s = flatten(nest)
     others = []

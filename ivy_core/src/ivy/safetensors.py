@@ -27,7 +27,8 @@ from array import array as _array
 from collections.abc import Mapping
 from typing import Any
 
-from . import _api, _atomic
+from . import _api as ivy
+from . import _atomic
 
 __all__ = ["save_file", "load_file", "read_header", "DTYPES"]
 
@@ -65,10 +66,6 @@ _MAX_DEPTH = 127  # nesting of JSON arrays and objects, the header object includ
 _FIELDS = ("dtype", "shape", "data_offsets")
 
 
-def _ivy() -> Any:
-    return _api
-
-
 # ---------------------------------------------------------------------------------- writing
 
 
@@ -91,7 +88,6 @@ def save_file(
         ValueError: an array has a dtype that safetensors cannot store (complex128), or a name
             is ``"__metadata__"`` or not valid Unicode.
     """
-    ivy = _ivy()
     header: dict[str, Any] = {}
     if metadata:
         for k, v in metadata.items():
@@ -408,7 +404,6 @@ def load_file(path: str | os.PathLike[str], *, backend: Any = None, device: Any 
         ValueError: the file is not a valid safetensors file (see :func:`read_header`), or holds
             a dtype no Ivy backend has (the 8-bit and narrower floats); nothing is read then.
     """
-    ivy = _ivy()
     out: dict[str, Any] = {}
     with open(path, "rb") as f:
         header, _, start = _read_header(f, path)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import warnings
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -16,6 +17,7 @@ from gymnasium.utils.env_checker import check_env
 
 import ivy
 import ivy_gym
+from ivy.testing.imports import import_cycles, import_graph
 
 IDS = sorted(ivy_gym.ENV_IDS)
 
@@ -245,3 +247,9 @@ def test_import_loads_no_array_framework():
 def test_module_prefixed_id_imports_ivy_gym():
     # numpy when it is installed: the cheapest backend to start in a child process
     _run(_MAKE_WITHOUT_IMPORT.format(backend="numpy" if "numpy" in ivy.backends() else ivy.backends()[0]))
+
+
+def test_gym_has_no_import_cycle():
+    # no module imports, directly or through others, one that imports it back
+    edges = import_graph(Path(ivy_gym.__file__).parent)
+    assert len(edges) > 3 and import_cycles(edges) == []

@@ -6,8 +6,10 @@ import inspect
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import ivy_mech
+from ivy.testing.imports import import_cycles, import_graph
 
 FRAMEWORKS = ("numpy", "torch", "jax", "tensorflow", "paddle")
 
@@ -77,3 +79,9 @@ def test_mech_all_is_complete_and_documented():
     assert len(original) == 43
     assert set(original) <= names
     assert "VALID_EULER_CONVENTIONS" in names
+
+
+def test_mech_has_no_import_cycle():
+    # no module imports, directly or through others, one that imports it back
+    edges = import_graph(Path(ivy_mech.__file__).parent)
+    assert len(edges) > 3 and import_cycles(edges) == []

@@ -197,13 +197,13 @@ def test_drone_demo_main_reports_and_draws(demo, autodiff, tmp_path, capsys):
     assert demo.main(["--backend", autodiff, "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "collision-free after" in out and "path length" in out
-    picture = tmp_path / "drone_motion_planning.png"
+    picture = tmp_path / f"drone_motion_planning_{autodiff}.png"  # (one per backend)
     try:
         import matplotlib  # noqa: F401
     except ImportError:
         assert "matplotlib is not installed" in out and not picture.exists()
     else:
-        assert picture.stat().st_size > 10_000
+        assert picture.stat().st_size > 10_000 and f"picture: {picture}" in out
 
 
 def test_drone_demo_refuses_a_backend_without_gradients(demo, backend, capsys):

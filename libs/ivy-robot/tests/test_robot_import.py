@@ -6,8 +6,10 @@ import inspect
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import ivy_robot
+from ivy.testing.imports import import_cycles, import_graph
 
 FRAMEWORKS = ("numpy", "torch", "jax", "tensorflow", "paddle")
 
@@ -35,3 +37,9 @@ def test_robot_all_is_complete_and_documented():
                     assert member.__doc__, f"{name}.{attr}"
     # the original library's public names are all present
     assert {"sample_spline_path", "RigidMobile", "Manipulator", "MicoManipulator", "PandaManipulator"} <= set(names)
+
+
+def test_robot_has_no_import_cycle():
+    # no module imports, directly or through others, one that imports it back
+    edges = import_graph(Path(ivy_robot.__file__).parent)
+    assert len(edges) > 3 and import_cycles(edges) == []

@@ -5,8 +5,10 @@ from __future__ import annotations
 import inspect
 import subprocess
 import sys
+from pathlib import Path
 
 import ivy_vision as iv
+from ivy.testing.imports import import_cycles, import_graph
 
 FRAMEWORKS = ("numpy", "torch", "jax", "tensorflow", "paddle")
 
@@ -60,3 +62,9 @@ def test_public_api_complete_and_documented():
         "CameraGeometry",
     ):
         assert name in names
+
+
+def test_vision_has_no_import_cycle():
+    # no module imports, directly or through others, one that imports it back
+    edges = import_graph(Path(iv.__file__).parent)
+    assert len(edges) > 3 and import_cycles(edges) == []

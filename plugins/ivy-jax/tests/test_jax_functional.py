@@ -18,11 +18,11 @@ import pytest
 
 jax = pytest.importorskip("jax")
 
-import jax.numpy as jnp  # noqa: E402
+import jax.numpy as jnp
 
-import ivy  # noqa: E402
-import ivy.plugin_kit._devices as _kit_devices  # noqa: E402
-from ivy.plugin_kit import composed  # noqa: E402
+import ivy
+import ivy.plugin_kit._devices as _kit_devices
+from ivy.plugin_kit import composed
 
 if not jax.config.jax_enable_x64:
     pytest.skip("float64 references need JAX_ENABLE_X64=1 (set by the test plugin)", allow_module_level=True)

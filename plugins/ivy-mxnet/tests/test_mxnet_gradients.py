@@ -13,7 +13,7 @@ import pytest
 
 mx = pytest.importorskip("mxnet")
 
-import ivy  # noqa: E402
+import ivy
 
 R = np.random.default_rng(7)
 

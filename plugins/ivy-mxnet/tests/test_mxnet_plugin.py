@@ -16,9 +16,9 @@ import pytest
 
 mx = pytest.importorskip("mxnet")
 
-import ivy  # noqa: E402
-from ivy.errors import UnsupportedDTypeError  # noqa: E402
-from ivy.plugin_kit import spec_ops  # noqa: E402
+import ivy
+from ivy.errors import UnsupportedDTypeError
+from ivy.plugin_kit import spec_ops
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ if "tensorflow" in sys.modules:  # pragma: no cover - paddle would crash
     pytest.skip("tensorflow is imported in this process: paddle cannot load after it", allow_module_level=True)
 
 xp = ivy.backend_namespace("paddle")  # imports paddle quietly
-import paddle  # noqa: E402
-from scipy import special  # noqa: E402
+import paddle
+from scipy import special
 
 B = ivy._registry.get_backend("paddle")
 

@@ -16,9 +16,9 @@ if "tensorflow" in __import__("sys").modules:  # pragma: no cover - paddle would
     pytest.skip("tensorflow is loaded in this process; paddle cannot be", allow_module_level=True)
 
 ivy.backend_namespace("paddle")  # imports paddle quietly, loads the backend
-import paddle  # noqa: E402
+import paddle
 
-from ivy_paddle import gradients as pg  # noqa: E402
+from ivy_paddle import gradients as pg
 
 R = np.random.default_rng(5)
 SHAPES = [(4, 3), (3,), (2, 2, 2)]

@@ -19,10 +19,10 @@ import pytest
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 tf = pytest.importorskip("tensorflow")
 
-from scipy import special  # noqa: E402
+from scipy import special
 
-import ivy  # noqa: E402
-import ivy.plugin_kit._devices as _kit_devices  # noqa: E402
+import ivy
+import ivy.plugin_kit._devices as _kit_devices
 
 xp = ivy.backend_namespace("tensorflow")
 B = ivy._registry.get_backend("tensorflow")

@@ -7,9 +7,9 @@ import pytest
 
 tf = pytest.importorskip("tensorflow")
 
-import ivy  # noqa: E402
-from ivy import _registry  # noqa: E402
-from ivy._spec import SPECS  # noqa: E402
+import ivy
+from ivy import _registry
+from ivy._spec import SPECS
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
-import ivy  # noqa: E402
+import ivy
 
 
 @pytest.fixture(autouse=True)

@@ -16,9 +16,9 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
-import torch.nn.functional as F  # noqa: E402
+import torch.nn.functional as F
 
-import ivy  # noqa: E402
+import ivy
 
 aten = torch.ops.aten
 _rng = np.random.default_rng(0)
@@ -402,7 +402,8 @@ CASES += [
     C("convolution", lambda x, w: F.conv2d(x, w, groups=2), ff(2, 4, 6, 6), ff(6, 2, 3, 3)),
     C("convolution", lambda x, w: F.conv2d(x, w, groups=2), ff(1, 2, 5, 5), ff(4, 1, 3, 3)),
     C("convolution", lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=1), ff(2, 3, 9), ff(4, 3, 3), ff(4)),
-    C("convolution", lambda x, w: F.conv3d(x, w, padding=1), ff(1, 2, 4, 4, 4), ff(3, 2, 3, 3, 3)),
+    # (54-term float32 sums: NumPy's and torch's summation orders differ by a few 1e-6 near zero)
+    C("convolution", lambda x, w: F.conv3d(x, w, padding=1), ff(1, 2, 4, 4, 4), ff(3, 2, 3, 3, 3), rtol=1e-4),
     C(
         "convolution",
         lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1),

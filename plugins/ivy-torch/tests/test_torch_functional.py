@@ -18,11 +18,11 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-import torch.nn.functional as F  # noqa: E402
+import torch.nn.functional as F
 
-import ivy  # noqa: E402
-import ivy.plugin_kit._devices as _kit_devices  # noqa: E402
-from ivy.plugin_kit import composed  # noqa: E402
+import ivy
+import ivy.plugin_kit._devices as _kit_devices
+from ivy.plugin_kit import composed
 
 xp = ivy.backend_namespace("torch")
 B = ivy._registry.get_backend("torch")

@@ -19,7 +19,7 @@ torch = pytest.importorskip("torch")
 ivy = pytest.importorskip("ivy")
 
 ivy.backend_namespace("torch")  # loads the backend (and its gradients module)
-from ivy_torch import gradients as tg  # noqa: E402
+from ivy_torch import gradients as tg
 
 R = np.random.default_rng(7)
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
-import ivy  # noqa: E402
-from ivy._registry import get_backend  # noqa: E402
-from ivy._spec import SPECS  # noqa: E402
+import ivy
+from ivy._registry import get_backend
+from ivy._spec import SPECS
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..plugin_kit._checks import axis_index, check_count, check_integer_indices, known_true
+from ..plugin_kit._checks import axis_index, check_carry, check_count, check_integer_indices, known_true, one_truth
 from . import composes, index_dtype
 
 
@@ -36,8 +36,12 @@ def flatten(xp: Any, x: Any, /, *, start_dim: int = 0, end_dim: int = -1) -> Any
     s, e = axis_index(start_dim, x.ndim, "flatten", "start_dim"), axis_index(end_dim, x.ndim, "flatten", "end_dim")
     if s > e:
         raise ValueError(f"flatten: start_dim {start_dim} comes after end_dim {end_dim} for {x.ndim} dims")
-    shape = (*x.shape[:s], math.prod(x.shape[s : e + 1]), *x.shape[e + 1 :])
-    return xp.reshape(x, shape)
+    dims = tuple(x.shape)
+    merged = dims[s : e + 1]
+    shape = [*dims[:s], None if None in merged else math.prod(merged), *dims[e + 1 :]]
+    if shape.count(None) == 1:  # one size unknown to a traced graph (a batch of any size): reshape infers it
+        shape[shape.index(None)] = -1
+    return xp.reshape(x, tuple(shape))
 
 
 @composes
@@ -237,3 +241,18 @@ def gather_nd(xp: Any, params: Any, indices: Any, /, *, batch_dims: int = 0) -> 
     flat_params = xp.reshape(params, (-1, *inner))
     out = xp.take(flat_params, xp.reshape(flat_idx, (-1,)), axis=0)
     return xp.reshape(out, (*indices.shape[:-1], *inner))
+
+
+@composes
+def while_loop(xp: Any, cond_fn: Any, body_fn: Any, loop_vars: Sequence[Any], /) -> tuple[Any, ...]:
+    vals = tuple(loop_vars)
+    if not vals:
+        raise ValueError("while_loop: loop_vars must hold at least one array")
+    while one_truth(cond_fn(*vals), "while_loop", "cond_fn's result"):
+        vals = check_carry(vals, body_fn(*vals))
+    return vals
+
+
+@composes
+def cond(xp: Any, pred: Any, true_fn: Any, false_fn: Any, operands: Sequence[Any], /) -> Any:
+    return (true_fn if one_truth(pred, "cond", "pred") else false_fn)(*operands)

@@ -24,7 +24,7 @@ def _check_ids(xp: Any, ids: Any, n: int, op: str, what: str) -> None:
     zeros (a loss of 0), a gather into another row or garbage."""
     try:  # one copy to the host: cheaper than the framework's reductions (JAX: ~50 us each)
         b = host_bounds(xp.to_numpy(ids))
-    except Exception:  # noqa: BLE001 - a tracer or symbolic tensor (each framework refuses its own way)
+    except Exception:  # a tracer or symbolic tensor (each framework refuses its own way)
         return  # its values are unknown while a compiler traces: the check cannot run there
     if b is not None and (b[0] < 0 or b[1] >= n):
         raise IndexError(f"ivy.{op}: {what} {b[0] if b[0] < 0 else b[1]} is out of range [0, {n})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -170,9 +171,13 @@ class _Layout:
         #: their leaves that the program returns in a tuple; (new position, input position) of
         #: the leaves at a number's path, returned in a dict where they changed
         self.out_sigs: list[Any] | None = None
+        #: what the last trace worked out: (structures, out_arrays, out_numbers)
+        self.traced: tuple[Any, tuple[int, ...], tuple[tuple[int, int], ...]] = (None, (), ())
         self.out_arrays: tuple[int, ...] = ()
         self.out_numbers: tuple[tuple[int, int], ...] = ()
         self.compiled: Callable[..., Any] | None = None
+        #: whether a call of ``compiled`` succeeded (before that, its error is the compiler's)
+        self.ok = False
 
     def inputs(self, leaves: list[Any], xp: Any) -> tuple[Any, ...]:
         args = list(leaves)
@@ -188,35 +193,44 @@ class _Layout:
         return tuple(args)
 
     def outputs(self, sigs: list[Any], leaves: tuple[Any, ...], new: list[Any]) -> tuple[Any, Any]:
-        """What the traced program returns for the new leaves: ``(arrays, changed numbers)``."""
-        if self.out_sigs is None:
-            at = {p: i for i, p in enumerate(_paths(self.sigs))}
-            numbers = set(self.numbers)
-            pairs = [(j, at.get(p)) for j, p in enumerate(_paths(sigs))]
-            self.out_numbers = tuple((j, i) for j, i in pairs if i in numbers)
-            self.out_arrays = tuple(j for j, i in pairs if i not in numbers)
-            self.out_sigs = sigs
-        elif sigs != self.out_sigs:
-            raise RuntimeError(
-                "ivy.compile: the structure of the state a training step returns depends on the inputs' "
-                "shapes or dtypes; it must not (a module or optimizer creating state on some calls only)"
-            )
+        """What the traced program returns for the new leaves: ``(arrays, changed numbers)``.
+
+        Worked out anew on each trace, from the structures alone, and only written here (checked
+        by :meth:`write_back`, after the call): a compiler that guards on the Python state its
+        trace reads (torch.compile) would otherwise compile the program a second time, once
+        this layout's first trace had set it."""
+        at = {p: i for i, p in enumerate(_paths(self.sigs))}
+        numbers = set(self.numbers)
+        pairs = [(j, at.get(p)) for j, p in enumerate(_paths(sigs))]
+        out_numbers = tuple((j, i) for j, i in pairs if i in numbers)
+        out_arrays = tuple(j for j, i in pairs if i not in numbers)
+        self.traced = (sigs, out_arrays, out_numbers)
         changed = {}
-        for j, i in self.out_numbers:
+        for j, i in out_numbers:
             if new[j] is not leaves[i]:
                 changed[j] = new[j]
-        return tuple([new[j] for j in self.out_arrays]), changed
+        return tuple([new[j] for j in out_arrays]), changed
 
     def write_back(self, objs: list[Any], leaves: list[Any], arrays: tuple[Any, ...], changed: dict[Any, Any]) -> None:
         """Sets the objects' new states from the program's outputs (``leaves``: the call's
         inputs, the numbers as they were)."""
+        traced = self.traced
+        if self.out_sigs is None:
+            self.out_sigs, self.out_arrays, self.out_numbers = traced
+        elif traced[0] is not self.out_sigs:
+            if traced[0] != self.out_sigs:
+                raise RuntimeError(
+                    "ivy.compile: the structure of the state a training step returns depends on the inputs' "
+                    "shapes or dtypes; it must not (a module or optimizer creating state on some calls only)"
+                )
+            self.out_sigs = traced[0]  # (the same: compared by identity on the next call)
         new: list[Any] = [None] * (len(self.out_arrays) + len(self.out_numbers))
         for j, a in zip(self.out_arrays, arrays):
             new[j] = a
         for j, i in self.out_numbers:
             new[j] = changed[j] if j in changed else leaves[i]
         it = iter(new)
-        for o, sig in zip(objs, self.out_sigs):  # type: ignore[arg-type]
+        for o, sig in zip(objs, self.out_sigs):
             _set_object_state(o, sig, it, True)
 
 
@@ -236,6 +250,40 @@ def _stateful_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[dict[
     pos = {i: a for i, a in enumerate(args) if _tracking.is_stateful(a)}
     kw = {k: a for k, a in kwargs.items() if _tracking.is_stateful(a)}
     return pos, kw
+
+
+class CompileFailedWarning(RuntimeWarning):
+    """The backend's compiler failed on a function, which runs eagerly instead; ``error``: the
+    compiler's exception."""
+
+    def __init__(self, message: str, error: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.error = error
+
+
+def _compiler_crash(e: BaseException) -> bool:
+    """Whether ``e`` is the compiler's own failure rather than the function's: an internal error
+    of the framework (a ``SystemError``: paddle's ``(Fatal)`` errors of its C++ core), which the
+    eager function may well not raise. Errors of the function under tracing (Python control flow
+    on a traced value) are raised: compiling it is what fails, and the user's to fix."""
+    return isinstance(e, SystemError)
+
+
+def _eager_instead(fn: Callable[..., Any], backend: str, e: BaseException, args: Any, kwargs: Any) -> Any:
+    """``fn(*args, **kwargs)`` run eagerly after the compiler failed on its first call, with a
+    warning naming the compiler's error; an error of ``fn`` itself (raised eagerly too) is
+    raised as it is."""
+    out = fn(*args, **kwargs)
+    first = str(e).strip().splitlines()[0] if str(e).strip() else ""
+    warnings.warn(
+        CompileFailedWarning(
+            f"ivy.compile: compiling {getattr(fn, '__qualname__', fn)!r} on {backend} failed "
+            f"({type(e).__name__}: {first[:300]}); running it eagerly from now on",
+            e,
+        ),
+        stacklevel=4,
+    )
+    return out
 
 
 class _Threaded:
@@ -258,7 +306,8 @@ class _Threaded:
         self._arg_objs = arg_objs
         self._backend = backend
         self._xp = backend.namespace
-        self._session = _tracking.Session(objs, _label(fn), strict=not backend.impl.compiled_side_effects)
+        self._side_effects = backend.impl.compiled_side_effects
+        self._session = _tracking.Session(objs, _label(fn), strict=not self._side_effects)
         options = dict(options)
         for key in ("static_argnums", "donate_argnums"):  # jax.jit's: the state comes first now
             if key in options:
@@ -267,6 +316,8 @@ class _Threaded:
         self._options = options
         #: the layouts compiled so far, the last used first
         self._layouts: list[_Layout] = []
+        #: set when the compiler failed (see :func:`_eager_instead`): every call runs eagerly
+        self.eager = False
 
     def _layout(self, sigs: list[Any], leaves: list[Any]) -> _Layout:
         for k, lay in enumerate(self._layouts):
@@ -276,13 +327,18 @@ class _Threaded:
                 return lay
         lay = _Layout(sigs, leaves)
         lay.compiled = _compiler(
-            self._backend, _pure_function(self._fn, self._objs, self._arg_objs, self._session, lay), self._options
+            self._backend,
+            _pure_function(self._fn, self._objs, self._arg_objs, self._session, lay, not self._side_effects),
+            self._options,
         )
         self._layouts.insert(0, lay)
         del self._layouts[8:]  # (a state whose structure keeps changing: no unbounded cache)
         return lay
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.eager:
+            return self._fn(*args, **kwargs)
+        given = (args, kwargs)
         pos, kw = self._arg_objs
         if pos or kw:
             for i, o in pos.items():
@@ -299,13 +355,23 @@ class _Threaded:
         lay = self._layouts[0] if self._layouts else None
         if lay is None or lay.sigs != sigs:
             lay = self._layout(sigs, leaves)
+        # (the program does not restore the states: until it has run once, a failure must)
+        saved = [o._ivy_get_state() for o in self._objs] if self._side_effects and not lay.ok else None
         try:
             out, arrays, changed = lay.compiled(lay.inputs(leaves, self._xp), *args, **kwargs)  # type: ignore[misc]
         except Exception as e:
+            for o, st in zip(self._objs, saved or ()):
+                o._ivy_set_state(st, concrete=True)
             inner = _surfaced(e)
-            if inner is e:
+            if inner is not e:
+                raise inner from None
+            if lay.ok or not _compiler_crash(e):
                 raise
-            raise inner from None
+            # the pure function restored the objects' states: the eager step starts from them
+            out = _eager_instead(self._fn, self._backend.name, e, *given)
+            self.eager = True
+            return out
+        lay.ok = True
         lay.write_back(self._objs, leaves, arrays, changed)
         return out
 
@@ -316,17 +382,22 @@ def _pure_function(
     arg_objs: tuple[dict[int, Any], dict[str, Any]],
     session: _tracking.Session,
     layout: _Layout,
+    restore: bool = True,
 ) -> Callable[..., Any]:
     """``fn`` with the state of ``objs`` (laid out as ``layout`` says) as input and output: what
     the compiler traces (a plain function: paddle's converter rewrites the code it converts, and
-    mishandles methods)."""
+    mishandles methods). With ``restore``, the objects get their states back after a trace (no
+    traced value stays in them); without (a compiler that replays Python side effects, whose
+    outputs are real arrays, set by :meth:`_Layout.write_back` anyway), the state is not read
+    inside the program: torch.compile would guard on its Python numbers (a learning rate) and
+    compile the step again when one changes."""
     pos, kw = arg_objs
 
     def pure(leaves: tuple[Any, ...], *args: Any, **kwargs: Any) -> tuple[Any, Any, Any]:
         if pos or kw:
             args = tuple(pos.get(i, a) for i, a in enumerate(args))
             kwargs = {**kwargs, **kw}
-        saved = [o._ivy_get_state() for o in objs]
+        saved = [o._ivy_get_state() for o in objs] if restore else None
         prev = _tracking.enter(session)
         try:
             it = iter(leaves)
@@ -337,7 +408,7 @@ def _pure_function(
             sigs = [_object_state(o, new) for o in objs]
         finally:
             _tracking.leave(prev)
-            for o, st in zip(objs, saved):  # no traced value stays in the objects
+            for o, st in zip(objs, saved or ()):  # no traced value stays in the objects
                 o._ivy_set_state(st, concrete=False)
         arrays, changed = layout.outputs(sigs, leaves, new)
         return out, arrays, changed
@@ -423,7 +494,25 @@ class Compiled(_Switch):
         try:
             return f(*args, **kwargs)
         except Exception as e:
-            return self._failed(e, args, kwargs)
+            if f is self._fn or isinstance(f, _Threaded) or not _compiler_crash(e):
+                return self._failed(e, args, kwargs)
+            out = _eager_instead(self._fn, b.name, e, args, kwargs)  # the compiler failed: eager from now on
+            self._cache[b.name] = self._fn
+            for t, g in list(self._by_type.items()):
+                if g is f:
+                    self._by_type[t] = self._fn
+            return out
+
+    def _programs(self) -> int:
+        """How many programs the compilers were given so far: one per state layout of a function
+        whose state is threaded, one per backend for another (not those run eagerly instead)."""
+        n = 0
+        for f in self._cache.values():
+            if isinstance(f, _Threaded):
+                n += 0 if f.eager else len(f._layouts)
+            elif f is not self._fn:
+                n += 1
+        return n
 
     def _program(self, b: _registry.Backend, objs: list[Any], arg_objs: Any) -> Callable[..., Any]:
         if not _has_compiler(b):  # NumPy: the function runs as it is
@@ -462,7 +551,7 @@ def _probe() -> None:
     """Compiled to learn whether a backend has a compiler (its hook returns the function itself)."""
 
 
-def compile(  # noqa: A001 - the paper's name
+def compile(  # the paper's name
     fn: Callable[..., Any] | None = None,
     /,
     *,
@@ -502,6 +591,13 @@ def compile(  # noqa: A001 - the paper's name
     optimizer it was not given this way raises :class:`ivy.errors.StateNotThreadedError` while
     the compiler traces it, rather than lose the update. A learning-rate schedule then receives
     the step count as a scalar array: write it with ``ivy`` ops.
+
+    **Compiler crashes.** Where the framework's compiler crashes on the first call of a program
+    (an internal error of the framework, a ``SystemError``: paddle's ``to_static`` on some
+    training steps), the call runs eagerly instead, and so do the later ones, with a
+    :class:`CompileFailedWarning` (a ``RuntimeWarning``) naming the compiler's error; an error
+    the function raises eagerly too is raised as it is. Other errors while tracing (Python
+    control flow on a traced value under ``jax.jit``) are raised.
 
     Args:
         fn: the function to compile (omit it to use ``ivy.compile(...)`` as a decorator).

@@ -5,18 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _api, nest
+from .. import _api as ivy
+from .. import nest
 from .._dispatch import _infer
 
 __all__ = ["gradient_descent_update", "adam_update", "lamb_update", "lars_update"]
 
 
-def _ivy() -> Any:
-    return _api
-
-
 def _finish(w: Any, stop_gradients: bool) -> Any:
-    return _ivy().stop_gradient(w) if stop_gradients else w
+    return ivy.stop_gradient(w) if stop_gradients else w
 
 
 def gradient_descent_update(ws: Any, dcdws: Any, lr: Any, /, *, stop_gradients: bool = True) -> Any:
@@ -156,7 +153,6 @@ def _adam_leaves(
 ) -> tuple[list[Any], list[Any], list[Any]]:
     """:func:`adam_update` on lists of leaves (also what ``ivy.Adam`` calls; it alone may pass
     ``owned_moments``, see :func:`_fused_adam`)."""
-    ivy = _ivy()
     if _is_number(step) and step < 1:  # the bias corrections would divide by zero
         raise ValueError(f"adam_update: step counts from 1, got {step}")
     fused = _fused_adam(w_l, g_l, m_l, v_l, lr, step, beta1, beta2, epsilon, owned_moments) if stop_gradients else None
@@ -184,7 +180,6 @@ def _adam_leaves(
 
 
 def _trust(w: Any, r: Any, max_trust_ratio: float) -> Any:
-    ivy = _ivy()
     wn = ivy.linalg.vector_norm(w)
     rn = ivy.linalg.vector_norm(r)
     ratio = ivy.where(ivy.logical_and(wn > 0, rn > 0), wn / ivy.where(rn > 0, rn, 1.0), 1.0)
@@ -234,7 +229,6 @@ def _lamb_leaves(
     stop_gradients: bool,
 ) -> tuple[list[Any], list[Any], list[Any]]:
     """:func:`lamb_update` on lists of leaves (also what ``ivy.LAMB`` calls)."""
-    ivy = _ivy()
     if not _is_number(step) and w_l:  # a step count threaded through a compiled program
         step = ivy.astype(step, w_l[0].dtype)
     bc1 = 1.0 - beta1**step
@@ -259,7 +253,6 @@ def lars_update(ws: Any, dcdws: Any, lr: Any, /, *, decay_lambda: float = 0.0, s
 
 def _lars_leaves(w_l: list[Any], g_l: list[Any], lr: Any, decay_lambda: float, stop_gradients: bool) -> list[Any]:
     """:func:`lars_update` on lists of leaves (also what ``ivy.LARS`` calls)."""
-    ivy = _ivy()
     out = []
     for w, g in zip(w_l, g_l):
         wn = ivy.linalg.vector_norm(w)

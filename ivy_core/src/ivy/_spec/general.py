@@ -1,4 +1,5 @@
-"""General functions: Ivy's own ops beyond the Array API for indexing, scattering and reshaping.
+"""General functions: Ivy's own ops beyond the Array API for indexing, scattering and reshaping,
+and structured control flow (``while_loop``, ``cond``).
 
 Gathers, scatters, item assignment and ``einsum`` are backend primitives; the others are composed
 in core from the Array API ops (a backend may still provide a native version for speed). Negative
@@ -7,7 +8,7 @@ axes count from the end.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from ._base import Array, DType, spec
@@ -376,4 +377,48 @@ def transpose(x: Array, /, axes: Sequence[int] | None = None) -> Array:
 
     Returns:
         An array with permuted axes and the dtype of ``x``.
+    """
+
+
+@spec
+def while_loop(
+    cond_fn: Callable[..., Any], body_fn: Callable[..., Any], loop_vars: Sequence[Array], /
+) -> tuple[Array, ...]:
+    """Repeat ``loop_vars = body_fn(*loop_vars)`` while ``cond_fn(*loop_vars)`` is true: a loop
+    whose number of steps depends on the data, which a compiler keeps as one loop (``lax.while_loop``
+    in JAX, ``tf.while_loop`` in TensorFlow; a Python loop on eager backends).
+
+    Args:
+        cond_fn: called as ``cond_fn(*loop_vars)``; returns a boolean array of one element.
+        body_fn: called as ``body_fn(*loop_vars)``; returns as many arrays as ``loop_vars``, each
+            with the shape and dtype of the loop variable it replaces.
+        loop_vars: the initial values of the loop variables (at least one array).
+
+    Returns:
+        A tuple of the loop variables' values once ``cond_fn`` gives false (the initial values
+        where it is false at once).
+
+    Raises:
+        ValueError: if ``loop_vars`` is empty, or ``body_fn`` returns another number of arrays or
+            another shape or dtype than the loop variables have.
+    """
+
+
+@spec
+def cond(pred: Array, true_fn: Callable[..., Any], false_fn: Callable[..., Any], operands: Sequence[Array], /) -> Any:
+    """``true_fn(*operands)`` where ``pred`` is true, else ``false_fn(*operands)``: a branch on the
+    data, which a compiler keeps as one conditional (``lax.cond`` in JAX, ``tf.cond`` in TensorFlow;
+    an ``if`` on eager backends).
+
+    Args:
+        pred: a boolean array of one element.
+        true_fn, false_fn: functions of the operands returning an array or a tuple of arrays, both
+            the same number with the same shapes and dtypes.
+        operands: the arrays passed to the branch taken.
+
+    Returns:
+        What the branch taken returns.
+
+    Raises:
+        ValueError: if ``pred`` has more than one element.
     """

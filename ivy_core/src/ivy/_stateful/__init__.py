@@ -1,10 +1,10 @@
 """Ivy's stateful API: :class:`Module`, layers, losses, metrics, optimizers, schedules,
 initializers and the training loop, written once with ``ivy.*`` ops (no framework import)."""
 
-from .._stateful_names import NAMES as __all__  # noqa: E402 - one list, shared with ivy/__init__
+from .._stateful_names import NAMES as __all__  # one list, shared with ivy/__init__
 from . import (
     callbacks,
-    distributed,  # noqa: E402 - after the training loop it extends
+    distributed,  # after the training loop it extends
     losses,
     metrics,
     schedules,
@@ -116,4 +116,4 @@ from .sequential import (
     Softplus,
     Tanh,
 )
-from .training import Trainer, fit  # noqa: E402
+from .training import Trainer, fit

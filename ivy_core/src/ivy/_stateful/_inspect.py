@@ -26,7 +26,7 @@ def _plain_equal(a: Any, b: Any) -> bool:
         return False
     try:
         return bool(a == b)
-    except Exception:  # noqa: BLE001 - arrays inside a tuple: not equal as settings go
+    except Exception:  # arrays inside a tuple: not equal as settings go
         return False
 
 

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
 from ._layout import check_batch, check_sequence, is_bool, size
 from .basic import Dropout
 from .embeddings import RotaryEmbedding
@@ -34,14 +34,9 @@ __all__ = [
 ]
 
 
-def _ivy() -> Any:
-    return _api
-
-
 def _combine_masks(mask: Any, key_mask: Any, like: Any) -> Any:
     """One mask for the scores ``[batch, heads, l_q, l_k]`` from ``mask`` (bool or additive,
     broadcastable) and ``key_mask`` (bool ``[batch, l_k]``, ``True``: a real key)."""
-    ivy = _ivy()
     if key_mask is None:
         return mask
     km = ivy.expand_dims(ivy.expand_dims(key_mask, axis=1), axis=1)  # [batch, 1, 1, l_k]
@@ -132,7 +127,6 @@ class MultiHeadAttention(Module):
         # framework has it (torch's addmm), and the leading axes folded where a broadcast matmul
         # would be a batched product (TensorFlow's BatchMatMulV2, whose weight gradient sums over
         # the batch)
-        ivy = _ivy()
         return ivy.linear(x, ivy.matrix_transpose(v[f"{name}_w"]), v[f"{name}_b"] if self.with_bias else None)
 
     def _forward(
@@ -146,7 +140,6 @@ class MultiHeadAttention(Module):
         is_causal: bool = False,
         return_attention_weights: bool = False,
     ) -> Any:
-        ivy = _ivy()
         key = query if key is None else key
         value = key if value is None else value
         inputs = {"query": query, "key": key, "value": value}
@@ -194,7 +187,6 @@ class MultiHeadAttention(Module):
         return (o, weights) if return_attention_weights else o
 
     def _attend(self, q: Any, k: Any, v: Any, mask: Any, is_causal: bool, p: float) -> tuple[Any, Any]:
-        ivy = _ivy()
         scores = ivy.matmul(q, ivy.matrix_transpose(k)) * (1.0 / math.sqrt(int(q.shape[-1])))
         lq, lk = int(q.shape[-2]), int(k.shape[-2])
         if is_causal:
@@ -216,7 +208,7 @@ def _activation(activation: str | Callable[[Any], Any]) -> Callable[[Any], Any]:
         return activation
     if activation not in ("relu", "gelu", "silu"):
         raise ValueError(f"activation must be 'relu', 'gelu', 'silu' or a function, got {activation!r}")
-    return getattr(_ivy(), activation)
+    return getattr(ivy, activation)
 
 
 class _Block(Module):

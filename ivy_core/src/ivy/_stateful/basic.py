@@ -8,7 +8,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
 from ._layout import canonical_format, channel_axis, check_input
 from .module import Module
 
@@ -27,17 +27,12 @@ __all__ = [
 ]
 
 
-def _ivy() -> Any:
-    return _api
-
-
 def _check_prob(name: str, p: float) -> None:
     if not 0.0 <= p < 1.0:
         raise ValueError(f"{name}: the drop probability must be in [0, 1), got {p}")
 
 
 def _placed(x: Any) -> dict[str, Any]:
-    ivy = _ivy()
     return {"dtype": x.dtype, "device": ivy.dev(x), "backend": ivy.namespace(x)}
 
 
@@ -85,7 +80,7 @@ class Flatten(Module):
         Module.__init__(self, **kwargs)
 
     def _forward(self, x: Any) -> Any:
-        return _ivy().flatten(x, start_dim=self.start_dim, end_dim=self.end_dim)
+        return ivy.flatten(x, start_dim=self.start_dim, end_dim=self.end_dim)
 
 
 class Reshape(Module):
@@ -109,7 +104,7 @@ class Reshape(Module):
                 f"Reshape: a sample of shape {tuple(x.shape[1:])} ({size} elements) cannot take the "
                 f"shape {self.target_shape}"
             )
-        return _ivy().reshape(x, (x.shape[0], *self.target_shape))
+        return ivy.reshape(x, (x.shape[0], *self.target_shape))
 
 
 class Dropout(Module):
@@ -128,7 +123,7 @@ class Dropout(Module):
         Module.__init__(self, **kwargs)
 
     def _forward(self, x: Any) -> Any:
-        return _ivy().dropout(x, self.prob, scale=self.scale, training=self.training)
+        return ivy.dropout(x, self.prob, scale=self.scale, training=self.training)
 
 
 class _ChannelDropout(Module):
@@ -144,7 +139,6 @@ class _ChannelDropout(Module):
         if not self.training or self.prob == 0.0:
             return x
         check_input(self, x, self.data_format)
-        ivy = _ivy()
         ax = channel_axis(self.data_format) % len(x.shape)
         shape = tuple(int(d) if i in (0, ax) else 1 for i, d in enumerate(x.shape))
         keep = ivy.bernoulli(1.0 - self.prob, shape=shape, **_placed(x))
@@ -201,7 +195,6 @@ class AlphaDropout(Module):
     def _forward(self, x: Any) -> Any:
         if not self.training or self.prob == 0.0:
             return x
-        ivy = _ivy()
         p = self.prob
         alpha = -_SELU_SCALE * _SELU_ALPHA
         a = ((1.0 - p) * (1.0 + p * alpha * alpha)) ** -0.5
@@ -229,7 +222,7 @@ class GaussianDropout(Module):
         if not self.training or self.prob == 0.0:
             return x
         std = math.sqrt(self.prob / (1.0 - self.prob))
-        return x * _ivy().random_normal(mean=1.0, std=std, shape=tuple(int(d) for d in x.shape), **_placed(x))
+        return x * ivy.random_normal(mean=1.0, std=std, shape=tuple(int(d) for d in x.shape), **_placed(x))
 
 
 class GaussianNoise(Module):
@@ -250,4 +243,4 @@ class GaussianNoise(Module):
     def _forward(self, x: Any) -> Any:
         if not self.training or self.stddev == 0.0:
             return x
-        return x + _ivy().random_normal(mean=0.0, std=self.stddev, shape=tuple(int(d) for d in x.shape), **_placed(x))
+        return x + ivy.random_normal(mean=0.0, std=self.stddev, shape=tuple(int(d) for d in x.shape), **_placed(x))

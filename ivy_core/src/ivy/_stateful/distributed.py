@@ -24,16 +24,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _api, nest
+from .. import _api as ivy
+from .. import nest
 from .._functional.gradients import execute_with_gradients
 from ..container import Container
 from .interop import to_native_module
 
 __all__ = ["Strategy", "TorchDDP", "PaddleDataParallel", "JaxSharding", "TFMirrored", "shard", "logical_cpus"]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 def shard(x: Any, rank: int, world_size: int) -> Any:
@@ -128,7 +125,6 @@ class _NativeParallel(Strategy):
         raise NotImplementedError(f"{type(self).__name__} must implement _write")  # a subclass hook
 
     def train_step(self, trainer: Any, x: Any, y: Any) -> Any:
-        ivy = _ivy()
         model, opt = trainer.model, trainer.optimizer
         if self.wrapped is None:
             _built(trainer, x)
@@ -357,7 +353,6 @@ class TFMirrored(Strategy):
     def train_step(self, trainer: Any, x: Any, y: Any) -> Any:
         import tensorflow as tf
 
-        ivy = _ivy()
         model, opt, n = trainer.model, trainer.optimizer, self.replicas
         _built(trainer, x)
         xs = self.strategy.experimental_distribute_values_from_function(

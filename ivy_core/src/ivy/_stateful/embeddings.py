@@ -7,15 +7,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
 from .initializers import Initializer, RandomNormal
 from .module import Module
 
 __all__ = ["Embedding", "LearnedPositionalEmbedding", "SinusoidalPositionalEmbedding", "RotaryEmbedding"]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 class Embedding(Module):
@@ -47,7 +43,6 @@ class Embedding(Module):
         Module.__init__(self, **kwargs)
 
     def _create_variables(self, *, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
-        ivy = _ivy()
         shape = (self.num_embeddings, self.embedding_dim)
         w = self.weight_initializer.create(
             shape, fan_in=shape[0], fan_out=shape[1], dtype=dtype, device=device, backend=backend
@@ -58,7 +53,7 @@ class Embedding(Module):
         return {"w": w}
 
     def _forward(self, indices: Any) -> Any:
-        return _ivy().embedding(self._vars.w, indices, max_norm=self.max_norm)
+        return ivy.embedding(self._vars.w, indices, max_norm=self.max_norm)
 
 
 def _positions_axis(layer: Any, x: Any, dim: int, batch_first: bool) -> int:
@@ -78,7 +73,7 @@ def _positions_axis(layer: Any, x: Any, dim: int, batch_first: bool) -> int:
 def _add_positions(x: Any, pe: Any, batch_first: bool) -> Any:
     """``x + pe`` with ``pe`` ``[length, dim]`` laid along the position axis of ``x``."""
     if not batch_first and len(x.shape) > 2:  # [length, 1, ..., 1, dim]
-        pe = _ivy().reshape(pe, (int(pe.shape[0]), *([1] * (len(x.shape) - 2)), int(pe.shape[-1])))
+        pe = ivy.reshape(pe, (int(pe.shape[0]), *([1] * (len(x.shape) - 2)), int(pe.shape[-1])))
     return x + pe
 
 
@@ -132,7 +127,6 @@ def sinusoids(length: int, dim: int, *, base: float = 10000.0, offset: int = 0, 
     """The sinusoidal encodings ``[length, dim]`` (Vaswani et al., 2017): ``pe[p, 2i] = sin(p / base^(2i/dim))``,
     ``pe[p, 2i + 1] = cos(p / base^(2i/dim))``, for positions ``offset..offset + length - 1``;
     dtype and device of ``like``."""
-    ivy = _ivy()
     kw = {"device": ivy.dev(like), "backend": ivy.namespace(like)}
     pos = ivy.astype(ivy.arange(offset, offset + length, **kw), like.dtype)
     half = ivy.astype(ivy.arange(0, dim, 2, **kw), like.dtype)
@@ -208,7 +202,6 @@ class RotaryEmbedding(Module):
         Module.__init__(self, **kwargs)
 
     def _forward(self, x: Any, *, offset: int = 0) -> Any:
-        ivy = _ivy()
         if len(x.shape) == 0 or int(x.shape[-1]) != self.dim:
             raise ValueError(
                 f"RotaryEmbedding expects {self.dim} features on the last axis, got shape {tuple(x.shape)}"

@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
 
 __all__ = [
     "Initializer",
@@ -26,10 +26,6 @@ __all__ = [
     "KaimingNormal",
     "fans",
 ]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 def fans(shape: Sequence[int]) -> tuple[int, int]:
@@ -92,7 +88,7 @@ class Constant(Initializer):
         device: Any = None,
         backend: Any = None,
     ) -> Any:
-        return _ivy().full(tuple(shape), self.value, dtype=dtype or "float32", device=device, backend=backend)
+        return ivy.full(tuple(shape), self.value, dtype=dtype or "float32", device=device, backend=backend)
 
 
 class Zeros(Constant):
@@ -125,7 +121,7 @@ class Uniform(Initializer):
         device: Any = None,
         backend: Any = None,
     ) -> Any:
-        return _ivy().random_uniform(
+        return ivy.random_uniform(
             low=self.low, high=self.high, shape=tuple(shape), dtype=dtype or "float32", device=device, backend=backend
         )
 
@@ -146,7 +142,7 @@ class RandomNormal(Initializer):
         device: Any = None,
         backend: Any = None,
     ) -> Any:
-        return _ivy().random_normal(
+        return ivy.random_normal(
             mean=self.mean, std=self.std, shape=tuple(shape), dtype=dtype or "float32", device=device, backend=backend
         )
 

@@ -18,10 +18,13 @@ are the core side that plugins build on.
 
 from __future__ import annotations
 
+import inspect
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
+from .. import _registry
 from ..container import SEPARATOR, Container
 from ..errors import IvyError
 from .module import Module, ModuleNotBuiltError
@@ -51,14 +54,8 @@ class InteropNotSupportedError(IvyError, NotImplementedError):
     """The backend offers no native-module interop (or not for this kind of object)."""
 
 
-def _ivy() -> Any:
-    return _api
-
-
 def _extra(backend: str, name: str) -> Callable[..., Any]:
-    from .._registry import get_backend
-
-    b = get_backend(backend)
+    b = _registry.get_backend(backend)
     fn = b.impl.extras.get(name)
     if fn is None:
         offered = [n for n in ("to_native_module", "from_native_module") if n in b.impl.extras]
@@ -101,7 +98,6 @@ def to_native_module(module: Module, /, *, backend: Any = None, **kwargs: Any) -
     """
     if not isinstance(module, Module):
         raise TypeError(f"to_native_module takes an ivy.Module, got {type(module).__name__}")
-    ivy = _ivy()
     built = module.backend
     if backend is not None:
         name = _backend_name(backend)
@@ -203,9 +199,13 @@ def call_with_variables(
 
 
 def _owner_of(native: Any) -> str | None:
-    from .. import _registry
-
     installed = set(_registry.backends())
+    # a module ivy.transpile made: its target's (JAX's is no class of a framework). Read without
+    # running the object's code: a lazily transpiled library would transpile its "programs"
+    made = sys.modules.get("ivy.transpile._programs")
+    programs = inspect.getattr_static(native, "programs", None)
+    if made is not None and isinstance(programs, made.ModulePrograms):
+        return str(programs.backend)
     for cls in type(native).__mro__:
         mod = getattr(cls, "__module__", None)
         top = mod.partition(".")[0] if isinstance(mod, str) else ""
@@ -218,7 +218,6 @@ def _owner_of(native: Any) -> str | None:
             return owner
     # (apply_fn, params) pairs, dicts of arrays...: the framework of the array leaves
     if isinstance(native, (tuple, list, dict)):
-        ivy = _ivy()
         for leaf in ivy.nest.leaves(native):
             if ivy.is_native_array(leaf):
                 return ivy.namespace(leaf).name
@@ -323,6 +322,7 @@ class NativeModuleWrapper(Module):
         return {self._chain_to_name[k]: x for k, x in c.to_flat_dict().items()}
 
     def _forward(self, *args: Any, **kwargs: Any) -> Any:
+        self._check_inputs(args, kwargs)
         params = self._by_native_name(self.v)
         buffers = self._by_native_name(self.state)
         out, new_buffers = self._native_call(params, buffers, args, kwargs)
@@ -332,6 +332,24 @@ class NativeModuleWrapper(Module):
                 flat[self._chain_of(n)] = x
             self._own_state = Container.from_flat_dict(flat)  # a wrapper has no submodules
         return out
+
+    def _check_inputs(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Arrays of another framework: a clear error here rather than the native module's own
+        (a torch module given a JAX array raises a bare ``TypeError`` deep inside torch)."""
+        own = self._backend_arg if isinstance(self._backend_arg, str) else getattr(self._backend_arg, "name", None)
+        for n, a in enumerate(ivy.nest.leaves((args, kwargs))):
+            if not ivy.is_native_array(a):
+                continue
+            theirs = ivy.namespace(a).name
+            if theirs == own or theirs == "numpy":  # (NumPy: some frameworks take it, the others say so)
+                continue
+            kind = f"{type(self._native).__module__}.{type(self._native).__qualname__}"
+            raise TypeError(
+                f"{type(self).__name__} runs a {own} module ({kind}): it takes {own} arrays, got a "
+                f"{theirs} array ({type(a).__module__}.{type(a).__qualname__}, input {n}). Convert the "
+                f"inputs (ivy.asarray(x, backend={own!r})), or run the module on {theirs} with "
+                f"ivy.transpile(module, to={theirs!r})"
+            )
 
     # ------------------------------------------------------------------ to implement
 

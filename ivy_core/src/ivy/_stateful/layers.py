@@ -16,7 +16,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
 from ._layout import as_tuple, canonical_format, channel_axis, check_input, padding
 from .initializers import GlorotUniform, Initializer, Zeros
 from .module import Module
@@ -34,10 +34,6 @@ __all__ = [
     "SeparableConv1D",
     "SeparableConv2D",
 ]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 class Linear(Module):
@@ -91,7 +87,7 @@ class Linear(Module):
             raise ValueError(
                 f"Linear expects inputs [..., {self.input_channels}] (features last), got shape {tuple(x.shape)}"
             )
-        return _ivy().linear(x, v.w, v["b"] if self.with_bias else None)
+        return ivy.linear(x, v.w, v["b"] if self.with_bias else None)
 
 
 class _Conv(Module):
@@ -150,7 +146,6 @@ class _Conv(Module):
         return v
 
     def _forward(self, x: Any) -> Any:
-        ivy = _ivy()
         v = self._vars
         check_input(self, x, self.data_format, self.input_channels)
         fn = getattr(ivy, self._FN)
@@ -306,7 +301,6 @@ def depthwise(
     ``[*filter, channels * multiplier]`` and an optional ``bias`` ``[channels * multiplier]``;
     output channel ``c * multiplier + j`` filters input channel ``c`` (torch's
     ``groups=channels`` and Keras' ``depth_multiplier`` order)."""
-    ivy = _ivy()
     ax = channel_axis(data_format)
     if multiplier > 1:
         x = ivy.repeat(x, multiplier, axis=ax % len(x.shape))
@@ -422,7 +416,6 @@ class _Separable(Module):
         return v
 
     def _forward(self, x: Any) -> Any:
-        ivy = _ivy()
         v = self._vars
         check_input(self, x, self.data_format, self.input_channels)
         h = depthwise(

@@ -21,7 +21,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
 from ._layout import is_integer
 
 __all__ = [
@@ -63,17 +63,12 @@ __all__ = [
 _REDUCTIONS = ("mean", "sum", "none")
 
 
-def _ivy() -> Any:
-    return _api
-
-
 def _check_reduction(reduction: str) -> None:
     if reduction not in _REDUCTIONS:
         raise ValueError(f"reduction must be 'mean', 'sum' or 'none', got {reduction!r}")
 
 
 def _reduce(loss: Any, reduction: str, denominator: Any = None) -> Any:
-    ivy = _ivy()
     _check_reduction(reduction)
     if reduction == "none":
         return loss
@@ -89,7 +84,6 @@ def _is_int(x: Any) -> bool:
 
 def _as_weights(weight: Any, like: Any) -> Any:
     """``weight`` (an array of any backend, a list) as an array of ``like``'s backend and dtype."""
-    ivy = _ivy()
     if weight is None:
         return None
     xp = ivy.namespace(like)
@@ -101,7 +95,7 @@ def _as_weights(weight: Any, like: Any) -> Any:
 
 
 def _class_last(x: Any, axis: int) -> Any:
-    return x if axis in (-1, len(x.shape) - 1) else _ivy().moveaxis(x, axis, -1)
+    return x if axis in (-1, len(x.shape) - 1) else ivy.moveaxis(x, axis, -1)
 
 
 def _labels_and_logp(labels: Any, logp: Any, axis: int, what: str) -> tuple[Any, Any]:
@@ -117,7 +111,6 @@ def _labels_and_logp(labels: Any, logp: Any, axis: int, what: str) -> tuple[Any,
 
 
 def _pick(logp: Any, labels: Any) -> Any:
-    ivy = _ivy()
     return ivy.take_along_axis(logp, ivy.expand_dims(labels, axis=-1), axis=-1)[..., 0]
 
 
@@ -126,7 +119,6 @@ def _integer_nll(
 ) -> Any:
     """torch's rule: ``(1 - ε) w[y] (-log p[y]) + ε / C Σ_c w_c (-log p_c)`` per sample (zero where
     the label is ``ignore_index``); ``"mean"`` divides by ``Σ w[y]`` over the kept samples."""
-    ivy = _ivy()
     n_classes = int(logp.shape[-1])
     if ignore_index is not None:
         valid = labels != ignore_index
@@ -152,7 +144,6 @@ def _integer_nll(
 def _log_probabilities(pred: Any, axis: int, epsilon: float, from_logits: bool) -> Any:
     """``log_softmax(pred)`` of logits, or ``log(clip(pred, epsilon, 1 - epsilon))`` of
     probabilities (as :func:`ivy.cross_entropy`)."""
-    ivy = _ivy()
     if from_logits:
         return ivy.log_softmax(pred, axis=axis)
     return ivy.log(ivy.clip(pred, epsilon, 1.0 - epsilon))
@@ -196,7 +187,6 @@ def cross_entropy(
     Returns:
         A 0-d array, or for ``"none"`` the per-sample losses (``pred``'s shape without ``axis``).
     """
-    ivy = _ivy()
     logp = _log_probabilities(pred, axis, epsilon, from_logits)
     weight = _as_weights(weight, pred)
     if _is_int(true):
@@ -248,7 +238,6 @@ def _bce_logits(y: Any, x: Any, pos_weight: Any = None) -> Any:
     """``(1 - y) x + c (-log sigmoid(x))``, ``c = 1 + (pos_weight - 1) y``, with ``-log sigmoid(x)
     = max(-x, 0) + log(1 + exp(-|x|))``: finite for any ``x``. The linear terms are added first:
     for hard labels they cancel exactly, and a tiny loss keeps its digits."""
-    ivy = _ivy()
     tail = ivy.log1p(ivy.exp(-ivy.abs(x)))
     relu_neg = ivy.maximum(-x, ivy.zeros_like(x))
     if pos_weight is None:
@@ -269,7 +258,6 @@ def _focus(q: Any, gamma: float) -> Any:
     where ``q`` underflows to 0 (a confident right prediction), the gradient of ``q ** gamma``
     stays finite for ``gamma < 1`` (``0 ** (gamma - 1)`` would be infinite, and times the zero
     slope of the saturated softmax or sigmoid, NaN)."""
-    ivy = _ivy()
     floor = ivy.full_like(q, float(ivy.finfo(q.dtype).smallest_normal))
     return ivy.maximum(q, floor) ** gamma
 
@@ -308,7 +296,6 @@ def binary_cross_entropy(
     Returns:
         A 0-d array, or the per-element losses for ``"none"``.
     """
-    ivy = _ivy()
     y = ivy.astype(true, pred.dtype)
     if label_smoothing:
         y = y * (1.0 - label_smoothing) + 0.5 * label_smoothing
@@ -325,7 +312,6 @@ def binary_cross_entropy(
 
 def _log_p_and_q(p: Any, epsilon: float) -> tuple[Any, Any]:
     """``(log p, log(1 - p))`` of probabilities clipped to ``[epsilon, 1 - epsilon]``."""
-    ivy = _ivy()
     p = ivy.clip(p, epsilon, 1.0 - epsilon)
     return ivy.log(p), ivy.log1p(-p)
 
@@ -357,7 +343,6 @@ def focal(
         alpha: class balance ``α`` in ``[0, 1]``; ``None``: no balancing.
         reduction: ``"mean"`` over every element, ``"sum"`` or ``"none"``.
     """
-    ivy = _ivy()
     _check_focal("focal", gamma, alpha)
     y = ivy.astype(true, pred.dtype)
     if from_logits:
@@ -377,7 +362,6 @@ def focal(
 
 def _one_hot_like(labels: Any, scores: Any, axis: int, what: str) -> Any:
     """Class probabilities, classes last: integer labels one-hot encoded, else ``labels``."""
-    ivy = _ivy()
     scores_last = _class_last(scores, axis)
     if _is_int(labels):
         _labels_and_logp(labels, scores, axis, what)
@@ -416,7 +400,6 @@ def categorical_focal(
         alpha: weight of every class, in ``[0, 1]``.
         reduction: ``"mean"`` over samples, ``"sum"`` or ``"none"``.
     """
-    ivy = _ivy()
     _check_focal("categorical_focal", gamma, alpha)
     y = _one_hot_like(true, pred, axis, "categorical_focal")
     logp = _class_last(_log_probabilities(pred, axis, epsilon, from_logits), axis)
@@ -425,7 +408,6 @@ def categorical_focal(
 
 
 def _l2_normalize(x: Any, axis: int, eps: float = 1e-12) -> Any:
-    ivy = _ivy()
     return x / ivy.sqrt(ivy.maximum(ivy.sum(x * x, axis=axis, keepdims=True), ivy.full_like(x[..., :1], eps)))
 
 
@@ -433,7 +415,6 @@ def cosine_similarity(true: Any, pred: Any, /, *, axis: int = -1, reduction: str
     """Negative cosine similarity along ``axis`` (Keras' ``CosineSimilarity`` loss): ``-cos(true,
     pred)`` per sample, in ``[-1, 1]`` (``-1``: aligned), each vector normalised with its squared
     norm floored at ``1e-12``."""
-    ivy = _ivy()
     t = _class_last(ivy.astype(true, pred.dtype), axis)
     p = _class_last(pred, axis)
     return _reduce(-ivy.sum(_l2_normalize(t, -1) * _l2_normalize(p, -1), axis=-1), reduction)
@@ -443,7 +424,6 @@ def cosine_embedding(x1: Any, x2: Any, labels: Any, /, *, margin: float = 0.0, r
     """torch's ``cosine_embedding_loss``: per pair of rows (last axis), ``1 - cos`` where
     ``labels`` is 1 and ``max(0, cos - margin)`` where it is -1; ``cos`` with ``1e-12`` added
     to each squared norm."""
-    ivy = _ivy()
     dot = ivy.sum(x1 * x2, axis=-1)
     cos = dot / ivy.sqrt((ivy.sum(x1 * x1, axis=-1) + 1e-12) * (ivy.sum(x2 * x2, axis=-1) + 1e-12))
     pos = labels == 1
@@ -452,7 +432,6 @@ def cosine_embedding(x1: Any, x2: Any, labels: Any, /, *, margin: float = 0.0, r
 
 
 def _signed(true: Any, like: Any) -> Any:
-    ivy = _ivy()
     y = ivy.astype(true, like.dtype)
     return ivy.where(y == 0.0, -ivy.ones_like(y), y)  # labels 0/1 or -1/1: a 0 is the negative class
 
@@ -460,14 +439,12 @@ def _signed(true: Any, like: Any) -> Any:
 def hinge(true: Any, pred: Any, /, *, reduction: str = "mean") -> Any:
     """Hinge loss (Keras' ``Hinge``), per element: ``max(1 - y pred, 0)``, labels ``y`` in
     ``{-1, 1}`` or ``{0, 1}`` (0 taken as -1). ``"none"``: per element."""
-    ivy = _ivy()
     return _reduce(ivy.maximum(1.0 - _signed(true, pred) * pred, ivy.zeros_like(pred)), reduction)
 
 
 def squared_hinge(true: Any, pred: Any, /, *, reduction: str = "mean") -> Any:
     """Squared hinge loss (Keras' ``SquaredHinge``): ``max(1 - y pred, 0)²`` per element, labels
     as for :func:`hinge`."""
-    ivy = _ivy()
     h = ivy.maximum(1.0 - _signed(true, pred) * pred, ivy.zeros_like(pred))
     return _reduce(h * h, reduction)
 
@@ -475,7 +452,6 @@ def squared_hinge(true: Any, pred: Any, /, *, reduction: str = "mean") -> Any:
 def categorical_hinge(labels: Any, pred: Any, /, *, axis: int = -1, reduction: str = "mean") -> Any:
     """Keras' ``CategoricalHinge``, per sample: ``max(max_{c != y} pred_c - pred_y + 1, 0)``
     (``pos = Σ y pred``, ``neg = max((1 - y) pred)`` for one-hot ``y``); integer labels or one-hot."""
-    ivy = _ivy()
     y = _one_hot_like(labels, pred, axis, "categorical_hinge")
     p = _class_last(pred, axis)
     pos = ivy.sum(y * p, axis=-1)
@@ -488,7 +464,6 @@ def multi_margin(
 ) -> Any:
     """torch's ``multi_margin_loss``: per sample ``Σ_{c != y} w[y] max(0, margin - s_y + s_c)^p / C``,
     ``scores`` ``[..., C]``, integer ``labels``."""
-    ivy = _ivy()
     if p not in (1, 2):
         raise ValueError(f"multi_margin: p must be 1 or 2, got {p}")
     labels, s = _labels_and_logp(labels, scores, -1, "multi_margin")
@@ -508,7 +483,6 @@ _LOG_ZERO = -1e30
 
 
 def _logsumexp3(a: Any, b: Any, c: Any) -> Any:
-    ivy = _ivy()
     m = ivy.maximum(ivy.maximum(a, b), c)
     return m + ivy.log(ivy.exp(a - m) + ivy.exp(b - m) + ivy.exp(c - m))
 
@@ -543,7 +517,6 @@ def ctc(
     Returns:
         A 0-d array, or ``[batch]`` for ``"none"``.
     """
-    ivy = _ivy()
     _check_reduction(reduction)
     logp = ivy.log_softmax(logits, axis=-1)
     batch, steps, _ = (int(d) for d in logp.shape)
@@ -595,26 +568,26 @@ def ctc(
 def mse(true: Any, pred: Any, /, *, reduction: str = "mean") -> Any:
     """Mean squared error per element, ``(true - pred)²`` (:func:`ivy.mse_loss`)."""
     _check_reduction(reduction)
-    return _ivy().mse_loss(true, pred, reduction=reduction)
+    return ivy.mse_loss(true, pred, reduction=reduction)
 
 
 def mae(true: Any, pred: Any, /, *, reduction: str = "mean") -> Any:
     """Mean absolute error per element, ``|true - pred|`` (:func:`ivy.l1_loss`)."""
     _check_reduction(reduction)
-    return _ivy().l1_loss(true, pred, reduction=reduction)
+    return ivy.l1_loss(true, pred, reduction=reduction)
 
 
 def huber(true: Any, pred: Any, /, *, delta: float = 1.0, reduction: str = "mean") -> Any:
     """Huber loss per element (:func:`ivy.huber_loss`): quadratic within ``delta``, linear beyond."""
     _check_reduction(reduction)
-    return _ivy().huber_loss(true, pred, delta=delta, reduction=reduction)
+    return ivy.huber_loss(true, pred, delta=delta, reduction=reduction)
 
 
 def kl_div(true: Any, pred: Any, /, *, axis: int = -1, reduction: str = "mean") -> Any:
     """Kullback-Leibler divergence ``KL(true || pred)`` between distributions along ``axis``
     (:func:`ivy.kl_div`, probabilities on both sides)."""
     _check_reduction(reduction)
-    return _ivy().kl_div(true, pred, axis=axis, reduction=reduction)
+    return ivy.kl_div(true, pred, axis=axis, reduction=reduction)
 
 
 # ------------------------------------------------------------------ classes
@@ -642,7 +615,7 @@ class Loss:
         return type(self)._FN(*args, **self.settings)
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{k}={v!r}" for k, v in self.settings.items() if not _api.is_native_array(v))
+        args = ", ".join(f"{k}={v!r}" for k, v in self.settings.items() if not ivy.is_native_array(v))
         return f"{type(self).__name__}({args})"
 
 

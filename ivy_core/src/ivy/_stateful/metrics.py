@@ -19,13 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .. import _api, _tracking
+from .. import _api as ivy
+from .. import _tracking
 
 __all__ = ["Metric", "Mean", "Accuracy", "BinaryAccuracy", "TopKAccuracy", "Precision", "Recall", "F1Score", "AUC"]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 class Metric:
@@ -78,7 +75,6 @@ class Metric:
         if _tracking._session is not None:
             _tracking.touch(self)
         if self._state is not None:
-            ivy = _ivy()
             self._state = {k: ivy.zeros_like(x) for k, x in self._state.items()}
 
     def __call__(self, *args: Any, sample_weight: Any = None) -> Any:
@@ -112,14 +108,12 @@ class Metric:
 def _zeros(like: Any, shape: tuple[int, ...] = ()) -> Any:
     """float32 zeros of ``shape``, placed where a reduction of ``like`` is (its device; for an
     array sharded across devices, replicated on them)."""
-    ivy = _ivy()
     z = ivy.zeros_like(ivy.astype(ivy.sum(like), "float32"))
     return z if shape == () else ivy.broadcast_to(z, shape) + 0.0
 
 
 def _weights(sample_weight: Any, n_like: Any) -> Any:
     """Per-sample weights as float32 (ones without ``sample_weight``), shaped like ``n_like``."""
-    ivy = _ivy()
     if sample_weight is None:
         return ivy.ones_like(ivy.astype(n_like, "float32"))
     w = ivy.astype(
@@ -143,7 +137,6 @@ def _static_size(x: Any) -> int | None:
 
 def _labels(true: Any, pred: Any, axis: int) -> Any:
     """Integer class indices from ``true``: indices as they are, one-hot rows through argmax."""
-    ivy = _ivy()
     if len(true.shape) == len(pred.shape):
         return ivy.argmax(true, axis=axis)
     return true
@@ -160,7 +153,6 @@ class Mean(Metric):
         return {"total": _zeros(like), "count": _zeros(like)}
 
     def _update(self, state: dict[str, Any], values: Any, sample_weight: Any = None) -> dict[str, Any]:
-        ivy = _ivy()
         v = ivy.astype(values, "float32")
         number = sample_weight is None or (
             isinstance(sample_weight, (int, float)) and not isinstance(sample_weight, bool)
@@ -197,12 +189,10 @@ class Accuracy(Metric):
         return {"correct": _zeros(like), "count": _zeros(like)}
 
     def _hits(self, true: Any, pred: Any) -> Any:
-        ivy = _ivy()
         predicted = ivy.argmax(pred, axis=self.axis)
         return ivy.astype(predicted == ivy.astype(_labels(true, pred, self.axis), predicted.dtype), "float32")
 
     def _update(self, state: dict[str, Any], true: Any, pred: Any, sample_weight: Any = None) -> dict[str, Any]:
-        ivy = _ivy()
         hits = self._hits(true, pred)
         w = _weights(sample_weight, hits)
         return {"correct": state["correct"] + ivy.sum(hits * w), "count": state["count"] + ivy.sum(w)}
@@ -227,7 +217,6 @@ class BinaryAccuracy(Accuracy):
         Metric.__init__(self, name)
 
     def _hits(self, true: Any, pred: Any) -> Any:
-        ivy = _ivy()
         return ivy.astype((pred > self.threshold) == (ivy.astype(true, "float32") > 0.5), "float32")
 
 
@@ -247,7 +236,6 @@ class TopKAccuracy(Accuracy):
         super().__init__(axis=axis, name=name or f"top_{k}_accuracy")
 
     def _hits(self, true: Any, pred: Any) -> Any:
-        ivy = _ivy()
         labels = _labels(true, pred, self.axis)
         scores = pred if self.axis in (-1, len(pred.shape) - 1) else ivy.moveaxis(pred, self.axis, -1)
         index = ivy.astype(labels, ivy.argmax(scores[..., :1], axis=-1).dtype)  # the backend's index dtype
@@ -283,7 +271,6 @@ class _Confusion(Metric):
 
     def _indicators(self, true: Any, pred: Any) -> tuple[Any, Any]:
         """``(Y, P)``: ``[samples, classes]`` 0/1 float32 matrices of truths and predictions."""
-        ivy = _ivy()
         if self.num_classes is None:  # binary: the positive class only
             p = ivy.astype(pred > self.threshold, "float32")
             y = ivy.astype(ivy.astype(true, "float32") > 0.5, "float32")
@@ -308,7 +295,6 @@ class _Confusion(Metric):
         return ivy.reshape(y, (-1, c)), ivy.reshape(p, (-1, c))
 
     def _update(self, state: dict[str, Any], true: Any, pred: Any, sample_weight: Any = None) -> dict[str, Any]:
-        ivy = _ivy()
         y, p = self._indicators(true, pred)
         if sample_weight is not None:
             w = ivy.reshape(
@@ -336,7 +322,6 @@ class _Confusion(Metric):
 
     @staticmethod
     def _ratio(num: Any, den: Any) -> Any:
-        ivy = _ivy()
         safe = ivy.where(den > 0, den, ivy.ones_like(den))
         return ivy.where(den > 0, num / safe, ivy.zeros_like(num))  # 0 where undefined (as scikit-learn)
 
@@ -344,7 +329,6 @@ class _Confusion(Metric):
         raise NotImplementedError(f"{type(self).__name__} must implement _per_class")  # a subclass hook
 
     def _result(self, state: dict[str, Any]) -> Any:
-        ivy = _ivy()
         tp, fp, fn = state["tp"], state["fp"], state["fn"]
         if self.num_classes is None:
             return self._per_class(tp, fp, fn)[0]
@@ -426,7 +410,6 @@ class AUC(Metric):
         super().__init__(name)
 
     def _thresholds(self, like: Any) -> Any:
-        ivy = _ivy()
         n = self.num_thresholds
         values = [-1e-7] + [i / (n - 1) for i in range(1, n - 1)] + [1.0 + 1e-7]
         return ivy.asarray(values, dtype="float32", device=ivy.dev(like), backend=ivy.namespace(like))
@@ -435,7 +418,6 @@ class AUC(Metric):
         return {k: _zeros(like, (self.num_thresholds,)) for k in ("tp", "fp", "tn", "fn")}
 
     def _update(self, state: dict[str, Any], true: Any, pred: Any, sample_weight: Any = None) -> dict[str, Any]:
-        ivy = _ivy()
         p = ivy.astype(ivy.sigmoid(pred) if self.from_logits else pred, "float32")
         p = ivy.reshape(p, (-1, 1))
         y = ivy.reshape(ivy.astype(ivy.astype(true, "float32") > 0.5, "float32"), (-1, 1))
@@ -449,7 +431,6 @@ class AUC(Metric):
         }
 
     def _result(self, state: dict[str, Any]) -> Any:
-        ivy = _ivy()
         ratio = _Confusion._ratio
         tpr = ratio(state["tp"], state["tp"] + state["fn"])
         fpr = ratio(state["fp"], state["fp"] + state["tn"])

@@ -35,20 +35,17 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from .. import _api, _tracking
+from .. import _api as ivy
+from .. import _tracking, safetensors
 from ..container import SEPARATOR, Container
 from ..errors import ModuleNotBuiltError
-from . import _inspect
+from . import _inspect, _restore
+from .initializers import GlorotUniform, Initializer
 
 __all__ = ["Module", "ModuleNotBuiltError"]
 
 
-def _ivy() -> Any:
-    return _api
-
-
 def _first_array(tree: Any) -> Any:
-    ivy = _ivy()
     for leaf in ivy.nest.leaves(tree):
         if ivy.is_native_array(leaf):
             return leaf
@@ -188,8 +185,6 @@ class Module:
                 attribute, a submodule); the shape is missing or differs from the value's.
             RuntimeError: the module is already built (its variables exist).
         """
-        from .initializers import GlorotUniform, Initializer
-
         cls = type(self).__name__
         if not isinstance(name, str) or not name.isidentifier() or name.startswith("_"):
             raise ValueError(f"{cls}.add_weight: the name must be an identifier not starting with '_', got {name!r}")
@@ -203,7 +198,6 @@ class Module:
         if initializer is None:
             initializer = GlorotUniform()
         if not isinstance(initializer, Initializer):
-            ivy = _ivy()
             value_shape = tuple(int(d) for d in getattr(initializer, "shape", ()) or ())
             if not hasattr(initializer, "shape"):  # a number or a list
                 import numpy as np
@@ -223,9 +217,6 @@ class Module:
 
     def _create_declared(self, trainable: bool, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
         """The weights declared with :meth:`add_weight` (trainable ones or buffers), created."""
-        from .initializers import Initializer
-
-        ivy = _ivy()
         out = {}
         for name, (shape, init, own_dtype, is_var) in (self._declared or {}).items():
             if is_var != trainable:
@@ -301,7 +292,6 @@ class Module:
         return self._device
 
     def _placement(self, args: Any, kwargs: Any, backend: Any, device: Any) -> tuple[str, Any]:
-        ivy = _ivy()
         x = _first_array((args, kwargs)) if args or kwargs else None
         b = self._backend_arg if self._backend_arg is not None else backend
         if b is None:
@@ -334,7 +324,6 @@ class Module:
                 )
             self._backend_name, self._device = b, d
             dtype = self._dtype or "float32"
-            ivy = _ivy()
             made = self._create_variables(backend=b, device=d, dtype=dtype)
             buffers = self._create_state(backend=b, device=d, dtype=dtype)
             if self._declared:
@@ -464,7 +453,6 @@ class Module:
 
     def _update_state(self, **buffers: Any) -> None:
         """Replace own buffers (used by layers during the forward pass); gradients are stopped."""
-        ivy = _ivy()
         if self._own_state is None:
             self._own_state = Container()
         capture = _tracking._capture
@@ -583,8 +571,6 @@ class Module:
     def save_weights(self, path: str | os.PathLike[str]) -> None:
         """Write ``v`` and ``state`` to a safetensors file, named by key chain (``"linear0/w"``).
         The file is replaced atomically: a crash during the save leaves the previous file whole."""
-        from .. import safetensors
-
         safetensors.save_file(self._weights(), path, metadata={"format": "ivy", "separator": SEPARATOR})
 
     def load_weights(self, path: str | os.PathLike[str]) -> Module:
@@ -602,9 +588,6 @@ class Module:
                 float variable): the file, the key chain and both are named; or the file is not a
                 valid safetensors file.
         """
-        from .. import safetensors
-        from . import _restore
-
         current = self._weights()  # builds (and raises ModuleNotBuiltError) before reading the file
         where = os.fspath(path)
         header, _ = safetensors.read_header(path)
@@ -628,9 +611,6 @@ class Module:
     def _prepare_flat(self, loaded: dict[str, Any], where: str) -> Any:
         """Check ``loaded`` against the module's weights and convert it; returns the function
         that assigns it (nothing is assigned before)."""
-        from . import _restore
-
-        ivy = _ivy()
         current = self._weights()
         found, want = _restore.specs(loaded), _restore.specs(current)
         _restore.check(found, want, where)

@@ -6,16 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
 from ._layout import canonical_format, channel_axis, check_input
 from .initializers import Ones, Zeros
 from .module import Module
 
 __all__ = ["LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm1D", "BatchNorm2D", "BatchNorm3D"]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 def _axes(axis: int | Sequence[int]) -> tuple[int, ...]:
@@ -98,7 +94,6 @@ class _AxesNorm(Module):
         """``p`` (a variable of the normalised axes' shape) shaped to broadcast against ``x``."""
         if all(a < 0 for a in self.axis) and sorted(self.axis) == list(range(-len(self.axis), 0)):
             return p  # trailing axes: broadcasts as it is
-        ivy = _ivy()
         order = sorted(range(len(self.axis)), key=lambda i: self.axis[i] % len(x.shape))
         if order != list(range(len(order))):
             p = ivy.permute_dims(p, tuple(order))
@@ -127,10 +122,8 @@ class LayerNorm(_AxesNorm):
         self._check(x)
         v = self._vars
         if self.elementwise_affine:
-            return _ivy().layer_norm(
-                x, self.axis, scale=self._affine(v.w, x), offset=self._affine(v.b, x), eps=self.eps
-            )
-        return _ivy().layer_norm(x, self.axis, eps=self.eps)
+            return ivy.layer_norm(x, self.axis, scale=self._affine(v.w, x), offset=self._affine(v.b, x), eps=self.eps)
+        return ivy.layer_norm(x, self.axis, eps=self.eps)
 
 
 class RMSNorm(_AxesNorm):
@@ -160,7 +153,6 @@ class RMSNorm(_AxesNorm):
         super().__init__(normalized_shape, axis=axis, eps=eps, elementwise_affine=elementwise_affine, **kwargs)
 
     def _forward(self, x: Any) -> Any:
-        ivy = _ivy()
         self._check(x)
         v = self._vars
         y = x / ivy.sqrt(ivy.mean(x * x, axis=self.axis, keepdims=True) + self.eps)
@@ -215,7 +207,7 @@ class GroupNorm(Module):
             )
         v = self._vars
         kw = {"scale": v.w, "offset": v.b} if self.affine else {}
-        return _ivy().group_norm(x, self.num_groups, eps=self.eps, data_format=fmt, **kw)
+        return ivy.group_norm(x, self.num_groups, eps=self.eps, data_format=fmt, **kw)
 
 
 def _format(data_format: str, ndim: int) -> str:
@@ -271,7 +263,6 @@ class _BatchNorm(Module):
         return self.data_format
 
     def _forward(self, x: Any) -> Any:
-        ivy = _ivy()
         fmt = self._layout(x)
         v = self._vars
         kw: dict[str, Any] = {"eps": self.eps, "momentum": self.momentum, "data_format": fmt}

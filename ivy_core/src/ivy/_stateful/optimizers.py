@@ -20,7 +20,8 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import _api, _tracking, nest
+from .. import _api as ivy
+from .. import _tracking, nest, safetensors
 from .._functional.optimizers import _adam_leaves, _descent_leaves, _lamb_leaves, _lars_leaves
 from ..container import SEPARATOR, Container
 from . import _restore
@@ -29,12 +30,7 @@ from ._restore import reorder as _reorder
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "LAMB", "LARS", "clip_grad_norm", "clip_grad_value"]
 
 
-def _ivy() -> Any:
-    return _api
-
-
 def _global_norm(grads: list[Any]) -> Any:
-    ivy = _ivy()
     total = None
     for g in grads:  # a loop, not a comprehension: see ivy._functional.optimizers
         sq = ivy.sum(ivy.astype(g, "float32") * ivy.astype(g, "float32"))
@@ -43,7 +39,6 @@ def _global_norm(grads: list[Any]) -> Any:
 
 
 def _scaled_by_norm(grads: list[Any], max_norm: float) -> tuple[list[Any], Any]:
-    ivy = _ivy()
     norm = _global_norm(grads)
     # torch's clip_grad_norm_: factor max_norm / (norm + 1e-6), at most 1
     factor = ivy.minimum(max_norm / (norm + 1e-6), ivy.ones_like(norm))
@@ -69,7 +64,6 @@ def clip_grad_norm(grads: Any, max_norm: float) -> tuple[Any, Any]:
 def clip_grad_value(grads: Any, clip_value: float) -> Any:
     """Every element of every gradient in the nest ``grads`` clipped to ``[-clip_value,
     clip_value]`` (torch's ``clip_grad_value_``, Keras' ``clipvalue``)."""
-    ivy = _ivy()
     return nest.map(lambda g: ivy.clip(g, -clip_value, clip_value), grads)
 
 
@@ -112,6 +106,9 @@ class Optimizer:
         self.step_count = 0
         #: calls of step() since the last update (with accumulate_steps > 1)
         self.micro_step = 0
+        # on the instance from the start: torch.compile guards on which attributes an object
+        # has, and would compile a training step again once the first compiled call set them
+        self._step_array = self._micro_array = None
         self._state: dict[str, Any] = {}
         #: state kept as leaves: (structure of v, {name: list of leaves}); None until used
         self._flat: tuple[Any, dict[str, list[Any]]] | None = None
@@ -139,8 +136,8 @@ class Optimizer:
     def step_count(self) -> Any:
         """Updates made so far: an int (a traced scalar while a compiler traces a step)."""
         s = self._step_count
-        if s is self._step_array and s is not None and _tracking._session is None:
-            s = self._step_count = int(_api.to_scalar(s))
+        if _tracking._session is None and s is not None and s is self._step_array:  # (compiled: no read)
+            s = self._step_count = int(ivy.to_scalar(s))
         return s
 
     @step_count.setter
@@ -151,8 +148,8 @@ class Optimizer:
     def micro_step(self) -> Any:
         """Calls of :meth:`step` since the last update (with ``accumulate_steps > 1``)."""
         s = self._micro_step
-        if s is self._micro_array and s is not None and _tracking._session is None:
-            s = self._micro_step = int(_api.to_scalar(s))
+        if _tracking._session is None and s is not None and s is self._micro_array:  # (compiled: no read)
+            s = self._micro_step = int(ivy.to_scalar(s))
         return s
 
     @micro_step.setter
@@ -246,8 +243,6 @@ class Optimizer:
         """Write the state and the step count to a safetensors file (the arrays named by key
         chain, ``"mw/fc0/w"``); :meth:`load` resumes from it exactly. The file is replaced
         atomically: a crash during the save leaves the previous file whole."""
-        from .. import safetensors
-
         flat = self.state.to_flat_dict()
         meta = {
             "format": "ivy",
@@ -271,8 +266,6 @@ class Optimizer:
                 or not a valid safetensors file, or its state does not fit (see
                 :meth:`load_state_dict`).
         """
-        from .. import safetensors
-
         where = os.fspath(path)
         header, meta = safetensors.read_header(path)
         kind = meta.get("ivy_optimizer")
@@ -308,7 +301,7 @@ class Optimizer:
         out = {"step_count": self._step_count, "state": self.state.to_dict()}
         if self.accumulate_steps > 1:
             out["micro_step"] = self._micro_step
-        if _is_number(self.lr) or _api.is_native_array(self.lr):
+        if _is_number(self.lr) or ivy.is_native_array(self.lr):
             # a number learning rate is an input of compiled programs: a callback may change it
             out["lr"] = self.lr
         return out
@@ -322,7 +315,7 @@ class Optimizer:
             return None
         self._owned = False
         lr: Any = self.lr
-        has_lr = _is_number(lr) or _api.is_native_array(lr)
+        has_lr = _is_number(lr) or ivy.is_native_array(lr)
         leaves = [self._step_count, lr] if has_lr else [self._step_count]
         if self._flat is None:
             return (has_lr, None, ()), leaves
@@ -358,7 +351,7 @@ class Optimizer:
             self._micro_step = micro
         if "lr" in state:
             lr = state["lr"]
-            self.lr = float(_api.to_scalar(lr)) if concrete and not _is_number(lr) else lr
+            self.lr = float(ivy.to_scalar(lr)) if concrete and not _is_number(lr) else lr
 
     def _ivy_ready(self) -> bool:
         return True
@@ -367,7 +360,6 @@ class Optimizer:
     _place_state = False
 
     def _move_state(self, like: Any) -> None:
-        ivy = _ivy()
         b, d = ivy.namespace(like), ivy.dev(like)
         self.state = nest.map(lambda x: ivy.to_device(ivy.asarray(x, backend=b), d), self.state)
         self._place_state = False
@@ -380,12 +372,11 @@ class Optimizer:
         """The current rate; an array rate (inside a compiled program) in the variables' dtype,
         so that it does not promote them (a float64 scalar under JAX's x64, say)."""
         lr: Any = self.current_lr()
-        if leaves and _api.is_native_array(lr) and lr.dtype != leaves[0].dtype:
-            lr = _api.astype(lr, leaves[0].dtype)
+        if leaves and ivy.is_native_array(lr) and lr.dtype != leaves[0].dtype:
+            lr = ivy.astype(lr, leaves[0].dtype)
         return lr
 
     def _clip(self, grads: list[Any]) -> list[Any]:
-        ivy = _ivy()
         if self.clip_value is not None:
             out = []
             for g in grads:
@@ -438,7 +429,6 @@ class Optimizer:
     def _accumulate(self, leaves: list[Any], g_leaves: list[Any], structure: Any) -> list[Any]:
         """Gradient accumulation: the summed gradients wait in ``state["accum"]``; every
         ``accumulate_steps``-th call updates with their mean."""
-        ivy = _ivy()
         k = self.accumulate_steps
         acc = self._state.get("accum")
         total = []
@@ -505,7 +495,7 @@ class Optimizer:
             return leaves
         out = []
         for w in leaves:
-            out.append(_ivy().stop_gradient(w))
+            out.append(ivy.stop_gradient(w))
         return out
 
     def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
@@ -516,7 +506,6 @@ class Optimizer:
     def _flat_state(self, leaves: list[Any], structure: Any, *names: str) -> list[list[Any]]:
         """The state ``names`` as lists of leaves (zeros on the first step)."""
         if self._flat is None:
-            ivy = _ivy()
             zeros: dict[str, list[Any]] = {}
             for n in names:  # loops, not comprehensions: see ivy._functional.optimizers
                 zeros[n] = []
@@ -605,7 +594,7 @@ class SGD(Optimizer):
             (old,) = self._flat_state(leaves, structure, "momentum")
             buf = []
             for b, gi in zip(old, g):  # torch's rule: the buffer starts as the first gradient
-                buf.append(_ivy().stop_gradient(gi) if first else mu * b + (1.0 - self.dampening) * gi)
+                buf.append(ivy.stop_gradient(gi) if first else mu * b + (1.0 - self.dampening) * gi)
             self._flat = (structure, {"momentum": buf})
             if self.nesterov:
                 d = []

@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
 from ._layout import canonical_format, channel_axis, check_input, padding
 from .module import Module
 
@@ -35,10 +35,6 @@ __all__ = [
 ]
 
 
-def _ivy() -> Any:
-    return _api
-
-
 class _Pool(Module):
     _FN = "max_pool2d"
     _NDIM = 2
@@ -61,7 +57,7 @@ class _Pool(Module):
 
     def _forward(self, x: Any) -> Any:
         check_input(self, x, self.data_format)
-        fn = getattr(_ivy(), self._FN)
+        fn = getattr(ivy, self._FN)
         return fn(x, self.kernel_size, self.strides, padding(self.padding), data_format=self.data_format, **self._extra)
 
 
@@ -128,7 +124,7 @@ class _Global(Module):
 
     def _forward(self, x: Any) -> Any:
         check_input(self, x, self.data_format)
-        reduce = getattr(_ivy(), self._REDUCE)
+        reduce = getattr(ivy, self._REDUCE)
         return reduce(x, axis=_spatial_axes(self.data_format), keepdims=self.keepdims)
 
 
@@ -163,7 +159,6 @@ def _bins(n_in: int, n_out: int) -> list[tuple[int, int]]:
 
 def _along(x: Any, axis: int, matrix: list[list[float]]) -> Any:
     """``x`` with axis ``axis`` (size ``n_in``) mapped through ``matrix`` ``[n_out, n_in]``."""
-    ivy = _ivy()
     m = ivy.asarray(matrix, dtype=x.dtype, device=ivy.dev(x), backend=ivy.namespace(x))
     y = ivy.matmul(ivy.moveaxis(x, axis, -1), ivy.matrix_transpose(m))
     return ivy.moveaxis(y, -1, axis)
@@ -180,7 +175,6 @@ def _adaptive_avg_axis(x: Any, axis: int, n_out: int) -> Any:
 
 
 def _adaptive_max_axis(x: Any, axis: int, n_out: int) -> Any:
-    ivy = _ivy()
     n_in = int(x.shape[axis])
     if n_in == n_out:
         return x
@@ -360,7 +354,6 @@ class Upsample(Module):
         return x
 
     def _resize_axis(self, x: Any, axis: int, n_in: int, n_out: int, scale: float) -> Any:
-        ivy = _ivy()
         if self.mode == "nearest":
             idx = [min(int(math.floor(i * scale)), n_in - 1) for i in range(n_out)]
             index = ivy.asarray(idx, dtype="int64", device=ivy.dev(x), backend=ivy.namespace(x))

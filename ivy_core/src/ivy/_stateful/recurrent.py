@@ -15,17 +15,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
 from ..container import Container
 from ._layout import check_batch, check_sequence
 from .initializers import Initializer, Uniform
 from .module import Module
 
 __all__ = ["SimpleRNN", "GRU", "LSTM"]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 class _RNN(Module):
@@ -88,7 +84,6 @@ class _RNN(Module):
     def _prepare(self, x: Any, initial_state: Any) -> tuple[Any, Any, Any]:
         """The input checked and batch-major, and the initial states ``[num_layers * directions,
         batch, hidden]`` (zeros by default; the cell state ``None`` but for :class:`LSTM`)."""
-        ivy = _ivy()
         check_sequence(self, x, self.batch_first, self.input_channels)
         ax = 0 if self.batch_first else 1
         batch = int(x.shape[ax])
@@ -121,10 +116,9 @@ class _RNN(Module):
 
     def _sequence_out(self, hs: Any) -> Any:
         """A sequence of outputs ``[batch, time, ...]`` in the layer's layout."""
-        return hs if self.batch_first else _ivy().permute_dims(hs, (1, 0, 2))
+        return hs if self.batch_first else ivy.permute_dims(hs, (1, 0, 2))
 
     def _forward(self, x: Any, initial_state: Any = None) -> Any:
-        ivy = _ivy()
         x, h0s, c0s = self._prepare(x, initial_state)
         v = self._vars
         hs_n: list[Any] = []
@@ -227,7 +221,6 @@ class SimpleRNN(_RNN):
         )
 
     def _run(self, x: Any, lv: Any, h0: Any, c0: Any) -> tuple[Any, Any, Any]:
-        ivy = _ivy()
         act = getattr(ivy, self.activation)
         xs = ivy.matmul(x, lv.w)
         if self.with_bias:
@@ -255,7 +248,6 @@ class GRU(_RNN):
     _RECURRENT_BIAS = True
 
     def _run(self, x: Any, lv: Any, h0: Any, c0: Any) -> tuple[Any, Any, Any]:
-        ivy = _ivy()
         n = self.output_channels
         xs = ivy.matmul(x, lv.w)
         if self.with_bias:
@@ -283,14 +275,13 @@ class LSTM(_RNN):
     _HAS_CELL = True
 
     def _run(self, x: Any, lv: Any, h0: Any, c0: Any) -> tuple[Any, Any, Any]:
-        hs, (h, c) = _ivy().lstm_update(x, h0, c0, lv.w, lv.r, bias=lv.b if self.with_bias else None)
+        hs, (h, c) = ivy.lstm_update(x, h0, c0, lv.w, lv.r, bias=lv.b if self.with_bias else None)
         return hs, h, c
 
     def _forward(self, x: Any, initial_state: Any = None) -> Any:
         if self.bidirectional or self.dropout:
             return super()._forward(x, initial_state)
         # unidirectional and no dropout: the whole stack in one ivy.lstm (a native kernel on torch)
-        ivy = _ivy()
         x, h0, c0 = self._prepare(x, initial_state)
         v = self._vars
         layers = [v[f"layer{i}"] for i in range(self.num_layers)]

@@ -18,14 +18,11 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .. import _api, _tracking
+from .. import _api as ivy
+from .. import _tracking
 from .callbacks import Callback
 
 __all__ = ["Schedule", "StepDecay", "ExponentialDecay", "CosineDecay", "OneCycle", "ReduceLROnPlateau"]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 class _MathOps:
@@ -49,23 +46,23 @@ class _ArrayOps:
 
     @staticmethod
     def floor(x: Any) -> Any:
-        return _ivy().floor(x)
+        return ivy.floor(x)
 
     @staticmethod
     def cos(x: Any) -> Any:
-        return _ivy().cos(x)
+        return ivy.cos(x)
 
     @staticmethod
     def exp(x: Any) -> Any:
-        return _ivy().exp(x)
+        return ivy.exp(x)
 
     @staticmethod
     def where(cond: Any, a: Any, b: Any) -> Any:
-        return _ivy().where(cond, a, b)
+        return ivy.where(cond, a, b)
 
     @staticmethod
     def clip(x: Any, lo: float, hi: float) -> Any:
-        return _ivy().clip(x, lo, hi)
+        return ivy.clip(x, lo, hi)
 
 
 class Schedule:
@@ -78,7 +75,6 @@ class Schedule:
     def __call__(self, step: Any) -> Any:
         if isinstance(step, (int, float)) and not isinstance(step, bool):
             return float(self._rate(float(step) - 1.0, _MathOps))
-        ivy = _ivy()
         t = ivy.astype(step, "float32") - 1.0
         out = self._rate(t, _ArrayOps)
         return out if ivy.is_native_array(out) else ivy.full_like(t, float(out))
@@ -285,7 +281,7 @@ class ReduceLROnPlateau(Schedule, Callback):
 
     def update(self, value: Any) -> float:
         """Record the monitored value of an epoch; returns the learning rate from now on."""
-        value = float(_ivy().to_scalar(value)) if _ivy().is_native_array(value) else float(value)
+        value = float(ivy.to_scalar(value)) if ivy.is_native_array(value) else float(value)
         if self._is_better(value):
             self.best, self.num_bad_epochs = value, 0
         else:
@@ -330,7 +326,7 @@ class ReduceLROnPlateau(Schedule, Callback):
     def _ivy_set_state(self, state: dict[str, Any], *, concrete: bool = True) -> None:
         lr = state["lr"]
         if concrete and not isinstance(lr, float):
-            lr = float(_ivy().to_scalar(lr))
+            lr = float(ivy.to_scalar(lr))
         self.lr = lr
 
     def _ivy_ready(self) -> bool:

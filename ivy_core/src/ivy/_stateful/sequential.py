@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
 from .module import Module
 
 __all__ = [
@@ -23,10 +23,6 @@ __all__ = [
     "Hardswish",
     "Mish",
 ]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 class Sequential(Module):
@@ -77,7 +73,7 @@ class _Activation(Module):
         Module.__init__(self)
 
     def _forward(self, x: Any) -> Any:
-        return getattr(_ivy(), self._FN)(x, **self._fn_kwargs)
+        return getattr(ivy, self._FN)(x, **self._fn_kwargs)
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self._fn_kwargs.items())

@@ -3,9 +3,10 @@
 ``ivy.fit(model, x, y, loss=ivy.CrossEntropyLoss(from_logits=True), optimizer=ivy.Adam(1e-3),
 metrics=["accuracy"], epochs=5, validation_data=(x_val, y_val))`` trains an :class:`ivy.Module` on any backend, as
 Keras' ``model.fit``: epochs over batches, validation, metrics, callbacks, a progress bar, and a
-returned :class:`~ivy.callbacks.History`. The training step is compiled with :func:`ivy.compile`
-(the module's variables and buffers, the optimizer's state and the metrics' sums threaded through
-the compiled program) where the backend compiles; if compiling fails, training goes on eagerly
+returned :class:`~ivy.callbacks.History`. By default (``compile="auto"``) the training step is
+compiled with :func:`ivy.compile` where that is the faster choice (jax, tensorflow: the module's
+variables and buffers, the optimizer's state and the metrics' sums threaded through the compiled
+program) and runs eagerly elsewhere (torch, paddle); if compiling fails, training goes on eagerly
 with a warning.
 """
 
@@ -19,19 +20,18 @@ import warnings
 from collections.abc import Callable, Iterable, Sequence, Sized
 from typing import Any
 
-from .. import _api
+from .. import _api as ivy
+from .. import _registry
+from .._functional.compile import _has_compiler
 from .._functional.compile import compile as _compile
 from .._functional.gradients import execute_with_gradients
 from ..errors import StateNotThreadedError
 from . import losses as _losses
 from . import metrics as _metrics
+from ._compiling import StepMonitor, _CompileFailed, auto_compiles
 from .callbacks import Callback, History
 
 __all__ = ["Trainer", "fit"]
-
-
-def _ivy() -> Any:
-    return _api
 
 
 _METRIC_NAMES: dict[str, Callable[[], Any]] = {
@@ -80,20 +80,19 @@ def _metric(m: Any) -> Any:
 
 
 def _is_array(a: Any) -> bool:
-    return _api.is_native_array(a) or type(a).__module__ == "numpy"
+    return ivy.is_native_array(a) or type(a).__module__ == "numpy"
 
 
 def to_backend(a: Any, backend: str, device: Any = None) -> Any:
     """``a`` (a native array of any backend, a NumPy array, a list) as a native array of
     ``backend`` (a copy through NumPy when it belongs to another framework)."""
-    ivy = _ivy()
     if ivy.is_native_array(a):
         if ivy.namespace(a).name == backend:
             return a
         a = ivy.to_numpy(a)
     try:
         return ivy.asarray(a, backend=backend, device=device)
-    except Exception as e:  # noqa: BLE001 - a 64-bit dtype the backend lacks (JAX without x64)
+    except Exception as e:  # a 64-bit dtype the backend lacks (JAX without x64)
         import numpy as np
 
         arr = np.asarray(a)
@@ -139,7 +138,6 @@ class _ArrayBatches:
 
 
 def _take(a: Any, idx: Any) -> Any:
-    ivy = _ivy()
     if not ivy.is_native_array(a):
         return a[idx]
     return ivy.take(a, ivy.asarray(idx, device=ivy.dev(a), backend=ivy.namespace(a)), axis=0)
@@ -202,7 +200,6 @@ def _count(y: Any, x: Any) -> Any:
     """The number of samples in a batch, the length of the first axis of ``y``'s first array (else
     ``x``'s): a Python int where the shape says it (eager, or a trace of static shapes), else a
     float32 0-d array computed with the batch (a compiled step of dynamic batch size)."""
-    ivy = _ivy()
     leaf = y if ivy.is_native_array(y) else None  # (the common case, without walking a nest)
     for tree in () if leaf is not None else (y, x):
         leaf = next((a for a in ivy.nest.leaves(tree) if ivy.is_native_array(a)), None)
@@ -221,7 +218,6 @@ def placement(model: Any, x: Any) -> tuple[str, Any]:
     """``(backend, device)`` that inputs of ``model`` are converted to: those of its variables, else
     a layer's ``backend=``/``device=``, else those of ``x`` (a native array), else the current
     backend."""
-    ivy = _ivy()
     for _, m in model.modules():
         if m._own_v:
             first = next(iter(ivy.nest.leaves(m._own_v)))
@@ -240,7 +236,6 @@ def placement(model: Any, x: Any) -> tuple[str, Any]:
 def inputs_for(model: Any, tree: Any) -> Any:
     """``tree`` with every array (native of any backend, or NumPy) converted to ``model``'s backend
     and device (see :func:`placement`); other leaves as they are."""
-    ivy = _ivy()
     first = next((a for a in ivy.nest.leaves(tree) if _is_array(a)), None)
     if first is None:
         return tree
@@ -279,6 +274,16 @@ class _Progress:
                 self._last = time.perf_counter()
                 self.bar.set_postfix({k: f"{v:.4g}" for k, v in logs.items()}, refresh=False)
 
+    def note(self, text: str | None, done: bool = False) -> None:
+        """Say what the step is doing (compiling: on the bar while it does), or that it is done
+        (a line of its own); ``None``: nothing any more."""
+        if self.bar is not None:
+            self.bar.set_description(self.label if text is None or done else f"{self.label} ({text}...)")
+            if done:
+                self.bar.write(f"{self.label}: {text}", file=sys.stdout)
+        elif self.verbose and text is not None:
+            print(f"{self.label}: {text}{'' if done else '...'}", flush=True)
+
     def end(self, logs: dict[str, float], batches: int) -> None:
         text = " - ".join(f"{k}: {v:.4g}" for k, v in logs.items())
         if self.bar is not None:
@@ -303,9 +308,16 @@ class Trainer:
         optimizer: an :class:`ivy.Optimizer`.
         metrics: :class:`ivy.metrics.Metric` objects or names (``"accuracy"``, ``"auc"``...),
             logged under their ``name`` (``val_<name>`` on validation data).
-        compile: compile the training and evaluation steps with :func:`ivy.compile` (default);
-            ``False``: eager; a dict: compiler options (``{"options": {"backend": "eager"}}``
-            for a cheap torch.compile). Backends without a compiler run eagerly.
+        compile: ``"auto"`` (default): compile the training and evaluation steps with
+            :func:`ivy.compile` on the backends where that is faster (jax, tensorflow), eager
+            elsewhere (torch, paddle: a long compile, for steps measured slower or little
+            faster), as Keras' ``jit_compile="auto"``; ``True``: compile (a step compiled on
+            torch or paddle is then timed against the eager one over a few steps, and a
+            warning names both times if it is slower); ``False``: eager; a dict: compile with
+            these compiler options (``{"options": {"backend": "eager"}}`` for a cheap
+            torch.compile). Backends without a compiler run eagerly. A compiled step announces
+            its compiling on the progress bar, with the time it took; the last, smaller batch
+            of an epoch runs eagerly, so that later epochs compile nothing.
         strategy: a data-parallel strategy of :mod:`ivy.distributed` (default: one process, one
             device).
 
@@ -313,6 +325,8 @@ class Trainer:
         stop_training: set by a callback to end training: after the current batch when set in
             ``on_batch_end``, else after the current epoch.
         history: the :class:`~ivy.callbacks.History` of the last :meth:`fit`.
+        compiled: whether the steps run compiled (None before the first step).
+        compile_count: how many times each step (``"train"``, ``"eval"``) was compiled.
         seed: the seed of the last :meth:`fit`'s shuffling.
     """
 
@@ -323,9 +337,9 @@ class Trainer:
         optimizer: Any,
         *,
         metrics: Sequence[Any] = (),
-        compile: bool | dict[str, Any] = True,
+        compile: bool | str | dict[str, Any] = "auto",
         strategy: Any = None,
-    ) -> None:  # noqa: A002
+    ) -> None:
         self.model, self.optimizer = model, optimizer
         self.loss = _loss_fn(loss)
         self.metrics = [_metric(m) for m in metrics]
@@ -333,7 +347,10 @@ class Trainer:
         if len(set(names)) != len(names) or "loss" in names:
             raise ValueError(f"metric names must be distinct and not 'loss', got {names}")
         self.loss_tracker = _metrics.Mean(name="loss")
+        if not (isinstance(compile, (bool, dict)) or compile == "auto"):
+            raise ValueError(f"compile must be 'auto', True, False or a dict of compiler options, got {compile!r}")
         self.compile = compile
+        self.compiled: bool | None = None
         self.strategy = strategy
         self.stop_training = False
         self.history: History | None = None
@@ -341,6 +358,8 @@ class Trainer:
         self._train_fn: Any = None
         self._eval_fn: Any = None
         self._compiled_calls = {"train": 0, "eval": 0}
+        self._monitors: dict[str, StepMonitor] = {}
+        self._progress: _Progress | None = None  # the epoch's, where compile messages go
         if strategy is not None:
             strategy.setup(self)
 
@@ -379,43 +398,66 @@ class Trainer:
         self._track(loss, x, y, pred)
         return loss
 
-    def _step_fn(self, kind: str) -> Any:
+    def _compiles(self, backend: str) -> bool:
+        """Whether the steps run compiled, by ``compile`` and the backend."""
+        if self.compile is False or (self.strategy is not None and not self.strategy.compiles):
+            return False
+        if not _has_compiler(_registry.get_backend(backend)):
+            return False
+        return auto_compiles(backend) if self.compile == "auto" else True
+
+    def _step_fn(self, kind: str, x: Any = None) -> Any:
         attr = "_train_fn" if kind == "train" else "_eval_fn"
         fn = getattr(self, attr)
         if fn is None:
             eager = self.train_step if kind == "train" else self.eval_step
-            if self.compile is False or (self.strategy is not None and not self.strategy.compiles):
+            backend = placement(self.model, x)[0]
+            if self.compiled is None:
+                self.compiled = self._compiles(backend)
+            if not self.compiled:
                 fn = eager
             else:
                 options = self.compile if isinstance(self.compile, dict) else {}
                 objs = (self.model, self.optimizer, self.metrics, self.loss_tracker, self.strategy)
                 fn = _compile(_reference(eager, objs), **options)
+                ready = (self.model, self.optimizer, *self.metrics, self.loss_tracker)
+                # a step compiled where eager is the default is timed against the eager step
+                self._monitors[kind] = StepMonitor(kind, ready, check=not auto_compiles(backend))
             setattr(self, attr, fn)
         return fn
 
+    @property
+    def compile_count(self) -> dict[str, int]:
+        """How many times each compiled step (``"train"``, ``"eval"``) was compiled so far."""
+        return {k: m.compiles for k, m in self._monitors.items()}
+
     def _run(self, kind: str, x: Any, y: Any) -> Any:
-        fn = self._step_fn(kind)
+        fn = self._step_fn(kind, x)
         eager = self.train_step if kind == "train" else self.eval_step
-        if fn is eager:
+        monitor = self._monitors.get(kind)
+        if monitor is None or fn == eager:  # (a bound method: equal, not the same object)
             return fn(x, y)
+        monitor.progress = self._progress
         calls = self._compiled_calls[kind]
         self._compiled_calls[kind] = calls + 1
-        if calls >= 2:  # compiled (or run eagerly while building) twice already: errors are the step's own
-            return fn(x, y)
         try:
-            return fn(x, y)
+            return monitor.call(fn, eager, x, y)
+        except _CompileFailed as e:  # ivy.compile ran the step eagerly already
+            out, text = e.out, str(e)
         except StateNotThreadedError:
             raise
-        except Exception as e:  # noqa: BLE001 - the compiler failed? then the eager step works: say so
-            out = eager(x, y)  # (an error of the step itself is raised again here, uncompiled)
-            warnings.warn(
-                f"ivy.Trainer: compiling the {kind} step failed ({type(e).__name__}: "
-                f"{str(e).splitlines()[0] if str(e) else ''}); running it eagerly",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-            setattr(self, "_train_fn" if kind == "train" else "_eval_fn", eager)
-            return out
+        except Exception as e:  # the compiler failed? then the eager step works: say so
+            if calls >= 2:  # compiled (or run eagerly while building) twice already: errors are the step's own
+                raise
+            # (an error of the step itself is raised again here, uncompiled)
+            out, text = eager(x, y), f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+        warnings.warn(
+            f"ivy.Trainer: compiling the {kind} step failed ({text}); running it eagerly",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        setattr(self, "_train_fn" if kind == "train" else "_eval_fn", eager)
+        return out
 
     # -- data
     def _prepare(self, batch: Any) -> tuple[Any, Any]:
@@ -428,7 +470,6 @@ class Trainer:
         return x, y
 
     def _results(self, prefix: str = "") -> dict[str, float]:
-        ivy = _ivy()
         out = {}
         for m in (self.loss_tracker, *self.metrics):
             if m.built:
@@ -545,13 +586,14 @@ class Trainer:
             if isinstance(data, _ArrayBatches):
                 data.epoch = epoch
             progress = _Progress(verbose, epoch, epochs, len(data) if isinstance(data, Sized) else None)
+            self._progress = progress
             n = 0
             for n, batch in enumerate(data, 1):
                 xb, yb = self._prepare(batch)
                 loss = self._run("train", xb, yb)
                 logs = None
                 if per_batch or progress.due():
-                    batch_loss = float(_ivy().to_scalar(loss))
+                    batch_loss = float(ivy.to_scalar(loss))
                     logs = self._results() if progress.due() else {"loss": batch_loss}
                     for cb in per_batch:
                         cb.on_batch_end(n - 1, {"loss": batch_loss}, self)
@@ -574,6 +616,7 @@ class Trainer:
         for cb in cbs:
             cb.on_train_end(self)
         self.history = history
+        self._progress = None
         return history
 
     def evaluate(
@@ -605,7 +648,6 @@ class Trainer:
     def predict(self, x: Any, *, batch_size: int = 32) -> Any:
         """The model's outputs on ``x`` (an array, or an iterable of batches or of ``(x, ...)``
         tuples), in evaluation mode, concatenated along the batch axis."""
-        ivy = _ivy()
         data = _ArrayBatches(x, None, batch_size, False, None, False) if _is_array(x) else x
         modes = [(m, m.training) for _, m in self.model.modules()]
         self.model.eval()
@@ -652,10 +694,10 @@ def fit(
     loss: Any,
     optimizer: Any,
     metrics: Sequence[Any] = (),
-    compile: bool | dict[str, Any] = True,
+    compile: bool | str | dict[str, Any] = "auto",
     strategy: Any = None,
     **fit_kwargs: Any,
-) -> History:  # noqa: A002
+) -> History:
     """``Trainer(model, loss, optimizer, metrics=..., compile=..., strategy=...).fit(x, y,
     **fit_kwargs)``: see :class:`Trainer` and :meth:`Trainer.fit`. Returns the History."""
     return Trainer(model, loss, optimizer, metrics=metrics, compile=compile, strategy=strategy).fit(x, y, **fit_kwargs)

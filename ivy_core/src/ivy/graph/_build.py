@@ -24,6 +24,8 @@ __all__ = [
     "concrete_backend",
     "call_traced",
     "dynamic_spec",
+    "positional_aliases",
+    "fn_name",
 ]
 
 
@@ -48,7 +50,9 @@ def concrete_backend(backend: Any, args: Any) -> Any:
     return _context.current_backend_object()
 
 
-def arg_names(fn: Callable[..., Any], n: int) -> list[str]:
+def arg_names(fn: Callable[..., Any], n: int, skip: int = 0) -> list[str]:
+    """The names of ``fn``'s first ``n`` positional arguments after its first ``skip`` ones
+    (``arg<i>`` where it has none: ``*args``)."""
     try:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
@@ -59,7 +63,7 @@ def arg_names(fn: Callable[..., Any], n: int) -> list[str]:
             names.append(p.name)
         elif p.kind is p.VAR_POSITIONAL:
             break
-    names = names[:n]
+    names = names[skip : skip + n]
     return names + [f"arg{i}" for i in range(len(names), n)]
 
 
@@ -107,7 +111,7 @@ def make_inputs(tracer: Tracer, tree: Any, names: list[str], dynamic: dict[str, 
     return proxied, in_tree
 
 
-def _positional_aliases(dynamic: dict[str, tuple[int, ...]], names: list[str]) -> dict[str, tuple[int, ...]]:
+def positional_aliases(dynamic: dict[str, tuple[int, ...]], names: list[str]) -> dict[str, tuple[int, ...]]:
     out = dict(dynamic)
     for path, dims in dynamic.items():
         head, _, rest = path.partition("/")
@@ -164,7 +168,7 @@ def trace_function(
         names = ["state", *names]
     tracer = Tracer(concrete, decompose=decompose, shadow=bool(dynamic), hop=call_hop)
     try:
-        (pargs, pkwargs), in_tree = make_inputs(tracer, (args, kwargs), names, _positional_aliases(dynamic, names))
+        (pargs, pkwargs), in_tree = make_inputs(tracer, (args, kwargs), names, positional_aliases(dynamic, names))
         with _context.use_backend(tracer.backend):
             if members:
                 write_states(members, pargs[0], concrete=False)
@@ -185,7 +189,7 @@ def trace_function(
         if members:
             meta["state"] = [type(m).__name__ for m in members]
         graph = cls(
-            name=_name(fn),
+            name=fn_name(fn),
             inputs=root.inputs,
             in_tree=in_tree,
             arg_names=names,
@@ -216,6 +220,7 @@ def call_traced(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str,
         ) from e
 
 
-def _name(fn: Any) -> str:
+def fn_name(fn: Any) -> str:
+    """A graph's name for the traced function ``fn`` (``"forward"`` where it has none)."""
     name = getattr(fn, "__name__", None) or type(fn).__name__
     return name if name.isidentifier() else "forward"

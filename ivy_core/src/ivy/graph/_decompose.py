@@ -98,7 +98,7 @@ def _expand(n: Node, b: Any, wanted: set[str]) -> tuple[list[Node], dict[int, An
 
     try:
         sub, _ = trace_function(call, tuple(_example(v, b) for v in uniq), {}, b, wanted, {})
-    except Exception:  # noqa: BLE001 - a composition that needs real values: the node stays
+    except Exception:  # a composition that needs real values: the node stays
         return None
     if sub.guards:
         return None

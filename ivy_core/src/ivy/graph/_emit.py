@@ -132,7 +132,7 @@ class EmitSpelling(Spelling):
             return None  # a specialisation is for the traced shapes; dynamic ones take the general call
         try:
             made = make(*node.args, **node.kwargs)
-        except Exception:  # noqa: BLE001 - arguments the specialiser does not cover: the general
+        except Exception:  # arguments the specialiser does not cover: the general
             made = None  # call handles them, and raises its own error where they are wrong
         if made is None:
             return None
@@ -206,7 +206,7 @@ class EmitSpelling(Spelling):
             native = self.b.impl.dtypes[name]
             try:
                 got = self.b.calls["zeros"]((1,), dtype=native).dtype is native
-            except Exception:  # noqa: BLE001 - a dtype the backend cannot make arrays of: compare
+            except Exception:  # a dtype the backend cannot make arrays of: compare
                 got = False
             self._same_dtype[name] = got
         return got
@@ -261,7 +261,7 @@ def _bad_input(v: Value, native_dtype: Any = None) -> Callable[[Any], None]:
                 fits = len(got) == len(dims) and all(d is None or d == g for d, g in zip(dims, got))
                 if fits and x.dtype == native_dtype:
                     return
-            except Exception:  # noqa: BLE001 - not an array: the error below says what it is
+            except Exception:  # not an array: the error below says what it is
                 pass
         raise ShapeMismatchError(
             f"input {v.hint!r} of the graph must be {v.type_str} (as traced; '?' marks a dynamic "
@@ -277,7 +277,7 @@ def _describe(x: Any) -> str:
         from .._dtypes import dtype_name
 
         return f"{dtype_name(x.dtype)}[{', '.join(str(int(d)) for d in x.shape)}]"
-    except Exception:  # noqa: BLE001 - not an array at all
+    except Exception:  # not an array at all
         return type(x).__name__
 
 
@@ -352,7 +352,7 @@ def emit(
     backend: Any,
     *,
     compile: bool = True,
-    checks: bool = True,  # noqa: A002
+    checks: bool = True,
     options: dict[str, Any] | None = None,
 ) -> Callable[..., Any]:
     """The program of ``g`` for ``backend``: see :meth:`ivy.Graph.to`."""
@@ -431,5 +431,5 @@ def _same_static(got: Any, want: Any) -> bool:
         return _is_nan(got)
     try:
         return bool(got == want)
-    except Exception:  # noqa: BLE001 - an array where a number was traced
+    except Exception:  # an array where a number was traced
         return False

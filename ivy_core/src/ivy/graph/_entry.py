@@ -6,8 +6,9 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from ._build import dynamic_spec, trace_function
+from ._build import dynamic_spec, fn_name, trace_function
 from ._graph import Graph
+from ._lift import trace_lifted
 from ._passes import DEFAULT, fold_constants
 
 __all__ = ["trace_graph"]
@@ -18,12 +19,14 @@ def trace_graph(
     *,
     args: Sequence[Any] | Any = (),
     kwargs: Mapping[str, Any] | None = None,
+    params: Mapping[str, Any] | None = None,
+    buffers: Mapping[str, Any] | None = None,
     backend: Any = None,
     decompose: bool = False,
     dynamic: Mapping[str, int | Iterable[int]] | None = None,
     passes: Iterable[Callable[[Any], Any]] | None = None,
     to: Any = None,
-    compile: bool = True,  # noqa: A002 - the option's natural name, as graph.to's
+    compile: bool = True,  # the option's natural name, as graph.to's
 ) -> Any:
     """Trace ``fn(*args, **kwargs)`` into an :class:`ivy.Graph` of spec ops.
 
@@ -42,6 +45,15 @@ def trace_graph(
             ``graph.module()`` is a module keeping them).
         args, kwargs: the example inputs (nests of native arrays and Python values). Arrays
             become graph inputs; other values are fixed in the graph, and checked on each call.
+        params, buffers: named arrays ``fn`` computes with, lifted as the graph's parameters:
+            ``fn`` is then called ``fn(values, *args, **kwargs)``, ``values`` mapping each key
+            chain (``"encoder/0/weight"``) of ``params`` (trained) and ``buffers`` (not
+            trained: running statistics) to its array. With buffers, ``fn`` returns
+            ``(outputs, {key chain: new value})`` (the buffers the call updates; ``{}`` for
+            none). The graph is called ``graph(params, *args)`` as a module's is
+            (``graph.params``: both kinds by key chain, ``graph.buffers``: the buffers' key
+            chains, ``graph.state_updates``: their new values), and ``graph.module()`` is a
+            module keeping them.
         backend: the backend the trace computes on; default: the inputs' framework, else the
             current backend.
         decompose: record composed ops (``gelu``, ``layer_norm``, ``cross_entropy``...) as the
@@ -67,11 +79,30 @@ def trace_graph(
     args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
     kwargs = dict(kwargs or {})
     stateful = sys.modules.get("ivy._stateful.module")  # (no module exists unless it is imported)
-    if stateful is not None and isinstance(fn, stateful.Module):
+    module = fn if stateful is not None and isinstance(fn, stateful.Module) else None
+    if params is not None or buffers is not None:
+        if module is not None:
+            raise TypeError(
+                "trace_graph lifts an ivy.Module's variables and buffers itself: params= and buffers= are for "
+                "functions of named arrays"
+            )
+        graph, known = trace_lifted(
+            fn,
+            params or {},
+            buffers or {},
+            args,
+            kwargs,
+            backend=backend,
+            decompose=decompose,
+            dynamic=dynamic_spec(dynamic),
+            cls=Graph,
+            name=fn_name(fn),
+        )
+    elif module is not None:
         from ._module import trace_module
 
         graph, known = trace_module(
-            fn, args, kwargs, backend=backend, decompose=decompose, dynamic=dynamic_spec(dynamic), cls=Graph
+            module, args, kwargs, backend=backend, decompose=decompose, dynamic=dynamic_spec(dynamic), cls=Graph
         )
     else:
         graph, known = trace_function(fn, args, kwargs, backend, decompose, dynamic_spec(dynamic), Graph)

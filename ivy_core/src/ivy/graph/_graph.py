@@ -110,7 +110,7 @@ class Graph(GraphIR):
         backend: Any,
         *,
         compile: bool = True,
-        checks: bool = True,  # noqa: A002
+        checks: bool = True,
         options: dict[str, Any] | None = None,
     ) -> Callable[..., Any]:
         """The program of this graph for ``backend``: pure target calls, each node bound once to
@@ -140,7 +140,7 @@ class Graph(GraphIR):
         defines ``forward(...)`` with the traced function's arguments (a module's parameters as
         a dict ``params``), and needs no Ivy. Composed ops the target has no native function
         for are written out as their primitives."""
-        from ._source import source
+        from ._emitted import source
 
         return source(self, backend)
 

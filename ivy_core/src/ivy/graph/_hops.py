@@ -9,15 +9,18 @@ from __future__ import annotations
 from typing import Any
 
 from .._spec import SPECS
+from ._control import CONTROL, call_control, subgraph_outputs
 from ._errors import GraphTraceError
-from ._ir import GraphIR, InputRef, Subgraph, map_tree, tree_leaves
-from ._proxy import TracedArray, TracedFunction
+from ._ir import GraphIR, InputRef, Subgraph, tree_leaves
+from ._proxy import TracedArray
 from ._trace import Scope, State, Tracer, source_of
 
 __all__ = ["call_hop"]
 
 
 def call_hop(tracer: Tracer, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    if name in CONTROL:
+        return call_control(tracer, name, args, kwargs)
     bound = SPECS[name].signature.bind(*args, **kwargs)
     func = bound.args[0]
     if not callable(func):
@@ -55,7 +58,7 @@ def call_hop(tracer: Tracer, name: str, args: tuple[Any, ...], kwargs: dict[str,
                     p._v.shape = tracer.new_value(n, "input", p._v.hint, shadow).shape
                 proxies.append(p)
             result = func(proxies) if listed else func(*proxies)
-            enc_out, nat_out, sh_out = _outputs(tracer, inner, result, label)
+            enc_out, nat_out, sh_out = subgraph_outputs(tracer, inner, result, label)
         finally:
             tracer.scopes.pop()
         if "graph" not in first:  # a transform that calls the function again traces the same path
@@ -108,29 +111,6 @@ def _name_outputs(outputs: Any, name: str) -> None:
         for v in tree_leaves(part):
             if hasattr(v, "hint"):
                 v.hint = hint
-
-
-def _outputs(tracer: Tracer, inner: Scope, result: Any, label: str) -> tuple[Any, Any, Any]:
-    """The function's result as (IR tree, natives for the transform, second-example natives)."""
-    array_types = tracer.concrete.array_types
-
-    def enc(x: Any) -> Any:
-        if isinstance(x, TracedArray):
-            return inner.value_of(x)
-        if isinstance(x, TracedFunction):
-            raise GraphTraceError(f"{label}: the function returns a function, which the graph cannot hold")
-        if isinstance(x, array_types):
-            return tracer._const(x)
-        return x
-
-    def nat(x: Any) -> Any:
-        return x._n if isinstance(x, TracedArray) else x
-
-    def sh(x: Any) -> Any:
-        return (x._sh if x._sh is not None else x._n) if isinstance(x, TracedArray) else x
-
-    e = map_tree(enc, result)
-    return e, tracer._rebuild(result, nat), tracer._rebuild(result, sh)
 
 
 def _shadow_result(

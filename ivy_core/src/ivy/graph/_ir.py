@@ -164,7 +164,7 @@ class ConstArray:
             try:
                 a = np.frombuffer(self.data, dtype=np.dtype(self.dtype).newbyteorder("<")).reshape(self.shape)
                 return backend.calls["asarray"](a.astype(self.dtype), dtype=backend.impl.dtypes[self.dtype], copy=True)
-            except Exception:  # noqa: BLE001 - a backend that does not take NumPy arrays: the lists below
+            except Exception:  # a backend that does not take NumPy arrays: the lists below
                 pass
         flat = backend.calls["asarray"](self.tolist(), dtype=backend.impl.dtypes[self.dtype])
         return backend.calls["reshape"](flat, self.shape)

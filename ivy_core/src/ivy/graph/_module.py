@@ -8,13 +8,10 @@ from typing import Any
 from .. import _context
 from .._stateful.module import Module
 from ..container import Container
-from ._build import arg_names, call_traced, concrete_backend, make_inputs, output_tree
+from ._build import arg_names
 from ._errors import GraphTraceError
-from ._hops import call_hop
-from ._ir import ConstArray
-from ._proxy import TracedArray
+from ._lift import trace_lifted
 from ._record import restore_records
-from ._trace import Tracer
 
 __all__ = ["trace_module", "GraphModule"]
 
@@ -49,65 +46,49 @@ def trace_module(
     _ensure_built(model, args, kwargs)
     if backend is None and model.backend is not None:
         backend = model.backend
-    concrete = concrete_backend(backend, (args, kwargs))
     variables = model.v.to_flat_dict()
     modules = [(chain, m) for chain, m in model.modules()]
-    buffers: dict[str, tuple[Module, str, Any]] = {}
+    #: key chain -> (the module holding the buffer, its key there)
+    places: dict[str, tuple[Module, str]] = {}
+    buffers: dict[str, Any] = {}
     for chain, m in modules:
         for k, x in (m._own_state or Container()).to_flat_dict().items():
-            buffers[f"{chain}/{k}" if chain else k] = (m, k, x)
+            places[f"{chain}/{k}" if chain else k] = (m, k)
+            buffers[f"{chain}/{k}" if chain else k] = x
     clash = sorted(set(variables) & set(buffers))
     if clash:
         raise GraphTraceError(f"{clash} name both a variable and a buffer of the module")
-    names = arg_names(model._forward, len(args))
-    tracer = Tracer(concrete, decompose=decompose, shadow=bool(dynamic), hop=call_hop)
-    saved = [(m, m._own_state) for _, m in modules]
-    try:
-        params = {k: tracer.add_input(x, k, kind="param", dynamic=dynamic.get(k, ())) for k, x in variables.items()}
-        held = {k: tracer.add_input(x, k, kind="buffer") for k, (_, _, x) in buffers.items()}
+
+    def run(values: dict[str, Any], *a: Any, **k: Any) -> Any:
         per_module: dict[int, tuple[Module, dict[str, Any]]] = {}
-        for name, (m, k, _) in buffers.items():
-            per_module.setdefault(id(m), (m, {}))[1][k] = held[name]
+        for chain, (m, key) in places.items():
+            per_module.setdefault(id(m), (m, {}))[1][key] = values[chain]
         for m, d in per_module.values():
             m._own_state = Container.from_flat_dict(d)
-        (pargs, pkwargs), in_tree = make_inputs(tracer, (args, kwargs), names, dynamic)
-        with _context.use_backend(tracer.backend):
-            out = call_traced(model, pargs, {**pkwargs, "v": Container.from_flat_dict(params)})
-        outputs = output_tree(tracer, out)
-        updates: dict[str, Any] = {}
-        for name, (m, k, _) in buffers.items():
-            now = (m._own_state or Container()).to_flat_dict().get(k)
-            if now is not held[name]:
-                if not isinstance(now, TracedArray):
-                    raise GraphTraceError(
-                        f"the buffer {name!r} was replaced by a {type(now).__name__} during the trace"
-                    )
-                updates[name] = tracer.root.value_of(now)
-        root = tracer.root
-        values = {**params, **held}
-        graph = cls(
+        out = model(*a, **k, v=Container.from_flat_dict({c: values[c] for c in variables}))
+        if not places:
+            return out
+        return out, {c: (m._own_state or Container()).to_flat_dict().get(key) for c, (m, key) in places.items()}
+
+    saved = [(m, m._own_state) for _, m in modules]
+    try:
+        return trace_lifted(
+            run,
+            variables,
+            buffers,
+            args,
+            kwargs,
+            backend=backend,
+            decompose=decompose,
+            dynamic=dynamic,
+            cls=cls,
             name=type(model).__name__,
-            inputs=root.inputs,
-            in_tree=in_tree,
-            arg_names=names,
-            params={k: p._v for k, p in values.items()},
-            param_values={k: ConstArray.from_native(p._n, concrete.name) for k, p in values.items()},
-            buffers=list(held),
-            state_updates=updates,
-            nodes=root.nodes,
-            outputs=outputs,
-            guards=root.guards,
-            meta={
-                "backend": concrete.name,
-                "training": bool(model.training),
-                "decompose": decompose if isinstance(decompose, bool) else sorted(decompose),
-            },
+            names=arg_names(model._forward, len(args)),
+            meta={"training": bool(model.training)},
         )
-        return graph, tracer.known
     finally:
         for m, st in saved:
             m._own_state = st
-        tracer.close()
 
 
 class GraphModule(Module):

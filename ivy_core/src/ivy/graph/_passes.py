@@ -189,7 +189,7 @@ def _fold_backend(g: GraphIR, backend: Any) -> Any:
     if name:
         try:
             return _context.resolve(name)
-        except Exception:  # noqa: BLE001 - not installed here: the current backend folds
+        except Exception:  # not installed here: the current backend folds
             pass
     return _context.current_backend_object()
 

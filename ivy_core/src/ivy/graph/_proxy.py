@@ -56,11 +56,11 @@ class TracedArray:
         return math.prod(shape)
 
     @property
-    def T(self) -> TracedArray:  # noqa: N802 - the standard's name
+    def T(self) -> TracedArray:  # the standard's name
         return self._tracer.call("permute_dims", (self, tuple(range(self.ndim - 1, -1, -1))), {})
 
     @property
-    def mT(self) -> TracedArray:  # noqa: N802 - the standard's name
+    def mT(self) -> TracedArray:  # the standard's name
         return self._tracer.call("linalg.matrix_transpose", (self,), {})
 
     def __array_namespace__(self, *, api_version: str | None = None) -> Any:

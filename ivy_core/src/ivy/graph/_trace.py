@@ -25,7 +25,8 @@ from ._proxy import DynDim, TracedArray, TracedFunction
 __all__ = ["Tracer", "Scope", "State", "HOPS", "EFFECTS", "RANDOM", "source_of"]
 
 #: ops taking a function: recorded with the function's own graph as a subgraph argument
-HOPS = frozenset({"value_and_grad_flat", "vjp", "jvp", "jacobian"})
+#: (gradient ops, and the control flow of ``_control``)
+HOPS = frozenset({"value_and_grad_flat", "vjp", "jvp", "jacobian", "while_loop", "cond"})
 #: ops recorded although they return no array (their effect is the point)
 EFFECTS = frozenset({"seed"})
 #: ops whose results are random: never folded or merged
@@ -129,7 +130,7 @@ class Scope:
             s = s.parent
         if s is None:
             raise GraphTraceError(
-                f"{obj._v.hint} was computed inside the function of a gradient op ({sc.label}) and is "
+                f"{obj._v.hint} was computed inside the function of a gradient or control-flow op ({sc.label}) and is "
                 f"used outside it ({source_of(3)}); return it from that function (as an auxiliary output)"
             )
         got = self.capture_map.get(id(obj._v))
@@ -344,7 +345,7 @@ class Tracer:
             try:
                 if x is native or (type(x) is type(native) and x == native):
                     return dname
-            except Exception:  # noqa: BLE001 - an object that cannot be compared is not a dtype
+            except Exception:  # an object that cannot be compared is not a dtype
                 return None
         return None
 
@@ -355,13 +356,13 @@ class Tracer:
             for d in self.concrete.impl.devices():
                 try:
                     self._devices.append((d, calls["dev"](calls["zeros"]((1,), device=d))))
-                except Exception:  # noqa: BLE001 - a device that cannot hold arrays now
+                except Exception:  # a device that cannot hold arrays now
                     continue
         for native, s in self._devices:
             try:
                 if type(x) is type(native) and x == native:
                     return s
-            except Exception:  # noqa: BLE001
+            except Exception:
                 return None
         return None
 
@@ -413,7 +414,7 @@ class Tracer:
         if self.shadow:
             try:
                 shadow_out = self.concrete.calls[name](*sh[0], **sh[1])
-            except Exception as e:  # noqa: BLE001 - reported with the op and the line
+            except Exception as e:  # reported with the op and the line
                 raise GraphTraceError(
                     f"ivy.{name} at {source_of(2)} fails when the dynamic dimensions have another size "
                     f"({type(e).__name__}: {e}): its arguments fix a size that was marked dynamic"
@@ -488,9 +489,9 @@ class Tracer:
         scope = self.scopes[-1]
         if scope is not self.root:
             raise GraphTraceError(
-                f"data-dependent Python control flow inside the function of a gradient op ({scope.label}) at "
-                f"{source}: the traced code reads a Python value from an array there. Move the decision "
-                "outside the differentiated function, or compute it with ivy ops (ivy.where)"
+                f"data-dependent Python control flow inside the function of a gradient or control-flow op "
+                f"({scope.label}) at {source}: the traced code reads a Python value from an array there. Move "
+                "the decision outside that function, or compute it with ivy ops (ivy.where, ivy.cond)"
             )
         if hasattr(expected, "tolist"):  # to_numpy's NumPy array
             expected = expected.tolist()

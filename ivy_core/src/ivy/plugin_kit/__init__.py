@@ -18,15 +18,18 @@ Neural-network argument normalisation
     :func:`add_channel_bias` (a convolution's bias), and the op families
     :func:`conv_family`, :func:`conv_transpose_family`, :func:`pool_family` (the 1-3-d ops with
     the spec's signatures, from one N-d function), and the types of those N-d functions,
-    :class:`ConvND`, :class:`ConvTransposeND`, :class:`PoolND` (their arguments and layouts).
+    :class:`ConvND`, :class:`ConvTransposeND`, :class:`PoolND`, :class:`AvgPoolND` (their arguments
+    and layouts).
 
 Argument checks
     :func:`axis_index`, :func:`axis_tuple`, :func:`check_probability`, :func:`check_count`,
     :func:`check_fft_points`, :func:`check_index_range`, :func:`check_query`,
     :func:`host_bounds`, :func:`check_integer_indices`, :func:`check_alloc`, :func:`host_memory`,
-    :func:`known_true` (a check on values, skipped while a compiler traces) and
-    :func:`check_int_scalar` (a Python int outside an integer array's dtype): one wording of each
-    error, called by the plugins whose framework would not refuse the input itself.
+    :func:`known_true` (a check on values, skipped while a compiler traces),
+    :func:`check_int_scalar` (a Python int outside an integer array's dtype), :func:`one_truth`
+    and :func:`check_carry` (a control-flow op's predicate, and a loop body's results against its
+    loop variables): one wording of each error, called by the plugins whose framework would not
+    refuse the input itself.
 
 Speed
     :func:`fastpath`: the framework's function called from C for plain calls;
@@ -66,6 +69,7 @@ from ._checks import (
     axis_index,
     axis_tuple,
     check_alloc,
+    check_carry,
     check_count,
     check_fft_points,
     check_index_range,
@@ -75,10 +79,12 @@ from ._checks import (
     host_bounds,
     host_memory,
     known_true,
+    one_truth,
 )
 from ._devices import device_kinds, refresh_device_kinds
 from ._fastpath import fastpath
 from ._nn import (
+    AvgPoolND,
     ConvND,
     ConvTransposeND,
     PoolND,
@@ -116,6 +122,8 @@ __all__ = [
     "check_alloc",
     "host_memory",
     "known_true",
+    "one_truth",
+    "check_carry",
     "channels_last",
     "ntuple",
     "padding_pairs",
@@ -127,6 +135,7 @@ __all__ = [
     "ConvND",
     "ConvTransposeND",
     "PoolND",
+    "AvgPoolND",
     "fastpath",
     "specializer",
     "device_kinds",

@@ -29,6 +29,8 @@ __all__ = [
     "check_alloc",
     "host_memory",
     "known_true",
+    "one_truth",
+    "check_carry",
 ]
 
 
@@ -252,3 +254,26 @@ def _size(nbytes: int) -> str:
         return f"{nbytes} bytes"
     k = min(int(math.log(nbytes, 1024)), 6)
     return f"{nbytes / 1024**k:.3g} {'KMGTPEZ'[k - 1]}iB"
+
+
+def one_truth(p: Any, op: str, what: str) -> bool:
+    """A one-element boolean array as a Python bool (an eager backend's branch)."""
+    if math.prod(p.shape) != 1:
+        raise ValueError(f"{op}: {what} must be a boolean array of one element, got shape {tuple(p.shape)}")
+    at = (0,) * len(p.shape)  # (the Array API's bool() takes a 0-d array only)
+    return bool(p[at]) if at else bool(p)
+
+
+def check_carry(old: Sequence[Any], new: Any, op: str = "while_loop") -> tuple[Any, ...]:
+    """``body_fn``'s result as a tuple, checked to match the loop variables (a compiled loop
+    needs each step to keep them; an eager one keeps to the same contract)."""
+    new = tuple(new) if isinstance(new, (tuple, list)) else (new,)
+    if len(new) != len(old):
+        raise ValueError(f"{op}: body_fn returned {len(new)} arrays for {len(old)} loop variables")
+    for i, (a, b) in enumerate(zip(old, new)):
+        if tuple(a.shape) != tuple(b.shape) or a.dtype != b.dtype:
+            raise ValueError(
+                f"{op}: body_fn returned loop variable {i} with shape {tuple(b.shape)} and dtype {b.dtype}, "
+                f"where it has shape {tuple(a.shape)} and dtype {a.dtype}: each step must keep both"
+            )
+    return new

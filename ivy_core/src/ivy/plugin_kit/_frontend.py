@@ -8,8 +8,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .. import graph as _graph
-from .._stateful.module import Module
-from ..container import Container
 from ..errors import TranspileError
 from ..graph._record import strip_records
 
@@ -32,37 +30,6 @@ class _Records:
             out, self.found = strip_records(out)
             return out, updates
         out, self.found = strip_records(res)
-        return out
-
-
-class _Program(Module):
-    """A module whose variables are a source program's parameters and whose forward pass is
-    the frontend's interpreter: tracing it lifts the parameters by key chain."""
-
-    def __init__(
-        self, run: Callable[..., Any], params: Mapping[str, Any], buffers: Mapping[str, Any], name: str, training: bool
-    ):
-        self._run = run
-        self._params = dict(params)
-        self._buffers = dict(buffers)
-        self._name = name
-        Module.__init__(self, training=training)
-
-    def _create_variables(self, *, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
-        return Container.from_flat_dict(self._params).to_dict() if self._params else {}
-
-    def _create_state(self, *, backend: str, device: Any, dtype: Any) -> dict[str, Any]:
-        return Container.from_flat_dict(self._buffers).to_dict() if self._buffers else {}
-
-    def _forward(self, *args: Any, **kwargs: Any) -> Any:
-        flat = {**self.v.to_flat_dict(), **(self._own_state or Container()).to_flat_dict()}
-        out = self._run(flat, *args, **kwargs)
-        if self._buffers:
-            out, updates = out
-            if updates:
-                state = (self._own_state or Container()).to_flat_dict()
-                state.update(updates)
-                self._own_state = Container.from_flat_dict(state)
         return out
 
 
@@ -126,8 +93,8 @@ def trace_program(
         fn.__name__ = fn.__qualname__ = name
         graph = _graph.trace_graph(fn, args=args, kwargs=kwargs, backend=backend)
     else:
-        program = _Program(recorded, params, buffers, name, training)
-        graph = _graph.trace_graph(program, args=args, kwargs=kwargs, backend=backend).replace(name=name)
+        graph = _graph.trace_graph(recorded, args=args, kwargs=kwargs, params=params, buffers=buffers, backend=backend)
+        graph = graph.replace(name=name, meta={**graph.meta, "training": bool(training)})
     meta = dict(graph.meta)
     if frozen:
         meta["frozen"] = frozen

@@ -19,6 +19,7 @@ __all__ = [
     "ConvND",
     "ConvTransposeND",
     "PoolND",
+    "AvgPoolND",
 ]
 
 _LAYOUTS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
@@ -136,7 +137,8 @@ class ConvND(Protocol):
       for 1-d, ``[fh, fw, d_in, d_out]`` for 2-d...), whatever the data layout;
     * ``strides`` and ``dilations``: one int per spatial axis;
     * ``pads``: one ``(lo, hi)`` pair of zeros to add per spatial axis ("SAME" and "VALID"
-      already worked out);
+      already worked out; the list is kept for the next call with the same arguments: read it,
+      never modify it);
     * with ``conv_family(..., fused_bias=True)``, a seventh argument: the bias, ``[d_out]``
       (its shape checked), or ``None``.
     """
@@ -189,14 +191,12 @@ class ConvTransposeND(Protocol):
 
 
 class PoolND(Protocol):
-    """An N-d pool :func:`pool_family` builds ``max_pool{n}d`` (``max_nd``) or ``avg_pool{n}d``
-    (``avg_nd``) from.
+    """The N-d max pool :func:`pool_family` builds ``max_pool{n}d`` from.
 
-    ``max_nd(x, kernel, strides, pads, channels_last)`` and ``avg_nd(x, kernel, strides, pads,
-    channels_last, count_include_pad)``: ``x`` and the result laid out as for :class:`ConvND`
-    (channels unchanged); ``kernel`` and ``strides`` one int per spatial axis; ``pads`` one
-    ``(lo, hi)`` pair per spatial axis, positions that no max may take (pad with the lowest
-    value, or leave them out) and that an average counts only with ``count_include_pad``.
+    ``max_nd(x, kernel, strides, pads, channels_last)``: ``x`` and the result laid out as for
+    :class:`ConvND` (channels unchanged); ``kernel`` and ``strides`` one int per spatial axis;
+    ``pads`` one ``(lo, hi)`` pair per spatial axis (kept for the next call: never modify the
+    list), positions that no max may take (pad with the lowest value, or leave them out).
     """
 
     def __call__(
@@ -206,24 +206,87 @@ class PoolND(Protocol):
         strides: tuple[int, ...],
         pads: list[tuple[int, int]],
         channels_last: bool,
-        count_include_pad: bool = False,
+        /,
+    ) -> Any: ...
+
+
+class AvgPoolND(Protocol):
+    """The N-d average pool :func:`pool_family` builds ``avg_pool{n}d`` from.
+
+    ``avg_nd(x, kernel, strides, pads, channels_last, count_include_pad)``: the arguments of
+    :class:`PoolND`; the padded positions count in a window's divisor only with
+    ``count_include_pad``.
+    """
+
+    def __call__(
+        self,
+        x: Any,
+        kernel: tuple[int, ...],
+        strides: tuple[int, ...],
+        pads: list[tuple[int, int]],
+        channels_last: bool,
+        count_include_pad: bool,
         /,
     ) -> Any: ...
 
 
 def _spatial(x: Any, n: int, last: bool) -> list[int]:
-    shape = [int(d) for d in x.shape]
+    shape = x.shape
     if len(shape) != n + 2:
         raise ValueError(f"expected an input of {n + 2} dimensions (batch, {n} spatial, channels), got {len(shape)}")
-    return shape[1:-1] if last else shape[2:]
+    return [int(v) for v in (shape[1:-1] if last else shape[2:])]
 
 
 def _effective(windows: Sequence[int], dilations: Sequence[int]) -> list[int]:
     return [d * (k - 1) + 1 for k, d in zip(windows, dilations)]
 
 
+#: (op, n, the input's and the filters' shapes, the window arguments with the types of the
+#: scalars among them) -> the normalised arguments: a model calls each layer with the same ones on
+#: every step, and working them out costs microseconds of Python per call. The types are in the
+#: key because ``1``, ``1.0`` and ``True`` are equal keys but not equally valid arguments.
+_WINDOWS: dict[Any, Any] = {}
+_WINDOWS_MAX = 4096
+
+
+def _hashable(item: Any) -> Any:
+    try:
+        hash(item)
+    except TypeError:
+        return tuple(item)
+    return item
+
+
+def _cache_get(key: tuple[Any, ...], no_cache: Callable[[], bool] | None) -> tuple[Any, Any]:
+    """``(key, the cached value)``, the key's unhashable sequences made tuples where it holds any
+    (paddle's shapes, lists of ints); ``(None, None)`` where it still cannot be hashed (nested
+    lists) or ``no_cache()`` is true."""
+    if no_cache is not None and no_cache():
+        return None, None
+    try:
+        return key, _WINDOWS.get(key)
+    except TypeError:
+        pass
+    try:
+        key = tuple(map(_hashable, key))
+        return key, _WINDOWS.get(key)
+    except TypeError:
+        return None, None
+
+
+def _cache_put(key: Any, value: Any) -> Any:
+    if key is not None and len(_WINDOWS) < _WINDOWS_MAX:
+        _WINDOWS[key] = value
+    return value
+
+
 def conv_family(
-    conv_nd: ConvND, dims: Sequence[int] = (1, 2, 3), *, fused_bias: bool = False
+    conv_nd: ConvND,
+    dims: Sequence[int] = (1, 2, 3),
+    *,
+    fused_bias: bool = False,
+    no_cache: Callable[[], bool] | None = None,
+    depthwise: bool = False,
 ) -> dict[str, Callable[..., Any]]:
     """``conv1d``/``conv2d``/``conv3d`` with the spec's signatures, from one N-d convolution.
 
@@ -234,10 +297,21 @@ def conv_family(
     ``bias`` is checked against the filters' output channels; ``fused_bias=True`` hands it to
     ``conv_nd`` (a framework convolution with a bias argument), otherwise it is added to the
     result with :func:`add_channel_bias`.
+
+    The normalised arguments are worked out once per signature (shapes, layout, strides,
+    padding, dilations) and kept, so that a layer called again with the same ones costs one
+    dictionary look-up. ``no_cache``: called on every call, where it returns true the arguments
+    are worked out afresh and not kept (``torch.compiler.is_compiling``: a tracer that would
+    replay the cache's writes).
+
+    ``depthwise=True`` builds ``depthwise_conv{n}d`` instead (``dims=(2,)`` for the spec's
+    ``depthwise_conv2d``): ``conv_nd`` then receives filters ``[*window, channels]``, one filter
+    per channel, and the bias has one value per channel.
     """
     out: dict[str, Callable[..., Any]] = {}
     for n in dims:
         default = _LAYOUTS[n][0]
+        name = f"depthwise_conv{n}d" if depthwise else f"conv{n}d"
 
         def conv(
             x: Any,
@@ -250,31 +324,94 @@ def conv_family(
             dilations: Any = 1,
             bias: Any = None,
             _n: int = n,
+            _name: str = name,
         ) -> Any:
-            last = channels_last(data_format, _n)
-            s, d = ntuple(strides, _n, "strides"), ntuple(dilations, _n, "dilations")
-            k = [int(f) for f in filters.shape[:_n]]
-            pads = padding_pairs(padding, _n, _spatial(x, _n, last), _effective(k, d), s)
+            xs, fs = x.shape, filters.shape
+            if isinstance(xs, list):  # paddle's shapes are lists, which a key cannot hold
+                xs, fs = tuple(xs), tuple(fs)
+            key, got = _cache_get(
+                (
+                    _name,
+                    _n,
+                    xs,
+                    fs,
+                    data_format,
+                    strides,
+                    type(strides),
+                    padding,
+                    type(padding),
+                    dilations,
+                    type(dilations),
+                ),
+                no_cache,
+            )
+            if got is None:
+                last = channels_last(data_format, _n)
+                s, d = ntuple(strides, _n, "strides"), ntuple(dilations, _n, "dilations")
+                k = [int(f) for f in filters.shape[:_n]]
+                pads = padding_pairs(padding, _n, _spatial(x, _n, last), _effective(k, d), s)
+                got = _cache_put(key, (s, pads, d, last))
+            s, pads, d, last = got
             if bias is not None:
-                check_bias(bias, int(filters.shape[-1]), f"conv{_n}d")
+                check_bias(bias, int(filters.shape[-1]), _name)
             if fused_bias:
                 return conv_nd(x, filters, s, pads, d, last, bias)
             y = conv_nd(x, filters, s, pads, d, last)
             return y if bias is None else add_channel_bias(y, bias, last)
 
-        conv.__name__ = conv.__qualname__ = f"conv{n}d"
-        out[f"conv{n}d"] = conv
+        conv.__name__ = conv.__qualname__ = name
+        out[name] = conv
     return out
 
 
+def _transpose_args(
+    n: int, x: Any, filters: Any, strides: Any, padding: Any, output_shape: Any, data_format: str, dilations: Any
+) -> tuple[tuple[int, ...], list[tuple[int, int]], tuple[int, ...], bool, tuple[int, ...]]:
+    last = channels_last(data_format, n)
+    s, d = ntuple(strides, n, "strides"), ntuple(dilations, n, "dilations")
+    sizes = _spatial(x, n, last)
+    eff = _effective([int(f) for f in filters.shape[:n]], d)
+    same = isinstance(padding, str) and padding.upper() == "SAME"
+    if output_shape is not None:
+        shape = [operator.index(o) for o in output_shape]
+        if len(shape) == n + 2:  # a whole output shape: its spatial part
+            shape = shape[1:-1] if last else shape[2:]
+        outs = list(ntuple(shape, n, "output_shape"))
+    elif same:
+        outs = [i * si for i, si in zip(sizes, s)]
+    else:
+        pairs = padding_pairs(padding, n, sizes, eff, s)
+        outs = [(i - 1) * si + e - lo - hi for i, si, e, (lo, hi) in zip(sizes, s, eff, pairs)]
+    if same:  # the forward "SAME" padding that maps an input of the output's size to ``x``'s
+        pads = []
+        for i, o, si, e in zip(sizes, outs, s, eff):
+            total = max((i - 1) * si + e - o, 0)
+            pads.append((total // 2, total - total // 2))
+    else:
+        pads = padding_pairs(padding, n, outs, eff, s)
+    for i, o, si, e, (lo, hi) in zip(sizes, outs, s, eff, pads):
+        smallest = (i - 1) * si + e - lo - hi
+        if not smallest <= o < smallest + si:
+            raise ValueError(
+                f"output_shape {tuple(outs)} is inconsistent with the input, strides and padding "
+                f"(a size from {smallest} to {smallest + si - 1} along each axis)"
+            )
+    return s, pads, d, last, tuple(outs)
+
+
 def conv_transpose_family(
-    conv_t_nd: ConvTransposeND, dims: Sequence[int] = (1, 2, 3), *, fused_bias: bool = False
+    conv_t_nd: ConvTransposeND,
+    dims: Sequence[int] = (1, 2, 3),
+    *,
+    fused_bias: bool = False,
+    no_cache: Callable[[], bool] | None = None,
 ) -> dict[str, Callable[..., Any]]:
     """``conv1d_transpose``/``conv2d_transpose``/``conv3d_transpose`` from one N-d transposed
     convolution (see :class:`ConvTransposeND`): the output sizes follow the spec (``in * stride``
     for ``"SAME"``, ``(in - 1) * stride + dilation * (f - 1) + 1 - lo - hi`` otherwise, or
-    ``output_shape``), and so does the padding removed from the full result. ``bias`` as in
-    :func:`conv_family` (``fused_bias=True``: an eighth argument of ``conv_t_nd``)."""
+    ``output_shape``, its spatial sizes or the whole shape), and so does the padding removed from
+    the full result. ``bias`` as in :func:`conv_family` (``fused_bias=True``: an eighth argument
+    of ``conv_t_nd``); the arguments are kept per signature as there (``no_cache`` too)."""
     out: dict[str, Callable[..., Any]] = {}
     for n in dims:
         default = _LAYOUTS[n][0]
@@ -292,31 +429,36 @@ def conv_transpose_family(
             bias: Any = None,
             _n: int = n,
         ) -> Any:
-            last = channels_last(data_format, _n)
-            s, d = ntuple(strides, _n, "strides"), ntuple(dilations, _n, "dilations")
-            sizes = _spatial(x, _n, last)
-            eff = _effective([int(f) for f in filters.shape[:_n]], d)
-            same = isinstance(padding, str) and padding.upper() == "SAME"
-            if output_shape is not None:
-                outs = list(ntuple(output_shape, _n, "output_shape"))
-            elif same:
-                outs = [i * si for i, si in zip(sizes, s)]
-            else:
-                pairs = padding_pairs(padding, _n, sizes, eff, s)
-                outs = [(i - 1) * si + e - lo - hi for i, si, e, (lo, hi) in zip(sizes, s, eff, pairs)]
-            pads = padding_pairs(padding, _n, outs, eff, s)
-            for i, o, si, e, (lo, hi) in zip(sizes, outs, s, eff, pads):
-                smallest = (i - 1) * si + e - lo - hi
-                if not smallest <= o < smallest + si:
-                    raise ValueError(
-                        f"output_shape {tuple(outs)} is inconsistent with the input, strides and padding "
-                        f"(a size from {smallest} to {smallest + si - 1} along each axis)"
-                    )
+            xs, fs = x.shape, filters.shape
+            if isinstance(xs, list):  # paddle's shapes are lists, which a key cannot hold
+                xs, fs = tuple(xs), tuple(fs)
+            key, got = _cache_get(
+                (
+                    "conv_t",
+                    _n,
+                    xs,
+                    fs,
+                    data_format,
+                    strides,
+                    type(strides),
+                    padding,
+                    type(padding),
+                    dilations,
+                    type(dilations),
+                    output_shape,
+                ),
+                no_cache,
+            )
+            if got is None:
+                got = _cache_put(
+                    key, _transpose_args(_n, x, filters, strides, padding, output_shape, data_format, dilations)
+                )
+            s, pads, d, last, outs = got
             if bias is not None:
                 check_bias(bias, int(filters.shape[-2]), f"conv{_n}d_transpose")
             if fused_bias:
-                return conv_t_nd(x, filters, s, pads, d, last, tuple(outs), bias)
-            y = conv_t_nd(x, filters, s, pads, d, last, tuple(outs))
+                return conv_t_nd(x, filters, s, pads, d, last, outs, bias)
+            y = conv_t_nd(x, filters, s, pads, d, last, outs)
             return y if bias is None else add_channel_bias(y, bias, last)
 
         conv_t.__name__ = conv_t.__qualname__ = f"conv{n}d_transpose"
@@ -324,27 +466,54 @@ def conv_transpose_family(
     return out
 
 
+def _pool_args(
+    x: Any, kernel: Any, strides: Any, padding: Any, data_format: str, n: int, no_cache: Callable[[], bool] | None
+) -> tuple[tuple[int, ...], tuple[int, ...], list[tuple[int, int]], bool]:
+    xs = x.shape
+    if isinstance(xs, list):  # paddle's shapes are lists, which a key cannot hold
+        xs = tuple(xs)
+    key, got = _cache_get(
+        (
+            "pool",
+            n,
+            xs,
+            data_format,
+            kernel,
+            type(kernel),
+            strides,
+            type(strides),
+            padding,
+            type(padding),
+        ),
+        no_cache,
+    )
+    if got is None:
+        last = channels_last(data_format, n)
+        k, s = ntuple(kernel, n, "kernel"), ntuple(strides, n, "strides")
+        got = _cache_put(key, (k, s, padding_pairs(padding, n, _spatial(x, n, last), k, s), last))
+    return got
+
+
 def pool_family(
-    max_nd: PoolND | None = None, avg_nd: PoolND | None = None, dims: Sequence[int] = (1, 2, 3)
+    max_nd: PoolND | None = None,
+    avg_nd: AvgPoolND | None = None,
+    dims: Sequence[int] = (1, 2, 3),
+    *,
+    no_cache: Callable[[], bool] | None = None,
 ) -> dict[str, Callable[..., Any]]:
-    """``max_pool{n}d`` and ``avg_pool{n}d`` from N-d pooling functions (see :class:`PoolND`)."""
+    """``max_pool{n}d`` and ``avg_pool{n}d`` from N-d pooling functions (see :class:`PoolND`,
+    :class:`AvgPoolND`);
+    the arguments are kept per signature as in :func:`conv_family` (``no_cache`` too)."""
     out: dict[str, Callable[..., Any]] = {}
     for n in dims:
         default = _LAYOUTS[n][0]
-
-        def args(
-            x: Any, kernel: Any, strides: Any, padding: Any, data_format: str, n: int
-        ) -> tuple[Any, tuple[int, ...], tuple[int, ...], list[tuple[int, int]], bool]:
-            last = channels_last(data_format, n)
-            k, s = ntuple(kernel, n, "kernel"), ntuple(strides, n, "strides")
-            return x, k, s, padding_pairs(padding, n, _spatial(x, n, last), k, s), last
-
         if max_nd is not None:
 
             def max_pool(
                 x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = default, _n: int = n
             ) -> Any:
-                return max_nd(*args(x, kernel, strides, padding, data_format, _n))
+                k, s, pads, last = _pool_args(x, kernel, strides, padding, data_format, _n, no_cache)
+                return max_nd(x, k, s, pads, last)
 
             max_pool.__name__ = max_pool.__qualname__ = f"max_pool{n}d"
             out[f"max_pool{n}d"] = max_pool
@@ -361,8 +530,8 @@ def pool_family(
                 count_include_pad: bool = False,
                 _n: int = n,
             ) -> Any:
-                xs, k, s, pads, last = args(x, kernel, strides, padding, data_format, _n)
-                return avg_nd(xs, k, s, pads, last, count_include_pad)
+                k, s, pads, last = _pool_args(x, kernel, strides, padding, data_format, _n, no_cache)
+                return avg_nd(x, k, s, pads, last, count_include_pad)
 
             avg_pool.__name__ = avg_pool.__qualname__ = f"avg_pool{n}d"
             out[f"avg_pool{n}d"] = avg_pool

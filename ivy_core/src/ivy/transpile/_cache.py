@@ -208,7 +208,7 @@ def load(key: str) -> Any:
 
     try:
         return loads(Graph, doc, data, json_origin=f"{base}.json", st_origin=f"{base}.safetensors")
-    except Exception as e:  # noqa: BLE001 - any damage: transpile again and overwrite it
+    except Exception as e:  # any damage: transpile again and overwrite it
         _discard(folder, key, f"{type(e).__name__}: {e}")
         return None
 
@@ -251,7 +251,7 @@ def store(key: str, graph: Any) -> None:
     except UnsafeCacheError:
         _cleanup(tmp)
         raise
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         warnings.warn(f"could not write the transpile cache entry in {folder}: {type(e).__name__}: {e}", stacklevel=3)
         _cleanup(tmp)
 

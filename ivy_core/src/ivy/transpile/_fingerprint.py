@@ -60,7 +60,7 @@ def weights(obj: Any, params_v: Any = None) -> tuple[dict[str, Any], list[str]] 
         try:
             params = {n.replace(".", "/"): p for n, p in named_p()}
             bufs = {n.replace(".", "/"): b for n, b in named_b()}
-        except Exception:  # noqa: BLE001 - not the torch/paddle protocol after all
+        except Exception:  # not the torch/paddle protocol after all
             return None
         return {**params, **bufs}, list(bufs)
     return _variables(obj)
@@ -74,7 +74,7 @@ def _variables(obj: Any) -> tuple[dict[str, Any], list[str]] | None:
     for attr in ("weights", "variables"):
         try:
             found = getattr(obj, attr, None)
-        except Exception:  # noqa: BLE001 - a property that fails (a Keras layer not built yet)
+        except Exception:  # a property that fails (a Keras layer not built yet)
             continue
         if not isinstance(found, (list, tuple)) or not found:
             continue
@@ -190,7 +190,7 @@ class _Walker:
         try:
             self.put("dtype", dtype_name(x))
             return
-        except Exception:  # noqa: BLE001 - not a dtype
+        except Exception:  # not a dtype
             pass
         quiet = inert(x)
         if quiet is not None:
@@ -281,7 +281,7 @@ class _Walker:
         shape = tuple(None if d is None else int(d) for d in x.shape)
         try:
             dt = dtype_name(x.dtype)
-        except Exception:  # noqa: BLE001 - a framework variable whose dtype Ivy does not name
+        except Exception:  # a framework variable whose dtype Ivy does not name
             dt = str(x.dtype)
         self.put("array", shape, dt)
         if id(x) in self.weight_ids:
@@ -291,7 +291,7 @@ class _Walker:
             from .. import _api
 
             a = _api.to_numpy(x)
-        except Exception:  # noqa: BLE001 - a framework variable or an abstract value
+        except Exception:  # a framework variable or an abstract value
             raise Unfingerprintable(f"cannot read the value of a {type(x).__name__} the object holds") from None
         self.h.update(a.tobytes())
 

@@ -132,7 +132,7 @@ def _collect() -> dict[str, tuple[Frontend, str]]:
             got: list[Any] = []
             try:
                 hook.function(register=got.append)
-            except Exception as e:  # noqa: BLE001 - reported, naming the plugin
+            except Exception as e:  # reported, naming the plugin
                 problems.append(f"{label}: its ivy_register_frontends hook raised {type(e).__name__}: {e}")
                 continue
             for f in got:

@@ -52,7 +52,7 @@ def map_arrays(fn: Callable[[Any], Any], tree: Any) -> Any:
 def _rebuild(t: type, original: Any, items: dict[Any, Any]) -> Any:
     try:
         return t(items)
-    except Exception:  # noqa: BLE001 - a mapping type that cannot be built from a dict: keep a dict
+    except Exception:  # a mapping type that cannot be built from a dict: keep a dict
         return items
 
 
@@ -75,7 +75,7 @@ def to_example(x: Any, backend: str) -> Any:
     symbolic tensor inside ``tf.function``)."""
     try:
         a = _api.to_numpy(x)
-    except Exception:  # noqa: BLE001 - an abstract value: only its shape and dtype are known
+    except Exception:  # an abstract value: only its shape and dtype are known
         b = _registry.get_backend(backend)
         shape = tuple(int(d) for d in x.shape)
         return b.calls["zeros"](shape, dtype=b.impl.dtypes[dtype_name(x.dtype)])
@@ -112,7 +112,7 @@ def _sig(x: Any) -> Any:
         return ("a", _dims(x.shape), dtype_name(x.dtype))
     try:
         return ("dtype", dtype_name(x))
-    except Exception:  # noqa: BLE001 - not a dtype
+    except Exception:  # not a dtype
         pass
     return ("obj", f"{t.__module__}.{t.__qualname__}", id(x))
 

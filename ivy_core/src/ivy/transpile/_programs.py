@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from .. import _context
 from ..errors import TranspileError
 from ..graph._record import restore_records
 from ._dtypes import narrow_for
@@ -107,7 +108,7 @@ class ModulePrograms:
     record classes (a Hugging Face ``ModelOutput``) come back as :class:`ivy.transpile.Record`.
     """
 
-    def __init__(self, graph: Any, backend: str, *, retrace: Callable[..., Any] | None = None, compile: bool = True):  # noqa: A002
+    def __init__(self, graph: Any, backend: str, *, retrace: Callable[..., Any] | None = None, compile: bool = True):
         if not graph.params:
             raise ValueError("a native module needs the graph of a module (one with parameters)")
         graph = narrow_for(graph, backend)
@@ -131,6 +132,12 @@ class ModulePrograms:
         e = _Entry(graph, sig)
         self._entries[(training, sig)] = e
         return e
+
+    def initial_value(self, chain: str) -> Any:
+        """The value the parameter or buffer at key chain ``chain`` starts with (the source's,
+        ``graph.param_values``), as an array of the target backend. It is the graph's own copy,
+        kept for later calls: copy it before updating it in place."""
+        return self.graph.param_values[chain].to_native(_context.resolve(self.backend))
 
     @property
     def graphs(self) -> list[Any]:

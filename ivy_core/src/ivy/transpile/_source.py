@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -54,6 +55,20 @@ def _in_mode(obj: Any, training: bool | None) -> Iterator[None]:
         obj.train(was)
 
 
+#: reads that failed in this process: key -> (the object, the error), oldest first; a failure
+#: of torch.export or an op the frontend lacks is the same on each try, and a read can take a minute
+_FAILURES: OrderedDict[Any, tuple[Any, TranspileError]] = OrderedDict()
+_FAILURES_KEPT = 16  # (an error holds its traceback: the frames of the failed read)
+
+
+def _remember(key: Any, obj: Any, error: TranspileError) -> None:
+    if key is None:
+        return
+    _FAILURES[key] = (obj, error)
+    while len(_FAILURES) > _FAILURES_KEPT:
+        _FAILURES.popitem(last=False)
+
+
 class Source:
     """An object to transpile and its frontend.
 
@@ -79,7 +94,7 @@ class Source:
         """``"module"`` or ``"function"``, as the frontend sees the object."""
         try:
             kind = self.impl.kind(self.obj)
-        except Exception as e:  # noqa: BLE001 - a frontend's bug: say whose
+        except Exception as e:  # a frontend's bug: say whose
             raise TranspileError(
                 f"the {self.name!r} frontend ({self.label}) failed to classify {describe(self.obj)}: {e}"
             ) from e
@@ -150,6 +165,13 @@ class Source:
         args, kwargs = self.examples(args, kwargs)
         mode = training if training is not None else getattr(self.obj, "training", None)
         mode = mode if isinstance(mode, bool) else None
+        failed_key = self._failure_key(args, kwargs, mode)
+        failed = _FAILURES.get(failed_key) if failed_key is not None else None
+        if failed is not None:
+            log.info(
+                "%s failed to read on these inputs before: the same error again, without reading it", describe(self.obj)
+            )
+            raise failed[1].with_traceback(None)
         key = self._key(args, kwargs, mode)
         if key is not None:
             g = _cache.load(key)
@@ -162,7 +184,11 @@ class Source:
         start = time.perf_counter()
         log.info("reading %s with the %s frontend (%s)", describe(self.obj), self.name, self.label)
         with _in_mode(self.obj, training):
-            g = self.read(args, kwargs)
+            try:
+                g = self.read(args, kwargs)
+            except TranspileError as e:
+                _remember(failed_key, self.obj, e)
+                raise
         log.info(
             "read %s: %d nodes, %d parameters in %.2f s",
             describe(self.obj),
@@ -173,6 +199,18 @@ class Source:
         if key is not None and not g.meta.get("state"):
             self._store(key, g)
         return g
+
+    def _failure_key(self, args: tuple[Any, ...], kwargs: dict[str, Any], mode: bool | None) -> Any:
+        """What identifies one read of the object for the memory of failures (None: not kept)."""
+        try:
+            sig = signature(args, kwargs)
+            hash(sig)
+        except Exception:  # inputs without a hashable signature: not remembered
+            return None
+        fp = self.fingerprint() if self.cache else None
+        # (without a fingerprint, the object itself: the memory holds it, so its id is not reused)
+        ident = ("fingerprint", fp) if fp else ("object", id(self.obj))
+        return (self.name, ident, sig, mode)
 
     def _store(self, key: str, g: Any) -> None:
         """Write the entry, with where each parameter's value comes from in the object."""

@@ -8,7 +8,7 @@ import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .. import _registry
+from .. import _registry, _tracking
 from ..errors import TranspileError
 from ..graph._eager import outside_traces
 from ._dtypes import narrow_for
@@ -96,6 +96,13 @@ def outside_compiler_traces(*frameworks: str) -> Iterator[None]:
     module's new signature) outside the compiler trace that call may be in (``jax.jit``,
     ``tf.function``, a Keras model's ``fit``): the source is read on concrete arrays, and nothing
     made for the program is a value of that trace (see :mod:`ivy.graph._eager`).
-    ``frameworks``: the source's and target's names."""
-    with outside_traces(*frameworks):
-        yield
+    ``frameworks``: the source's and target's names.
+
+    An ``ivy.compile``'d step being traced (``fit``'s) is left too: reading the source is no part
+    of the step, so the objects it makes or uses have no state for the step to thread."""
+    saved, _tracking._session = _tracking._session, None
+    try:
+        with outside_traces(*frameworks):
+            yield
+    finally:
+        _tracking._session = saved

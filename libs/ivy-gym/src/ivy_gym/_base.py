@@ -76,7 +76,7 @@ class IvyEnv(gymnasium.Env):
         render_size: ``(height, width)`` of rendered images in pixels, or one int for a square.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 20}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 20}
 
     #: time step in seconds
     dt: ClassVar[float]
@@ -121,10 +121,13 @@ class IvyEnv(gymnasium.Env):
         self._state: Array | None = None
 
         low, high = self._observation_bounds()
-        self.observation_space = gymnasium.spaces.Box(
+        # (Box takes a dtype name as NumPy does; its annotation names types and np.dtype only)
+        self.observation_space = gymnasium.spaces.Box(  # type: ignore[call-overload]
             low=ivy.to_numpy(self._constant(low)), high=ivy.to_numpy(self._constant(high)), dtype=dtype
         )
-        self.action_space = gymnasium.spaces.Box(low=-1.0, high=1.0, shape=(self.action_size,), dtype=dtype)
+        self.action_space = gymnasium.spaces.Box(  # type: ignore[call-overload]
+            low=-1.0, high=1.0, shape=(self.action_size,), dtype=dtype
+        )
 
     @property
     def state(self) -> Array | None:

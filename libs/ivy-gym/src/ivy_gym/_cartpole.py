@@ -33,7 +33,7 @@ class CartPole(IvyEnv):
     track limits and no termination. Arguments: see :class:`IvyEnv`.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 50}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 50}
 
     dt: ClassVar[float] = 0.02
     default_torque_scale: ClassVar[float] = 10.0

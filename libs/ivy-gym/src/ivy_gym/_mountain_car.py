@@ -31,7 +31,7 @@ class MountainCar(IvyEnv):
     constants and no limits, so the two do not agree numerically. Arguments: see :class:`IvyEnv`.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 50}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 50}
 
     dt: ClassVar[float] = 0.02
     default_torque_scale: ClassVar[float] = 3.0

@@ -40,7 +40,7 @@ class Reacher(IvyEnv):
         **kwargs: see :class:`IvyEnv`.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "render_fps": 20}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 20}
 
     dt: ClassVar[float] = 0.05
     default_torque_scale: ClassVar[float] = 1.0

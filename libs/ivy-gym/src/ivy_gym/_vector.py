@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -34,7 +34,7 @@ class IvyVectorEnv(VectorEnv):
         **env_kwargs: constructor arguments of the environment (``backend``, ``dtype``...).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(
         self,

@@ -28,8 +28,8 @@ def check_last_dims(x: Any, dims: Sequence[int | None], fn: str, what: str) -> t
             if want is not None and size != want:
                 ok = False
     if not ok:
-        want = "[..., " + ", ".join("*" if d is None else str(d) for d in dims) + "]"
-        raise ValueError(f"{fn}: expected {what} of shape {want}, got shape {list(shape)}")
+        expected = "[..., " + ", ".join("*" if d is None else str(d) for d in dims) + "]"
+        raise ValueError(f"{fn}: expected {what} of shape {expected}, got shape {list(shape)}")
     return shape
 
 

@@ -1,4 +1,5 @@
-"""Builders of the camera-geometry containers (exported from ``single_view_geometry``)."""
+"""Builders of the camera-geometry containers (exported from ``single_view_geometry``), from the
+intrinsics of ``_intrinsics`` (below both)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import ivy
 import ivy_mech
 
 from ._helpers import check_last_dims, inv3x3, matrix_transpose
-from .containers import CameraGeometry, Extrinsics, Intrinsics
-from .single_view_geometry import (
+from ._intrinsics import (
     _inv_calib_mat_from_focal_lengths,
     focal_lengths_and_pp_offsets_to_calib_mat,
     focal_lengths_to_persp_angles,
     persp_angles_to_focal_lengths,
 )
+from .containers import CameraGeometry, Extrinsics, Intrinsics
 
 __all__ = [
     "calib_mat_to_intrinsics_object",

@@ -24,8 +24,8 @@ def check_last_dims(x: Any, dims: Sequence[int | None], fn: str, what: str) -> N
             if want is not None and size != want:
                 ok = False
     if not ok:
-        want = "[..., " + ", ".join("*" if d is None else str(d) for d in dims) + "]"
-        raise ValueError(f"{fn}: expected {what} of shape {want}, got shape {list(shape)}")
+        expected = "[..., " + ", ".join("*" if d is None else str(d) for d in dims) + "]"
+        raise ValueError(f"{fn}: expected {what} of shape {expected}, got shape {list(shape)}")
 
 
 def check_last_dim_in(x: Any, sizes: Sequence[int], fn: str, what: str) -> int:
@@ -48,7 +48,7 @@ def check_image_dims(image_dims: Sequence[int], fn: str) -> tuple[int, int]:
     dims = tuple(int(d) for d in image_dims)
     if len(dims) != 2 or min(dims) <= 0:
         raise ValueError(f"{fn}: image_dims must be two positive ints (height, width), got {list(image_dims)}")
-    return dims  # type: ignore[return-value]
+    return dims
 
 
 def like(x: Any) -> dict[str, Any]:

@@ -63,7 +63,7 @@ class Extrinsics(ivy.Container):
         cam_centers: Any,
         Rs: Any,
         inv_Rs: Any,
-        ext_mats_homo: Any,  # noqa: N803
+        ext_mats_homo: Any,
         inv_ext_mats_homo: Any,
     ) -> None:
         super().__init__(

@@ -28,6 +28,13 @@ from typing import Any
 import ivy
 import ivy_mech
 
+from ._camera_objects import (
+    calib_mat_to_intrinsics_object,
+    ext_mat_and_intrinsics_to_cam_geometry_object,
+    focal_lengths_and_pp_offsets_to_intrinsics_object,
+    inv_ext_mat_and_intrinsics_to_cam_geometry_object,
+    persp_angles_and_pp_offsets_to_intrinsics_object,
+)
 from ._helpers import (
     append_ones,
     apply_matrix,
@@ -44,11 +51,17 @@ from ._helpers import (
     safe_norm,
     shape_of,
 )
+from ._intrinsics import (
+    focal_lengths_and_pp_offsets_to_calib_mat,
+    focal_lengths_to_persp_angles,
+    persp_angles_to_focal_lengths,
+)
 
 __all__ = [
     "angular_pixel_to_sphere_coords",
     "bilinearly_interpolate_image",
     "calib_and_ext_to_full_mat",
+    "calib_mat_to_intrinsics_object",
     "cam_coords_to_depth",
     "cam_to_ds_pixel_coords",
     "cam_to_sphere_coords",
@@ -62,9 +75,13 @@ __all__ = [
     "ds_pixel_to_cam_coords",
     "ds_pixel_to_sphere_coords",
     "ds_pixel_to_world_coords",
+    "ext_mat_and_intrinsics_to_cam_geometry_object",
     "focal_lengths_and_pp_offsets_to_calib_mat",
+    "focal_lengths_and_pp_offsets_to_intrinsics_object",
     "focal_lengths_to_persp_angles",
+    "inv_ext_mat_and_intrinsics_to_cam_geometry_object",
     "inv_ext_mat_to_camera_center",
+    "persp_angles_and_pp_offsets_to_intrinsics_object",
     "persp_angles_to_focal_lengths",
     "pixel_coords_to_world_ray_vectors",
     "rot_mat_and_cam_center_to_ext_mat",
@@ -122,66 +139,6 @@ def _uniform_pixel_coords_like(x: Any) -> Any:
     """The homogeneous pixel grid ``[h, w, 3]`` for an image ``x`` ``[..., h, w, c]`` (its dtype and device)."""
     h, w = shape_of(x)[-3:-1]
     return create_uniform_pixel_coords_image((h, w), None, backend=ivy.namespace(x), **like(x))
-
-
-# ---------------------------------------------------------------------------------- intrinsics
-
-
-def _image_dims_wh(image_dims: Any) -> Any:
-    """``(w, h)`` from ``image_dims`` ``(h, w)``: a tuple of floats, or a flipped array."""
-    if ivy.is_native_array(image_dims):
-        return ivy.flip(image_dims, axis=-1)
-    h, w = check_image_dims(image_dims, "focal lengths <-> perspective angles")
-    return (float(w), float(h))
-
-
-def persp_angles_to_focal_lengths(persp_angles: Any, image_dims: Any) -> Any:
-    """Fields of view ``[..., 2]`` (horizontal, vertical; radians) -> focal lengths ``[..., 2]``.
-
-    ``f = (size / 2) / tan(angle / 2)`` with ``size`` the image width (for ``fx``) or height
-    (``fy``) in pixels, from ``image_dims`` ``(h, w)`` (ints or an array ``[..., 2]``). Focal
-    lengths are positive (the original library returned them negated, a simulator's convention).
-    """
-    check_last_dims(persp_angles, (2,), "persp_angles_to_focal_lengths", "perspective angles")
-    wh = _image_dims_wh(image_dims)
-    if isinstance(wh, tuple):
-        wh = ivy.asarray(wh, **like(persp_angles), backend=ivy.namespace(persp_angles))
-    return (wh * 0.5) / ivy.tan(persp_angles * 0.5)
-
-
-def focal_lengths_to_persp_angles(focal_lengths: Any, image_dims: Any) -> Any:
-    """Focal lengths ``[..., 2]`` ``(fx, fy)`` in pixels -> fields of view ``[..., 2]`` (radians).
-
-    ``angle = 2 atan((size / 2) / f)``, the inverse of :func:`persp_angles_to_focal_lengths`.
-    """
-    check_last_dims(focal_lengths, (2,), "focal_lengths_to_persp_angles", "focal lengths")
-    wh = _image_dims_wh(image_dims)
-    if isinstance(wh, tuple):
-        wh = ivy.asarray(wh, **like(focal_lengths), backend=ivy.namespace(focal_lengths))
-    return 2.0 * ivy.atan((wh * 0.5) / focal_lengths)
-
-
-def focal_lengths_and_pp_offsets_to_calib_mat(focal_lengths: Any, pp_offsets: Any) -> Any:
-    """``K = [[fx, 0, px], [0, fy, py], [0, 0, 1]]`` ``[..., 3, 3]`` from ``(fx, fy)`` and ``(px, py)`` ``[..., 2]``."""
-    fn = "focal_lengths_and_pp_offsets_to_calib_mat"
-    check_last_dims(focal_lengths, (2,), fn, "focal lengths")
-    check_last_dims(pp_offsets, (2,), fn, "principal point offsets")
-    focal_lengths, pp_offsets = ivy.broadcast_arrays(focal_lengths, pp_offsets)
-    fx, fy = focal_lengths[..., 0], focal_lengths[..., 1]
-    px, py = pp_offsets[..., 0], pp_offsets[..., 1]
-    zero, one = ivy.zeros_like(fx), ivy.ones_like(fx)
-    rows = [
-        ivy.stack([fx, zero, px], axis=-1),
-        ivy.stack([zero, fy, py], axis=-1),
-        ivy.stack([zero, zero, one], axis=-1),
-    ]
-    return ivy.stack(rows, axis=-2)
-
-
-def _inv_calib_mat_from_focal_lengths(focal_lengths: Any, pp_offsets: Any) -> Any:
-    """Closed-form ``K⁻¹ = [[1/fx, 0, -px/fx], [0, 1/fy, -py/fy], [0, 0, 1]]``."""
-    inv_f = 1.0 / focal_lengths
-    return focal_lengths_and_pp_offsets_to_calib_mat(inv_f, -pp_offsets * inv_f)
 
 
 # ---------------------------------------------------------------------------------- extrinsics
@@ -486,22 +443,3 @@ def sphere_to_angular_pixel_coords(sphere_coords: Any, pixels_per_degree: float 
     check_last_dims(sphere_coords, (3,), "sphere_to_angular_pixel_coords", "sphere coordinates")
     uv = sphere_coords[..., 0:2] * (180.0 / 3.141592653589793) * pixels_per_degree
     return ivy.concat([uv, sphere_coords[..., 2:3]], axis=-1)
-
-
-# The container builders live in their own module (they need the functions above); they are part
-# of this module's public API.
-from ._camera_objects import (  # noqa: E402
-    calib_mat_to_intrinsics_object,
-    ext_mat_and_intrinsics_to_cam_geometry_object,
-    focal_lengths_and_pp_offsets_to_intrinsics_object,
-    inv_ext_mat_and_intrinsics_to_cam_geometry_object,
-    persp_angles_and_pp_offsets_to_intrinsics_object,
-)
-
-__all__ += [
-    "calib_mat_to_intrinsics_object",
-    "ext_mat_and_intrinsics_to_cam_geometry_object",
-    "focal_lengths_and_pp_offsets_to_intrinsics_object",
-    "inv_ext_mat_and_intrinsics_to_cam_geometry_object",
-    "persp_angles_and_pp_offsets_to_intrinsics_object",
-]

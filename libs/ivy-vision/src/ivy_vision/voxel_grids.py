@@ -81,9 +81,10 @@ def coords_to_voxel_grid(
         check_last_dims(features, (n, None), fn, f"features (one row per point, {n} points)")
     mins, maxs = _bounds(coords, coord_bounds, fn)
     if mode == "DIMS":
-        dims = tuple(int(d) for d in voxel_shape_spec)
-        if len(dims) != 3 or min(dims) <= 0:
+        spec = tuple(int(d) for d in voxel_shape_spec)
+        if len(spec) != 3 or min(spec) <= 0:
             raise ValueError(f"{fn}: voxel_shape_spec must be three positive ints in DIMS mode, got {voxel_shape_spec}")
+        dims = (spec[0], spec[1], spec[2])
         res = (maxs - mins) / _row(dims, coords)
     elif mode == "RES":
         if ivy.is_native_array(voxel_shape_spec):
@@ -93,7 +94,8 @@ def coords_to_voxel_grid(
             res = _row(voxel_shape_spec, coords)
         # a small tolerance keeps an extent of exactly k voxels (up to rounding) at k voxels
         counts = ivy.to_numpy(ivy.ceil((maxs - mins) / res - 1e-6)).reshape(-1, 3).max(axis=0)
-        dims = tuple(max(1, int(c)) for c in counts)
+        cx, cy, cz = (max(1, int(c)) for c in counts)
+        dims = (cx, cy, cz)
     else:
         raise ValueError(f"{fn}: unknown mode {mode!r}; use 'DIMS' or 'RES'")
 

@@ -38,4 +38,4 @@ def ivy_register_frontends(register: Callable[[Frontend], None]) -> None:
     )
 
 
-from ._compile import ivy_compile  # noqa: E402,F401
+from ._compile import ivy_compile  # noqa: E402

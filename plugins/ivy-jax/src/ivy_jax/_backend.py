@@ -21,7 +21,7 @@ def _devices() -> list[Any]:
 
 
 def _default_device() -> Any:
-    dev = jax.config.jax_default_device
+    dev = jax.default_device.value
     if dev is None:
         return jax.devices()[0]
     return _dtypes.device(dev) if isinstance(dev, str) else dev

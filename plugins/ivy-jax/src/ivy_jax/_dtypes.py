@@ -34,11 +34,17 @@ ALL_NAMES = (
 WIDE = frozenset({"int64", "uint64", "float64", "complex128"})
 _EXTRA = ("float16", "bfloat16")  # not in the standard, but JAX has them: let them through
 
-X64: bool = bool(jax.config.jax_enable_x64)  # the user's setting when the backend loaded
+# (jax.enable_x64.value is what jax.config.jax_enable_x64 reads, with a type: jax.config's options
+# are attributes made at run time)
+X64: bool = bool(jax.enable_x64.value)  # the user's setting when the backend loaded
 
 #: Standard name -> native dtype, for the dtypes available under the config at load time.
 DTYPES: dict[str, np.dtype] = {n: np.dtype(n) for n in ALL_NAMES if X64 or n not in WIDE}
 
+DEFAULT_FLOAT: np.dtype
+DEFAULT_COMPLEX: np.dtype
+DEFAULT_INT: np.dtype
+DEFAULT_UINT: np.dtype
 if X64:
     DEFAULT_FLOAT, DEFAULT_COMPLEX, DEFAULT_INT = np.dtype("float64"), np.dtype("complex128"), np.dtype("int64")
     DEFAULT_UINT = np.dtype("uint64")
@@ -94,14 +100,14 @@ def native(dtype: Any, op: str = "this op") -> np.dtype:
         name = dtype_name(dtype)
     except TypeError:
         raise TypeError(f"{dtype!r} is not a dtype (in {op} of the 'jax' backend)") from None
-    if name in WIDE and not jax.config.jax_enable_x64:
+    if name in WIDE and not jax.enable_x64.value:
         raise x64_error(name, op)
     return np.dtype(name) if name != "bfloat16" else jnp.dtype("bfloat16")
 
 
 def check(dt: np.dtype, op: str) -> np.dtype:
     """Refuse a 64-bit dtype coming from a non-JAX input (e.g. a NumPy array) while x64 is off."""
-    if dt.name in WIDE and not jax.config.jax_enable_x64:
+    if dt.name in WIDE and not jax.enable_x64.value:
         raise x64_error(dt.name, op)
     return dt
 
@@ -159,7 +165,7 @@ def new_array_device(dev: Any) -> Any:
     d = device(dev)
     if d is None:
         return None
-    default = jax.config.jax_default_device  # (what jax.default_device(...) sets, too)
+    default = jax.default_device.value  # (what jax.default_device(...) sets, too)
     if default is None:
         if not _FIRST_DEVICE:
             _FIRST_DEVICE.append(jax.devices()[0])

@@ -25,6 +25,9 @@ weights) is one leaf of ``.params``, under its first name. Outputs the source re
 class (a Hugging Face ``ModelOutput``) come back as :class:`ivy.transpile.Record`, a pytree node.
 The first call's program is built outside any ``jax.jit`` trace it is made in, so a module first
 used under ``jit`` runs eagerly and under another ``jit`` afterwards.
+
+``ivy.from_native_module(module)`` gives a :class:`TranspiledModuleWrapper`, an ``ivy.Module``
+whose ``v`` is ``.params`` and whose ``state`` is ``.state``, trained by Ivy's optimizers.
 """
 
 from __future__ import annotations
@@ -34,9 +37,10 @@ from typing import Any
 import jax
 import numpy as np
 
+from ivy.plugin_kit import NativeModuleWrapper
 from ivy.transpile import ModulePrograms, Record
 
-__all__ = ["TranspiledModule", "native_module"]
+__all__ = ["TranspiledModule", "TranspiledModuleWrapper", "native_module"]
 
 
 def _record_children(r: Record) -> tuple[list[tuple[Any, Any]], Any]:
@@ -97,12 +101,9 @@ class TranspiledModule:
     """
 
     def __init__(self, graph: Any, *, retrace: Any = None) -> None:
-        from ivy import _registry
-
         self.programs = ModulePrograms(graph, "jax", retrace=retrace, compile=True)
         graph = self.programs.graph  # (in the dtypes the target has)
-        b = _registry.get_backend("jax")
-        values = {k: _initial(graph.param_values[k], b) for k in graph.params}
+        values = {k: _initial(self.programs, k) for k in graph.params}
         self.params = _nest({k: values[k] for k in self.programs.trainable})
         self.state = _nest({k: values[k] for k in self.programs.buffers})
         self.training = bool(self.programs.training) if self.programs.training is not None else False
@@ -140,14 +141,48 @@ class TranspiledModule:
         return f"<TranspiledModule {self.programs.graph.name!r} for jax: {n} parameters, training={self.training}>"
 
 
-def _initial(c: Any, backend: Any) -> Any:
+def _initial(programs: ModulePrograms, chain: str) -> Any:
     """A parameter's initial value on the device: put there from the host (``jnp.asarray`` would
     compile a conversion per shape and dtype, a quarter of a second for a ResNet-18)."""
+    c = programs.graph.param_values[chain]
     try:
         a = np.frombuffer(c.data, dtype=np.dtype(c.dtype).newbyteorder("<")).reshape(c.shape)
         return jax.device_put(a.astype(c.dtype))
     except TypeError:  # (a dtype NumPy does not name, bfloat16 without ml_dtypes)
-        return c.to_native(backend)
+        return programs.initial_value(chain)
+
+
+class TranspiledModuleWrapper(NativeModuleWrapper):
+    """An ``ivy.Module`` running a :class:`TranspiledModule` (``ivy.from_native_module``): ``v``
+    holds its ``params`` and ``state`` its ``state``, by key chain; the forward pass is
+    ``module.apply`` in the wrapper's mode, so Ivy's optimizers train it and ``ivy.compile``
+    compiles it. :meth:`to_native` writes ``v`` and ``state`` back into the module."""
+
+    def __init__(self, module: TranspiledModule) -> None:
+        params = _flat(module.params, "", {})
+        state = _flat(module.state, "", {})
+        device = next((next(iter(x.devices())) for x in params.values()), None)
+        super().__init__(
+            module, backend="jax", params=params, buffers=state, separator="/", device=device, training=module.training
+        )
+
+    def _native_call(
+        self, params: dict[str, Any], buffers: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[Any, dict[str, Any] | None]:
+        module = self._native
+        res = module.apply(_nest(params), *args, state=_nest(buffers), training=self.training, **kwargs)
+        if not module.programs.buffers:
+            return res, None
+        out, new = res
+        if self.training:
+            # (as a layer updates its buffers: inside jax.grad the new values are the transform's
+            # tracers, which ivy.execute_with_gradients stores again from its outputs)
+            self._update_state(**_flat(new, "", {}))
+        return out, None
+
+    def _write_native(self, params: dict[str, Any], buffers: dict[str, Any]) -> None:
+        self._native.params = _nest(params)
+        self._native.state = _nest(buffers)
 
 
 def native_module(graph: Any, *, retrace: Any = None) -> TranspiledModule:

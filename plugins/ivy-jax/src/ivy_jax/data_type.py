@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections import namedtuple
-from typing import Any
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -89,13 +88,27 @@ def can_cast(from_: Any, to: Any, /) -> bool:
     return dst in allowed
 
 
-_finfo = namedtuple("finfo_object", "bits eps max min smallest_normal dtype")
-_iinfo = namedtuple("iinfo_object", "bits max min dtype")
-_FINFO: dict[Any, Any] = {}
-_IINFO: dict[Any, Any] = {}
+class finfo_object(NamedTuple):
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: np.dtype
 
 
-def finfo(type: Any, /) -> Any:
+class iinfo_object(NamedTuple):
+    bits: int
+    max: int
+    min: int
+    dtype: np.dtype
+
+
+_FINFO: dict[np.dtype, finfo_object] = {}
+_IINFO: dict[np.dtype, iinfo_object] = {}
+
+
+def finfo(type: Any, /) -> finfo_object:
     dt = type.dtype if isinstance(type, _Array) else np.dtype(_name(type))  # limits need no x64
     got = _FINFO.get(dt)
     if got is None:
@@ -103,19 +116,19 @@ def finfo(type: Any, /) -> Any:
             raise ValueError(f"finfo: {dt} is not a floating-point dtype")
         r = real_of(dt)
         fi = jnp.finfo(r)
-        got = _finfo(int(fi.bits), float(fi.eps), float(fi.max), float(fi.min), float(fi.smallest_normal), r)
+        got = finfo_object(int(fi.bits), float(fi.eps), float(fi.max), float(fi.min), float(fi.smallest_normal), r)
         _FINFO[dt] = got
     return got
 
 
-def iinfo(type: Any, /) -> Any:
+def iinfo(type: Any, /) -> iinfo_object:
     dt = type.dtype if isinstance(type, _Array) else np.dtype(_name(type))  # limits need no x64
     got = _IINFO.get(dt)
     if got is None:
         if dt.kind not in "iu":
             raise ValueError(f"iinfo: {dt} is not an integer dtype")
         ii = np.iinfo(dt)
-        got = _iinfo(int(ii.bits), int(ii.max), int(ii.min), dt)
+        got = iinfo_object(int(ii.bits), int(ii.max), int(ii.min), dt)
         _IINFO[dt] = got
     return got
 

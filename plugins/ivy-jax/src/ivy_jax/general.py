@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ivy.plugin_kit import axis_index, check_count, check_index_range, composed
+from ivy.plugin_kit import axis_index, check_carry, check_count, check_index_range, composed
 
 from ._bounds import check_indices, check_item_query
 from ._dtypes import _CACHE, BOOL, DEFAULT_INT, DEFAULT_UINT, native
@@ -43,6 +43,9 @@ __all__ = [
     "pad",
     "top_k",
     "split",
+    # structured control flow
+    "while_loop",
+    "cond",
 ]
 
 _Array = jax.Array
@@ -253,12 +256,14 @@ def pad(
     nd = x.ndim
     if isinstance(pad_width, (int, np.integer)):
         widths = [(int(pad_width), int(pad_width))] * nd
-    elif len(pad_width) and isinstance(pad_width[0], (int, np.integer)):
-        if len(pad_width) != 2:
-            raise ValueError(f"pad: a flat pad_width must be one (before, after) pair, got {pad_width!r}")
-        widths = [(int(pad_width[0]), int(pad_width[1]))] * nd  # type: ignore[index]
     else:
-        widths = [(int(w[0]), int(w[1])) for w in pad_width]  # type: ignore[index]
+        pw: Sequence[Any] = pad_width  # pairs, or one flat pair: told apart here
+        if len(pw) and isinstance(pw[0], (int, np.integer)):
+            if len(pw) != 2:
+                raise ValueError(f"pad: a flat pad_width must be one (before, after) pair, got {pad_width!r}")
+            widths = [(int(pw[0]), int(pw[1]))] * nd
+        else:
+            widths = [(int(w[0]), int(w[1])) for w in pw]
     if len(widths) != nd:  # jnp.pad would broadcast a single pair; the spec wants one per axis
         raise ValueError(f"pad: pad_width has {len(widths)} entries for an array of {nd} dims")
     for axis, (lo, hi) in enumerate(widths):
@@ -356,3 +361,32 @@ def _top_k(x: _Array, k: int, a: int, largest: bool) -> tuple[_Array, _Array]:
 # -------------------------------------------------------------------------------------- einsum
 
 einsum = jnp.einsum  # promotes the operands to a common dtype itself
+
+
+# ------------------------------------------------------------------------------- control flow
+
+
+def _scalar_pred(p: Any, op: str, what: str) -> Any:
+    if math.prod(p.shape) != 1:
+        raise ValueError(f"{op}: {what} must be a boolean array of one element, got shape {tuple(p.shape)}")
+    return jnp.reshape(p, ())
+
+
+def while_loop(cond_fn: Any, body_fn: Any, loop_vars: Sequence[Any], /) -> tuple[Any, ...]:
+    # lax.while_loop: one loop under jax.jit (forward-mode differentiable only, as JAX's own)
+    init = tuple(jnp.asarray(v) for v in loop_vars)
+    if not init:
+        raise ValueError("while_loop: loop_vars must hold at least one array")
+
+    def test(c: tuple[Any, ...]) -> Any:
+        return _scalar_pred(cond_fn(*c), "while_loop", "cond_fn's result")
+
+    def body(c: tuple[Any, ...]) -> tuple[Any, ...]:
+        return check_carry(c, body_fn(*c))
+
+    out = lax.while_loop(test, body, init)
+    return tuple(out)
+
+
+def cond(pred: Any, true_fn: Any, false_fn: Any, operands: Sequence[Any], /) -> Any:
+    return lax.cond(_scalar_pred(pred, "cond", "pred"), true_fn, false_fn, *operands)

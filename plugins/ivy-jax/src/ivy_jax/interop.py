@@ -19,6 +19,7 @@ JAX has no module objects of its own: a JAX model is a pytree of parameters plus
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -172,13 +173,15 @@ class JaxFunctionWrapper(NativeModuleWrapper):
             e = jax.tree_util.tree_unflatten(self._extra_treedef, [buffers[n] for n in self._extra_names])
         return p, e
 
-    def _native_call(self, params, buffers, args, kwargs):  # type: ignore[no-untyped-def]
+    def _native_call(
+        self, params: dict[str, Any], buffers: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[Any, dict[str, Any] | None]:
         p, e = self._trees(params, buffers)
         if self._call is not None:
             return self._call(p, e, args, kwargs), None
         return self._apply_fn(p, *args, **kwargs), None
 
-    def _write_native(self, params, buffers):  # type: ignore[no-untyped-def]
+    def _write_native(self, params: dict[str, Any], buffers: dict[str, Any]) -> None:
         p, _ = self._trees(params, buffers)
         self._native = (self._apply_fn, p)
 
@@ -198,7 +201,7 @@ class JaxFunctionWrapper(NativeModuleWrapper):
 
 def _flax() -> Any:
     try:
-        import flax  # noqa: F401
+        import flax
     except ImportError:
         return None
     return flax
@@ -229,7 +232,8 @@ def _from_flax(native: Any) -> JaxFunctionWrapper | None:
     except ImportError:
         return None
     if isinstance(native, nnx.Module):
-        graphdef, params, rest = nnx.split(native, nnx.Param, ...)
+        # two filters: three values (flax's annotation of split leaves their number open)
+        graphdef, params, rest = nnx.split(native, nnx.Param, ...)  # type: ignore[misc]
 
         def call_nnx(p: Any, extra: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
             return nnx.merge(graphdef, p, extra)(*args, **kwargs)
@@ -238,9 +242,13 @@ def _from_flax(native: Any) -> JaxFunctionWrapper | None:
     return None
 
 
-def from_native_module(native: Any, /) -> JaxFunctionWrapper:
-    """An ``ivy.Module`` running a JAX model: an ``(apply_fn, params)`` pair (either order), or a
-    flax module where flax is installed (see the module docstring)."""
+def from_native_module(native: Any, /) -> NativeModuleWrapper:
+    """An ``ivy.Module`` running a JAX model: an ``(apply_fn, params)`` pair (either order), a
+    flax module where flax is installed (see the module docstring), or a module
+    ``ivy.transpile(..., to="jax")`` made (a :class:`ivy_jax._native_module.TranspiledModuleWrapper`)."""
+    transpiled = sys.modules.get("ivy_jax._native_module")  # (loaded once a module is transpiled to jax)
+    if transpiled is not None and isinstance(native, transpiled.TranspiledModule):
+        return transpiled.TranspiledModuleWrapper(native)
     wrapped = _from_flax(native)
     if wrapped is not None:
         return wrapped

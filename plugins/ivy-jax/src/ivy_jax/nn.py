@@ -23,11 +23,15 @@ import numpy as np
 from jax import lax
 
 from ivy.plugin_kit import add_channel_bias as _add_bias
-from ivy.plugin_kit import axis_index, axis_tuple, check_integer_indices, composed
-from ivy.plugin_kit import channels_last as _channel_last
-from ivy.plugin_kit import check_bias as _check_bias
-from ivy.plugin_kit import ntuple as _tuple
-from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import (
+    axis_index,
+    axis_tuple,
+    check_integer_indices,
+    composed,
+    conv_family,
+    conv_transpose_family,
+    pool_family,
+)
 
 from ._bounds import check_indices
 from ._dtypes import native
@@ -82,184 +86,79 @@ _FORMATS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
 _SPATIAL = {1: "W", 2: "HW", 3: "DHW"}
 
 
-def _spatial_shape(x: _Array, n: int, cl: bool) -> tuple[int, ...]:
-    return tuple(x.shape[1:-1]) if cl else tuple(x.shape[2:])
-
-
-# ---------------------------------------------------------------------------------------- convs
-
-
-def _biased(y: _Array, bias: _Array, data_format: str, n: int, op: str) -> _Array:
-    """A convolution's result ``y`` plus its checked ``bias`` (``lax`` convolutions take none; XLA
-    fuses the add into the convolution's output under ``jit``)."""
-    cl = _channel_last(data_format, n)
-    _check_bias(bias, y.shape[-1 if cl else 1], op)
-    return _add_bias(y, bias if bias.dtype == y.dtype else bias.astype(y.dtype), cl)
-
-
 def _dims(n: int, cl: bool, rhs: str) -> tuple[str, str, str]:
     fmt = _FORMATS[n][0 if cl else 1]
     return fmt, rhs, fmt
 
 
+# ---------------------------------------------------------------------------------------- convs
+
+
+def _biased(y: _Array, bias: _Array | None, cl: bool) -> _Array:
+    """A convolution's result ``y`` plus its (checked) ``bias`` (``lax`` convolutions take none;
+    XLA fuses the add into the convolution's output under ``jit``)."""
+    if bias is None:
+        return y
+    return _add_bias(y, bias if bias.dtype == y.dtype else bias.astype(y.dtype), cl)
+
+
 def _conv(
-    n: int, x: _Array, w: _Array, strides: Any, padding: Any, data_format: str, dilations: Any, groups: int = 1
+    x: _Array,
+    w: _Array,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    bias: _Array | None = None,
+    groups: int = 1,
 ) -> _Array:
-    cl = _channel_last(data_format, n)
+    n = len(s)
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
-    k = w.shape[:n]
-    pads = _pads(padding, n, _spatial_shape(x, n, cl), [di * (ki - 1) + 1 for di, ki in zip(d, k)], s)
-    return lax.conv_general_dilated(
+    y = lax.conv_general_dilated(
         x, w, s, pads, rhs_dilation=d, dimension_numbers=_dims(n, cl, _SPATIAL[n] + "IO"), feature_group_count=groups
     )
+    return _biased(y, bias, cl)
 
 
-def conv1d(
+def _depthwise(
     x: _Array,
     filters: _Array,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NWC",
-    dilations: int | Sequence[int] = 1,
-    bias: _Array | None = None,
-) -> _Array:
-    y = _conv(1, x, filters, strides, padding, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 1, "conv1d")
-
-
-def conv2d(
-    x: _Array,
-    filters: _Array,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: _Array | None = None,
-) -> _Array:
-    y = _conv(2, x, filters, strides, padding, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 2, "conv2d")
-
-
-def conv3d(
-    x: _Array,
-    filters: _Array,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NDHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: _Array | None = None,
-) -> _Array:
-    y = _conv(3, x, filters, strides, padding, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 3, "conv3d")
-
-
-def depthwise_conv2d(
-    x: _Array,
-    filters: _Array,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
     bias: _Array | None = None,
 ) -> _Array:
     c = filters.shape[-1]
     w = filters.reshape(*filters.shape[:2], 1, c)  # HWIO with I = 1: one group per channel
-    y = _conv(2, x, w, strides, padding, data_format, dilations, groups=c)
-    return y if bias is None else _biased(y, bias, data_format, 2, "depthwise_conv2d")
+    return _conv(x, w, s, pads, d, cl, bias, groups=c)
 
 
-def _conv_transpose(
-    n: int, x: _Array, filters: _Array, strides: Any, padding: Any, output_shape: Any, data_format: str, dilations: Any
+def _conv_t(
+    x: _Array,
+    filters: _Array,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    outs: tuple[int, ...],
+    bias: _Array | None = None,
 ) -> _Array:
-    cl = _channel_last(data_format, n)
+    n = len(s)
     w = filters if filters.dtype == x.dtype else filters.astype(x.dtype)
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
-    sizes = _spatial_shape(x, n, cl)
-    eff = [di * (k - 1) + 1 for di, k in zip(d, w.shape[:n])]
-    full = [(i - 1) * si + e for i, si, e in zip(sizes, s, eff)]  # the output before removing padding
-    if output_shape is not None:
-        output_shape = [int(o) for o in output_shape]
-        if len(output_shape) == n + 2:  # a whole output shape: keep the spatial part
-            output_shape = output_shape[1:-1] if cl else output_shape[2:]
-        outs = _tuple(output_shape, n, "output_shape")
-    if isinstance(padding, str) and padding.upper() == "SAME":
-        if output_shape is None:
-            outs = tuple(i * si for i, si in zip(sizes, s))
-        pads = []
-        for i, o, si, e in zip(sizes, outs, s, eff):
-            total = max((i - 1) * si + e - o, 0)  # the forward SAME padding of an input of size o
-            pads.append((total // 2, total - total // 2))
-    else:
-        pads = _pads(padding, n, [0] * n, eff, s)
-        if output_shape is None:
-            outs = tuple(f - lo - hi for f, (lo, hi) in zip(full, pads))
+    sizes = x.shape[1:-1] if cl else x.shape[2:]
     # The adjoint of the forward conv: dilate x by the stride, pad e - 1 - lo before and enough
     # after for `o` outputs (negative pads crop), and correlate with the flipped kernel.
-    tpads = [(e - 1 - lo, o + lo - (i - 1) * si - 1) for e, (lo, _), o, i, si in zip(eff, pads, outs, sizes, s)]
+    tpads = [
+        (di * (k - 1) - lo, o + lo - (i - 1) * si - 1)
+        for di, k, (lo, _), o, i, si in zip(d, w.shape[:n], pads, outs, sizes, s)
+    ]
     w = jnp.flip(w, axis=tuple(range(n)))
-    return lax.conv_general_dilated(
+    y = lax.conv_general_dilated(
         x, w, (1,) * n, tpads, lhs_dilation=s, rhs_dilation=d, dimension_numbers=_dims(n, cl, _SPATIAL[n] + "OI")
     )
-
-
-def conv1d_transpose(
-    x: _Array,
-    filters: _Array,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NWC",
-    dilations: int | Sequence[int] = 1,
-    bias: _Array | None = None,
-) -> _Array:
-    y = _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 1, "conv1d_transpose")
-
-
-def conv2d_transpose(
-    x: _Array,
-    filters: _Array,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: _Array | None = None,
-) -> _Array:
-    y = _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 2, "conv2d_transpose")
-
-
-def conv3d_transpose(
-    x: _Array,
-    filters: _Array,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NDHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: _Array | None = None,
-) -> _Array:
-    y = _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 3, "conv3d_transpose")
+    return _biased(y, bias, cl)
 
 
 # -------------------------------------------------------------------------------------- pooling
@@ -273,14 +172,11 @@ def _full_pads(pads: list[tuple[int, int]], cl: bool) -> list[tuple[int, int]]:
     return [(0, 0), *pads, (0, 0)] if cl else [(0, 0), (0, 0), *pads]
 
 
-def _max_pool(n: int, x: _Array, kernel: Any, strides: Any, padding: Any, data_format: str) -> _Array:
-    cl = _channel_last(data_format, n)
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(strides, n, "strides")
-    pads = _pads(padding, n, _spatial_shape(x, n, cl), k, s)
+def _max_pool(x: _Array, k: tuple[int, ...], s: tuple[int, ...], pads: list[tuple[int, int]], cl: bool) -> _Array:
+    n = len(k)
     dt = x.dtype
     if dt == np.bool_:  # max of booleans: any
-        return _max_pool(n, x.astype(np.uint8), kernel, strides, padding, data_format).astype(dt)
+        return _max_pool(x.astype(np.uint8), k, s, pads, cl).astype(dt)
     # the identity of max: padded positions never win
     init = np.array(-np.inf if jnp.issubdtype(dt, jnp.inexact) else np.iinfo(dt).min, dtype=dt)
     return lax.reduce_window(x, init, lax.max, _window(n, cl, k, 1), _window(n, cl, s, 1), _full_pads(pads, cl))
@@ -294,13 +190,10 @@ def _counts(size: int, k: int, s: int, lo: int, hi: int) -> np.ndarray:
 
 
 def _avg_pool(
-    n: int, x: _Array, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool
+    x: _Array, k: tuple[int, ...], s: tuple[int, ...], pads: list[tuple[int, int]], cl: bool, count_include_pad: bool
 ) -> _Array:
-    cl = _channel_last(data_format, n)
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(strides, n, "strides")
-    sizes = _spatial_shape(x, n, cl)
-    pads = _pads(padding, n, sizes, k, s)
+    n = len(k)
+    sizes = x.shape[1:-1] if cl else x.shape[2:]
     zero = np.array(0, dtype=x.dtype)
     sums = lax.reduce_window(x, zero, lax.add, _window(n, cl, k, 1), _window(n, cl, s, 1), _full_pads(pads, cl))
     if count_include_pad or not any(lo or hi for lo, hi in pads):
@@ -313,41 +206,25 @@ def _avg_pool(
     return sums / jnp.asarray(cnt, dtype=sums.dtype)
 
 
-def max_pool1d(x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC") -> _Array:
-    return _max_pool(1, x, kernel, strides, padding, data_format)
-
-
-def max_pool2d(x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC") -> _Array:
-    return _max_pool(2, x, kernel, strides, padding, data_format)
-
-
-def max_pool3d(x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC") -> _Array:
-    return _max_pool(3, x, kernel, strides, padding, data_format)
-
-
-def avg_pool1d(
-    x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", count_include_pad: bool = False
-) -> _Array:
-    return _avg_pool(1, x, kernel, strides, padding, data_format, count_include_pad)
-
-
-def avg_pool2d(
-    x: _Array, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", count_include_pad: bool = False
-) -> _Array:
-    return _avg_pool(2, x, kernel, strides, padding, data_format, count_include_pad)
-
-
-def avg_pool3d(
-    x: _Array,
-    kernel: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NDHWC",
-    count_include_pad: bool = False,
-) -> _Array:
-    return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
+_FAMILY = {
+    **conv_family(_conv, fused_bias=True),
+    **conv_family(_depthwise, (2,), fused_bias=True, depthwise=True),
+    **conv_transpose_family(_conv_t, fused_bias=True),
+    **pool_family(_max_pool, _avg_pool),
+}
+conv1d = _FAMILY["conv1d"]
+conv2d = _FAMILY["conv2d"]
+conv3d = _FAMILY["conv3d"]
+depthwise_conv2d = _FAMILY["depthwise_conv2d"]
+conv1d_transpose = _FAMILY["conv1d_transpose"]
+conv2d_transpose = _FAMILY["conv2d_transpose"]
+conv3d_transpose = _FAMILY["conv3d_transpose"]
+max_pool1d = _FAMILY["max_pool1d"]
+max_pool2d = _FAMILY["max_pool2d"]
+max_pool3d = _FAMILY["max_pool3d"]
+avg_pool1d = _FAMILY["avg_pool1d"]
+avg_pool2d = _FAMILY["avg_pool2d"]
+avg_pool3d = _FAMILY["avg_pool3d"]
 
 
 # ---------------------------------------------------------------------------------- activations
@@ -463,7 +340,7 @@ def one_hot(indices: _Array, depth: int, /, *, dtype: Any = None, axis: int = -1
     if indices.dtype.itemsize < 4 or indices.dtype.kind == "u":
         # jax.nn.one_hot compares with an iota of the indices' dtype, which would wrap for a
         # narrow dtype and a large depth
-        indices = indices.astype(np.int64 if indices.dtype.itemsize >= 4 and jax.config.jax_enable_x64 else np.int32)
+        indices = indices.astype(np.int64 if indices.dtype.itemsize >= 4 and jax.enable_x64.value else np.int32)
     return jax.nn.one_hot(indices, depth, dtype=dt, axis=axis)  # out-of-range indices: all zeros
 
 

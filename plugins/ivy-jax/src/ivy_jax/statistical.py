@@ -96,7 +96,8 @@ def std(
     correction: int | float = 0.0,
     keepdims: bool = False,
 ) -> jax.Array:
-    return _std(x, axis=axis, ddof=correction, keepdims=keepdims)  # ddof: jnp's fast path
+    # ddof: jnp's fast path (a float too, which jnp's annotation leaves out)
+    return _std(x, axis=axis, ddof=correction, keepdims=keepdims)  # type: ignore[arg-type]
 
 
 def var(
@@ -107,4 +108,5 @@ def var(
     correction: int | float = 0.0,
     keepdims: bool = False,
 ) -> jax.Array:
-    return _var(x, axis=axis, ddof=correction, keepdims=keepdims)  # ddof: jnp's fast path
+    # ddof: jnp's fast path (a float too, which jnp's annotation leaves out)
+    return _var(x, axis=axis, ddof=correction, keepdims=keepdims)  # type: ignore[arg-type]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from ivy.plugin import BackendImpl, collect_ops
 
-from ._common import default_ctx, num_gpus
 from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, DTYPES, INDEX
 from ._framework import Array, mx
+from ._helpers import default_ctx, num_gpus
 
 
 def load() -> BackendImpl:

@@ -97,7 +97,8 @@ def scalar_dtype(value: Any, dt: Any) -> Any:
         return dt if dt in FLOATS else DEFAULT_FLOAT
     if t is complex:
         raise unsupported("complex64")
-    for base in (bool, int, float, complex):  # subclasses of Python scalars
+    bases: tuple[type, ...] = (bool, int, float, complex)
+    for base in bases:  # subclasses of Python scalars
         if isinstance(value, base):
             return scalar_dtype(base(value), dt)
     if isinstance(value, onp.generic):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import np_array
 from ._framework import Array, onp
+from ._helpers import np_array
 
 __all__ = ["to_numpy", "to_scalar", "to_list"]
 
@@ -21,8 +21,8 @@ def to_numpy(x: Array, /) -> Any:
 def to_scalar(x: Array, /) -> bool | int | float | complex:
     if x.size != 1:
         raise ValueError(f"ivy.to_scalar: needs an array with exactly one element, got shape {x.shape}")
-    return to_numpy(x).reshape(()).item()  # type: ignore[no-any-return]
+    return to_numpy(x).reshape(()).item()
 
 
-def to_list(x: Array, /) -> list:  # type: ignore[type-arg]
-    return to_numpy(x).tolist()  # type: ignore[no-any-return]
+def to_list(x: Array, /) -> Any:
+    return to_numpy(x).tolist()

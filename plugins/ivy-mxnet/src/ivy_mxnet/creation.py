@@ -13,9 +13,9 @@ from typing import Any, Literal
 
 from ivy.plugin_kit import composed
 
-from ._common import from_host, host, np_array, to_ctx, where
 from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, INTS, NAME, bool_, native, scalar_default, unsupported
 from ._framework import Array, LegacyArray, mnp, onp
+from ._helpers import from_host, host, np_array, to_ctx, where
 
 __all__ = [
     "arange",

@@ -6,9 +6,9 @@ from typing import Any, NamedTuple
 
 from ivy.plugin_kit import DTYPE_KINDS, promote_types, result_type_name
 
-from ._common import to_ctx
 from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, DTYPES, NAME, native
 from ._framework import Array, onp
+from ._helpers import to_ctx
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 
@@ -53,7 +53,7 @@ class iinfo_object(NamedTuple):
     dtype: Any
 
 
-def finfo(type: Array | Any, /) -> finfo_object:  # noqa: A002 - the spec's name
+def finfo(type: Array | Any, /) -> finfo_object:  # the spec's name
     dt = _dt(type, "finfo")
     if dt.kind != "f":
         raise TypeError(f"ivy.finfo: {dt} is not a floating-point dtype")
@@ -61,7 +61,7 @@ def finfo(type: Array | Any, /) -> finfo_object:  # noqa: A002 - the spec's name
     return finfo_object(int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dt)
 
 
-def iinfo(type: Array | Any, /) -> iinfo_object:  # noqa: A002 - the spec's name
+def iinfo(type: Array | Any, /) -> iinfo_object:  # the spec's name
     dt = _dt(type, "iinfo")
     if dt.kind not in "iu":
         raise TypeError(f"ivy.iinfo: {dt} is not an integer dtype")

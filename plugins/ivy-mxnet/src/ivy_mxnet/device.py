@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import default_ctx, device_str, to_ctx
-from ._common import devices as _devices
-from ._common import num_gpus as _num_gpus
 from ._framework import Array
+from ._helpers import default_ctx, device_str, to_ctx
+from ._helpers import devices as _devices
+from ._helpers import num_gpus as _num_gpus
 
 __all__ = ["dev", "to_device", "default_device", "devices", "num_gpus", "gpu_is_available"]
 

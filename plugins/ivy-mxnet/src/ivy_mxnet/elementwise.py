@@ -16,9 +16,9 @@ from typing import Any
 from ivy.errors import UnsupportedDTypeError
 from ivy.plugin_kit import fastpath
 
-from ._common import b_and, b_or, cast, from_host, host, promote2, promote2_arrays, to_host, where
 from ._dtypes import DEFAULT_FLOAT, FLOATS, INTS, NUMERIC, bool_, int8, int32
 from ._framework import Array, mnp, onp
+from ._helpers import b_and, b_or, cast, from_host, host, promote2, promote2_arrays, to_host, where
 
 __all__ = [
     "abs",
@@ -134,7 +134,7 @@ tanh = _float_unary(mnp.tanh, "tanh")
 reciprocal = _float_unary(mnp.reciprocal, "reciprocal")
 
 
-def abs(x: Array, /) -> Array:  # noqa: A001 - the spec's name
+def abs(x: Array, /) -> Array:  # the spec's name
     if x.dtype == bool_:
         return x.copy()
     if x.dtype in INTS:  # (MXNet's abs of integers goes through doubles: wrong past 2**53)
@@ -154,7 +154,7 @@ def _integral_identity(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
 ceil = _integral_identity(mnp.ceil, "ceil")
 floor = _integral_identity(mnp.floor, "floor")
 trunc = _integral_identity(mnp.trunc, "trunc")
-round = _integral_identity(mnp.round, "round")  # noqa: A001 - MXNet rounds half to even, as the standard
+round = _integral_identity(mnp.round, "round")  # MXNet rounds half to even, as the standard
 
 
 def conj(x: Array, /) -> Array:
@@ -304,7 +304,7 @@ def divide(x1: Array | complex, x2: Array | complex, /) -> Array:
 
 
 @fastpath(mnp.power, nargs=2, dtypes=FLOATS, same=(0, 1))
-def pow(x1: Array | complex, x2: Array | complex, /) -> Array:  # noqa: A001 - the spec's name
+def pow(x1: Array | complex, x2: Array | complex, /) -> Array:  # the spec's name
     a, b = promote2(x1, x2, "pow")
     return mnp.power(a, b)
 
@@ -405,7 +405,7 @@ bitwise_left_shift = _host_binary(onp.left_shift, "bitwise_left_shift", INTS)
 bitwise_right_shift = _host_binary(onp.right_shift, "bitwise_right_shift", INTS)
 
 
-def clip(x: Array, /, min: Array | float | None = None, max: Array | float | None = None) -> Array:  # noqa: A002
+def clip(x: Array, /, min: Array | float | None = None, max: Array | float | None = None) -> Array:
     if x.dtype == bool_:
         raise TypeError("ivy.clip: not defined for bool arrays")
     out = x

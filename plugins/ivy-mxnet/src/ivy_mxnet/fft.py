@@ -10,9 +10,9 @@ import operator
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from ._common import from_host, norm_axes, to_ctx, to_host
 from ._dtypes import DEFAULT_FLOAT, FLOATS, native, unsupported
 from ._framework import Array, mnp, onp
+from ._helpers import from_host, norm_axes, to_ctx, to_host
 
 __all__ = [
     "fft",

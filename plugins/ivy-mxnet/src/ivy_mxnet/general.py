@@ -15,16 +15,16 @@ import operator
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from ._common import cast, from_host, host, np_array, promote_many, to_host, via_uint8, where
 from ._dtypes import FLOATS, INDEX, INTS, bool_, scalar_default
 from ._framework import Array, autograd, mnp, onp
+from ._helpers import cast, from_host, host, np_array, promote_many, to_host, via_uint8, where
 
 __all__ = ["scatter_nd", "scatter_flat", "get_item", "set_item", "inplace_update", "einsum"]
 
 _REDUCE = {"sum": onp.add, "min": onp.minimum, "max": onp.maximum}
 
 
-class _Scatter(autograd.Function):  # type: ignore[misc]
+class _Scatter(autograd.Function):
     """``out = scatter(updates)`` computed by NumPy, with the gradient of ``updates``: the output
     gradient at each update's target (for "sum"; for "replace", at the targets it won)."""
 
@@ -60,6 +60,7 @@ def _scatter_host(targets: Any, upd: Any, size: int, reduction: str) -> tuple[An
         won = onp.zeros(targets.size, dtype=bool)
         won[last[hit]] = True
     elif reduction in _REDUCE:
+        fill: float
         if reduction == "sum" or upd.dtype.kind != "f":
             fill = (
                 0

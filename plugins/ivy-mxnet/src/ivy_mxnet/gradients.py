@@ -19,9 +19,9 @@ from typing import Any
 
 from ivy import nest as _nest
 
-from ._common import np_array
 from ._dtypes import FLOATS
 from ._framework import Array, autograd, mnp, mx
+from ._helpers import np_array
 
 __all__ = ["variable", "is_variable", "stop_gradient", "value_and_grad_flat", "vjp", "jvp", "jacobian"]
 

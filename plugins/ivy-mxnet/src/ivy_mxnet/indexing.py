@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import cast, norm_axis, on_host, where
 from ._dtypes import INTS, bool_, int8, int32, uint8
 from ._framework import Array, mnp, onp
+from ._helpers import cast, norm_axis, on_host, where
 
 __all__ = ["take", "take_along_axis"]
 

@@ -10,9 +10,9 @@ import operator
 from typing import Any, Literal, NamedTuple
 
 from . import linear_algebra as _la
-from ._common import b_and, cast, host, norm_axes, promote2_arrays, via_uint8, where
 from ._dtypes import DEFAULT_FLOAT, FLOATS, INDEX, INTS, bool_
 from ._framework import Array, mnp, onp
+from ._helpers import b_and, cast, host, norm_axes, promote2_arrays, via_uint8, where
 from .statistical import max as _max
 from .statistical import min as _min
 from .statistical import sum as _sum
@@ -214,7 +214,7 @@ def svd(x: Array, /, *, full_matrices: bool = True) -> SVDResult:
 
 
 def _svd_host(x: Any, full_matrices: bool) -> SVDResult:
-    from ._common import from_host, to_host
+    from ._helpers import from_host, to_host
 
     u, s, vh = onp.linalg.svd(to_host(x), full_matrices=full_matrices)
     return SVDResult(from_host(u, x.ctx, x.dtype), from_host(s, x.ctx, x.dtype), from_host(vh, x.ctx, x.dtype))
@@ -290,12 +290,12 @@ def matrix_power(x: Array, n: int, /) -> Array:
         n >>= 1
         if n:
             base = _la.matmul(base, base)
-    return result if result is not x else x.copy()
+    return result.copy() if result is x else result  # (x itself for n = 1: a copy)
 
 
 def vector_norm(
     x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, ord: int | float = 2
-) -> Array:  # noqa: A002
+) -> Array:
     x = _float(x, "vector_norm")
     axes = norm_axes(axis, x.ndim, "vector_norm")
     a = mnp.abs(x)
@@ -317,7 +317,7 @@ def vector_norm(
 
 def matrix_norm(
     x: Array, /, *, keepdims: bool = False, ord: int | float | Literal["fro", "nuc"] | None = "fro"
-) -> Array:  # noqa: A002
+) -> Array:
     x = _float(x, "matrix_norm")
     if x.ndim < 2:
         raise ValueError(f"ivy.linalg.matrix_norm: needs at least 2 dimensions, got shape {x.shape}")

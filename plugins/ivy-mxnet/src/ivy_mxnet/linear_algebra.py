@@ -11,9 +11,9 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from ._common import cast, norm_axis, on_host, promote2_arrays, via_uint8
 from ._dtypes import FLOATS, bool_
 from ._framework import Array, mnp, onp
+from ._helpers import cast, norm_axis, on_host, promote2_arrays, via_uint8
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import operator
 
-from ._common import norm_axes, norm_axis, on_host, promote_many, to_host, via_uint8
 from ._dtypes import INDEX, bool_
 from ._framework import Array, mnp, onp
+from ._helpers import norm_axes, norm_axis, on_host, promote_many, to_host, via_uint8
 
 __all__ = [
     "broadcast_arrays",
@@ -133,8 +133,6 @@ def reshape(x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) ->
 def roll(x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> Array:
     if x.dtype == bool_:
         return via_uint8(roll, x, shift, axis=axis)
-    if axis is None:
-        return mnp.roll(x.reshape(-1), operator.index(shift)).reshape(x.shape)
     if isinstance(axis, (tuple, list)):
         shifts = (
             [operator.index(s) for s in shift]
@@ -147,6 +145,10 @@ def roll(x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ..
         for s, a in zip(shifts, axis):
             out = mnp.roll(out, s, axis=norm_axis(a, x.ndim, "roll"))
         return out
+    if isinstance(shift, (tuple, list)):
+        raise TypeError(f"ivy.roll: a tuple of shifts needs a tuple of axes, got shift={shift!r}, axis={axis!r}")
+    if axis is None:
+        return mnp.roll(x.reshape(-1), operator.index(shift)).reshape(x.shape)
     return mnp.roll(x, operator.index(shift), axis=norm_axis(axis, x.ndim, "roll"))
 
 

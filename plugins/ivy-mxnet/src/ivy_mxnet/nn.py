@@ -28,9 +28,9 @@ from ivy.plugin_kit import (
 )
 from ivy.plugin_kit import channels_last as _channels_last
 
-from ._common import cast, where
 from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, uint8
 from ._framework import Array, mnp, npx, onp
+from ._helpers import cast, where
 
 
 def _to_first(x: Any, last: bool) -> Any:

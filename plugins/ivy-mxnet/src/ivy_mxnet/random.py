@@ -9,9 +9,9 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from ._common import cast, ctx_of, from_host, host, to_ctx, to_host, where
 from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, INDEX, INTS, float64, native
 from ._framework import Array, mnp, mx, onp
+from ._helpers import cast, ctx_of, from_host, host, to_ctx, to_host, where
 
 __all__ = ["seed", "random_uniform", "random_normal", "randint", "multinomial", "shuffle", "bernoulli"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from ._common import cast, norm_axes, norm_axis, on_host, promote2_arrays
-from ._common import where as _where
 from ._dtypes import INDEX, bool_
 from ._framework import Array, mnp, onp
+from ._helpers import cast, norm_axes, norm_axis, on_host, promote2_arrays
+from ._helpers import where as _where
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ._common import from_host, to_host
 from ._dtypes import INDEX
 from ._framework import Array, onp
+from ._helpers import from_host, to_host
 
 __all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import cast, norm_axis
 from ._dtypes import INDEX, bool_, int8
 from ._framework import Array, mnp
+from ._helpers import cast, norm_axis
 
 __all__ = ["argsort", "sort"]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import cast, from_host, norm_axes, norm_axis, on_host, to_host
 from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, INTS, bool_, int8, native, uint8, unsupported
 from ._framework import Array, autograd, mnp, onp
+from ._helpers import cast, from_host, norm_axes, norm_axis, on_host, to_host
 
 __all__ = ["cumulative_prod", "cumulative_sum", "max", "mean", "min", "prod", "std", "sum", "var"]
 
@@ -25,7 +25,7 @@ def _acc_dtype(x: Any, dtype: Any, op: str) -> Any:
     return x.dtype
 
 
-def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = None, keepdims: bool = False) -> Array:  # noqa: A001
+def sum(x: Array, /, *, axis: int | tuple[int, ...] | None = None, dtype: Any = None, keepdims: bool = False) -> Array:
     dt = _acc_dtype(x, dtype, "sum")
     axes = norm_axes(axis, x.ndim, "sum")
     if not axes:
@@ -58,11 +58,11 @@ def _extremum(fn: Any, x: Any, axis: Any, keepdims: bool, op: str) -> Any:
     return cast(fn(k, axis=axes, keepdims=keepdims), x.dtype)
 
 
-def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:  # noqa: A001
+def max(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     return _extremum(mnp.max, x, axis, keepdims, "max")
 
 
-def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:  # noqa: A001
+def min(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     return _extremum(mnp.min, x, axis, keepdims, "min")
 
 

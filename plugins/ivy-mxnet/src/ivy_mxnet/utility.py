@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ._common import cast, norm_axes, norm_axis, promote_many
 from ._dtypes import bool_
 from ._framework import Array, mnp
+from ._helpers import cast, norm_axes, norm_axis, promote_many
 
 __all__ = ["all", "any", "diff"]
 
 
-def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:  # noqa: A001
+def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     axes = norm_axes(axis, x.ndim, "all")
     b = cast(x, bool_)
     if not axes:
@@ -17,7 +17,7 @@ def all(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: boo
     return mnp.all(b, axis=axes, keepdims=keepdims)
 
 
-def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:  # noqa: A001
+def any(x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
     axes = norm_axes(axis, x.ndim, "any")
     b = cast(x, bool_)
     if not axes:

@@ -3,7 +3,7 @@ standard's casting table (``can_cast``) and dtype kinds (``isdtype``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -53,6 +53,12 @@ KINDS: dict[str, frozenset[np.dtype]] = {
 #: ``ivy.float32`` -> the native dtype...: found by identity (in DTYPES, an ``ivy.DType`` key
 #: compares through its Python ``__eq__``)
 _BY_CONSTANT = by_dtype_constant(DTYPES)
+
+
+@overload
+def native(dtype: None) -> None: ...
+@overload
+def native(dtype: Any) -> np.dtype: ...
 
 
 def native(dtype: Any) -> np.dtype | None:

@@ -3,7 +3,7 @@ raises ValueError for any other) and dtype names, so most are aliases."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, NoReturn
 
 import numpy as np
 
@@ -107,7 +107,7 @@ def _dtype_name(obj: Any) -> str | None:
         return None
 
 
-def _unsupported(name: str, obj: Any, cause: BaseException | None = None) -> None:
+def _unsupported(name: str, obj: Any, cause: BaseException | None = None) -> NoReturn:
     from ivy.errors import UnsupportedDTypeError
 
     raise UnsupportedDTypeError(
@@ -126,5 +126,5 @@ def full(shape: int | tuple[int, ...], fill_value: Any, *, dtype: Any = None, de
     return np.full(shape, fill_value, dtype=dtype, device=device)
 
 
-def meshgrid(*arrays: np.ndarray, indexing: str = "xy") -> list[np.ndarray]:
+def meshgrid(*arrays: np.ndarray, indexing: Literal["xy", "ij"] = "xy") -> list[np.ndarray]:
     return list(np.meshgrid(*arrays, indexing=indexing))  # NumPy 2 returns a tuple

@@ -149,7 +149,7 @@ def promote2(x1: Any, x2: Any, name: str) -> tuple[Any, Any]:
 
 
 def _binop(f: Any, name: str) -> Any:
-    def op(x1, x2, /):  # type: ignore[no-untyped-def]
+    def op(x1: Any, x2: Any, /) -> Any:
         t2 = type(x2)
         if t2 is float:  # (the common calls first, in this frame: a weak float needs no check)
             return f(x1, x2)

@@ -4,7 +4,7 @@ names; the n-dimensional ones need ``axes`` whenever ``s`` is given."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -37,13 +37,16 @@ fftshift = _fft.fftshift
 ifftshift = _fft.ifftshift
 
 
+_Norm = Literal["backward", "ortho", "forward"]
+
+
 def _last_axes(s: Sequence[int]) -> tuple[int, ...]:
     # NumPy 2 deprecates s without axes; the standard means the last len(s) axes.
     return tuple(range(-len(s), 0))
 
 
 def fftn(
-    x: np.ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward"
+    x: np.ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: _Norm = "backward"
 ) -> np.ndarray:
     if s is not None and axes is None:
         axes = _last_axes(s)
@@ -51,7 +54,7 @@ def fftn(
 
 
 def ifftn(
-    x: np.ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward"
+    x: np.ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: _Norm = "backward"
 ) -> np.ndarray:
     if s is not None and axes is None:
         axes = _last_axes(s)
@@ -59,7 +62,7 @@ def ifftn(
 
 
 def rfftn(
-    x: np.ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward"
+    x: np.ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: _Norm = "backward"
 ) -> np.ndarray:
     if s is not None and axes is None:
         axes = _last_axes(s)
@@ -67,7 +70,7 @@ def rfftn(
 
 
 def irfftn(
-    x: np.ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: str = "backward"
+    x: np.ndarray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None, norm: _Norm = "backward"
 ) -> np.ndarray:
     if s is not None:
         if axes is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -208,18 +208,20 @@ def pad(
     /,
     pad_width: int | Sequence[int] | Sequence[Sequence[int]],
     *,
-    mode: str = "constant",
+    mode: Literal["constant", "reflect", "symmetric", "edge", "wrap"] = "constant",
     value: complex = 0,
 ) -> np.ndarray:
     nd = np.ndim(x)
     if isinstance(pad_width, (int, np.integer)):
         widths = [(int(pad_width), int(pad_width))] * nd
-    elif len(pad_width) and isinstance(pad_width[0], (int, np.integer)):
-        if len(pad_width) != 2:
-            raise ValueError(f"pad: a flat pad_width must be one (before, after) pair, got {pad_width!r}")
-        widths = [(int(pad_width[0]), int(pad_width[1]))] * nd  # type: ignore[index]
     else:
-        widths = [(int(w[0]), int(w[1])) for w in pad_width]  # type: ignore[index]
+        pw: Sequence[Any] = pad_width  # pairs, or one flat pair: told apart here
+        if len(pw) and isinstance(pw[0], (int, np.integer)):
+            if len(pw) != 2:
+                raise ValueError(f"pad: a flat pad_width must be one (before, after) pair, got {pad_width!r}")
+            widths = [(int(pw[0]), int(pw[1]))] * nd
+        else:
+            widths = [(int(w[0]), int(w[1])) for w in pw]
     if len(widths) != nd:  # np.pad would broadcast a single pair; the spec wants one per axis
         raise ValueError(f"pad: pad_width has {len(widths)} entries for an array of {nd} dims")
     for axis, (lo, hi) in enumerate(widths):

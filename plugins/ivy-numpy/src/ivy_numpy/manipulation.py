@@ -44,7 +44,7 @@ def unstack(x: np.ndarray, /, *, axis: int = 0) -> tuple[np.ndarray, ...]:
         raise np.exceptions.AxisError(axis, nd)
     a = axis + nd if axis < 0 else axis
     pre = (slice(None),) * a
-    return tuple([x[(*pre, i)] for i in range(x.shape[a])])
+    return tuple([x[pre + (i,)] for i in range(x.shape[a])])
 
 
 def broadcast_arrays(*arrays: np.ndarray) -> list[np.ndarray]:

@@ -20,11 +20,15 @@ from typing import Any
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ivy.plugin_kit import axis_index, check_index_range, check_integer_indices, host_bounds
-from ivy.plugin_kit import channels_last as _channel_last
-from ivy.plugin_kit import check_bias as _check_bias
-from ivy.plugin_kit import ntuple as _tuple
-from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import (
+    axis_index,
+    check_index_range,
+    check_integer_indices,
+    conv_family,
+    conv_transpose_family,
+    host_bounds,
+    pool_family,
+)
 
 from ._dtypes import native
 from .random import dropout as _dropout
@@ -88,7 +92,7 @@ def _pad_input(x: np.ndarray, pads: Sequence[tuple[int, int]], axes: Sequence[in
     return out
 
 
-def _windows(xp: np.ndarray, axes: Sequence[int], k: Sequence[int], s: Sequence[int], d: Sequence[int]) -> np.ndarray:
+def _windows(xp: np.ndarray, axes: tuple[int, ...], k: Sequence[int], s: Sequence[int], d: Sequence[int]) -> np.ndarray:
     """A view ``[..., *out_spatial, ..., *k]``: every strided window, dilated taps last."""
     eff = [di * (ki - 1) + 1 for ki, di in zip(k, d)]
     win = sliding_window_view(xp, eff, axis=axes)
@@ -103,11 +107,9 @@ def _windows(xp: np.ndarray, axes: Sequence[int], k: Sequence[int], s: Sequence[
 # ---------------------------------------------------------------------------------------- convs
 
 
-def _biased(y: np.ndarray, bias: Any, data_format: str, n: int, op: str) -> np.ndarray:
-    """A convolution's result ``y`` plus its checked ``bias``, in place (``y`` is a fresh array)."""
-    cl = _channel_last(data_format, n)
-    _check_bias(bias, y.shape[-1 if cl else 1], op)
-    y += np.asarray(bias, dtype=y.dtype)[(slice(None),) + (() if cl else (None,) * n)]
+def _add_bias(y: np.ndarray, bias: Any, cl: bool) -> np.ndarray:
+    """A convolution's result ``y`` plus its (checked) ``bias``, in place (``y`` is a fresh array)."""
+    y += np.asarray(bias, dtype=y.dtype)[(slice(None),) + (() if cl else (None,) * (y.ndim - 2))]
     return y
 
 
@@ -120,19 +122,21 @@ def _to_channel_last(x: np.ndarray, cl: bool, pads: Sequence[tuple[int, int]]) -
 
 
 def _conv(
-    n: int, x: np.ndarray, w: np.ndarray, strides: Any, padding: Any, data_format: str, dilations: Any
+    x: np.ndarray,
+    w: np.ndarray,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    bias: Any = None,
 ) -> np.ndarray:
     """x [N, *S, Ci] or [N, Ci, *S]; w [*K, Ci, Co] -> the output in the layout of x."""
-    cl = _channel_last(data_format, n)
+    n = len(s)
     x = np.asarray(x)
     w = np.asarray(w)
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
     k = w.shape[:n]
-    sizes = x.shape[1:-1] if cl else x.shape[2:]
-    pads = _pads(padding, n, sizes, [di * (ki - 1) + 1 for ki, di in zip(k, d)], s)
     axes = _spatial(n, True)
     xp = _pad_input(_to_channel_last(x, cl, pads), pads, axes, 0)  # [N, *P, Ci], C-contiguous
     win = _windows(xp, axes, k, s, d)  # [N, *O, Ci, *K]
@@ -141,80 +145,30 @@ def _conv(
     cols = win.transpose(0, *range(1, n + 1), *range(n + 2, 2 * n + 2), n + 1)
     y = np.matmul(cols.reshape(-1, math.prod(k) * w.shape[-2]), w.reshape(-1, w.shape[-1]))
     y = y.reshape(x.shape[0], *outs, w.shape[-1])
-    return y if cl else np.ascontiguousarray(np.moveaxis(y, -1, 1))
+    if not cl:
+        y = np.ascontiguousarray(np.moveaxis(y, -1, 1))
+    return y if bias is None else _add_bias(y, bias, cl)
 
 
-def conv1d(
+def _depthwise(
     x: np.ndarray,
-    filters: np.ndarray,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NWC",
-    dilations: int | Sequence[int] = 1,
-    bias: np.ndarray | None = None,
+    w: np.ndarray,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    bias: Any = None,
 ) -> np.ndarray:
-    y = _conv(1, x, filters, strides, padding, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 1, "conv1d")
-
-
-def conv2d(
-    x: np.ndarray,
-    filters: np.ndarray,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: np.ndarray | None = None,
-) -> np.ndarray:
-    y = _conv(2, x, filters, strides, padding, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 2, "conv2d")
-
-
-def conv3d(
-    x: np.ndarray,
-    filters: np.ndarray,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NDHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: np.ndarray | None = None,
-) -> np.ndarray:
-    y = _conv(3, x, filters, strides, padding, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 3, "conv3d")
-
-
-def depthwise_conv2d(
-    x: np.ndarray,
-    filters: np.ndarray,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: np.ndarray | None = None,
-) -> np.ndarray:
-    cl = _channel_last(data_format, 2)
     x = np.asarray(x)
-    w = np.asarray(filters)  # [fh, fw, C]
+    w = np.asarray(w)  # [fh, fw, C]
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
-    s = _tuple(strides, 2, "strides")
-    d = _tuple(dilations, 2, "dilations")
     k = w.shape[:2]
     axes = _spatial(2, cl)
-    sizes = [x.shape[a] for a in axes]
-    pads = _pads(padding, 2, sizes, [di * (ki - 1) + 1 for ki, di in zip(k, d)], s)
     xp = _pad_input(x, pads, axes, 0)
     outs = [(xp.shape[a] - di * (ki - 1) - 1) // si + 1 for a, ki, di, si in zip(axes, k, d, s)]
     # one [fh, fw] filter per channel: a multiply-add per filter tap over the whole batch
-    out = None
+    out: Any = None
     for tap in product(range(k[0]), range(k[1])):
         sl = [slice(None)] * xp.ndim
         for a, t, di, si, o in zip(axes, tap, d, s, outs):
@@ -224,108 +178,42 @@ def depthwise_conv2d(
             out = xp[tuple(sl)] * wt
         else:
             out += xp[tuple(sl)] * wt
-    return out if bias is None else _biased(out, bias, data_format, 2, "depthwise_conv2d")
+    return out if bias is None else _add_bias(out, bias, cl)
 
 
-def _conv_transpose(
-    n: int,
+def _conv_t(
     x: np.ndarray,
     filters: np.ndarray,
-    strides: Any,
-    padding: Any,
-    output_shape: Any,
-    data_format: str,
-    dilations: Any,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    outs: tuple[int, ...],
+    bias: Any = None,
 ) -> np.ndarray:
-    cl = _channel_last(data_format, n)
+    n = len(s)
     x = np.asarray(x)
     if not cl:
         x = np.moveaxis(x, 1, -1)
     w = np.asarray(filters)  # [*K, d_out, d_in]
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
     sizes = x.shape[1:-1]
     k = w.shape[:n]
-    eff = [di * (ki - 1) + 1 for ki, di in zip(k, d)]
-    full = [(i - 1) * si + e for i, si, e in zip(sizes, s, eff)]  # the output before removing padding
-    outs: tuple[int, ...] | None = None
-    if output_shape is not None:
-        o = [int(v) for v in output_shape]
-        if len(o) == n + 2:  # a whole output shape: keep the spatial part
-            o = o[1:-1] if cl else o[2:]
-        outs = _tuple(o, n, "output_shape")
-    if isinstance(padding, str) and padding.upper() == "SAME":
-        if outs is None:
-            outs = tuple(i * si for i, si in zip(sizes, s))
-        pads = []
-        for i, o_, si, e in zip(sizes, outs, s, eff):
-            total = max((i - 1) * si + e - o_, 0)  # the forward SAME padding of an input of size o_
-            pads.append((total // 2, total - total // 2))
-    else:
-        pads = _pads(padding, n, full, eff, s)
-        if outs is None:
-            outs = tuple(f - lo - hi for f, (lo, hi) in zip(full, pads))
+    full = [(i - 1) * si + di * (ki - 1) + 1 for i, si, ki, di in zip(sizes, s, k, d)]  # before removing padding
     # the adjoint of the forward window gather: every input position scatters its filter taps
     y = np.matmul(x.reshape(-1, w.shape[-1]), w.reshape(-1, w.shape[-1]).T)
     y = y.reshape(*x.shape[:-1], *k, w.shape[-2])  # [N, *I, *K, d_out]
-    ext = [max(f, lo + o_) for f, o_, (lo, _) in zip(full, outs, pads)]
+    ext = [max(f, lo + o) for f, o, (lo, _) in zip(full, outs, pads)]
     acc = np.zeros((x.shape[0], *ext, w.shape[-2]), dtype=y.dtype)
     lead = (slice(None),) * (n + 1)
     for tap in product(*(range(ki) for ki in k)):
         dst = tuple(slice(t * di, t * di + si * (i - 1) + 1, si) for t, di, si, i in zip(tap, d, s, sizes))
         acc[(slice(None), *dst)] += y[lead + tap]
-    out = acc[(slice(None), *(slice(lo, lo + o_) for (lo, _), o_ in zip(pads, outs)))]
-    return np.ascontiguousarray(out if cl else np.moveaxis(out, -1, 1))
-
-
-def conv1d_transpose(
-    x: np.ndarray,
-    filters: np.ndarray,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NWC",
-    dilations: int | Sequence[int] = 1,
-    bias: np.ndarray | None = None,
-) -> np.ndarray:
-    y = _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 1, "conv1d_transpose")
-
-
-def conv2d_transpose(
-    x: np.ndarray,
-    filters: np.ndarray,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: np.ndarray | None = None,
-) -> np.ndarray:
-    y = _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 2, "conv2d_transpose")
-
-
-def conv3d_transpose(
-    x: np.ndarray,
-    filters: np.ndarray,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NDHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: np.ndarray | None = None,
-) -> np.ndarray:
-    y = _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations)
-    return y if bias is None else _biased(y, bias, data_format, 3, "conv3d_transpose")
+    out = np.ascontiguousarray(acc[(slice(None), *(slice(lo, lo + o) for (lo, _), o in zip(pads, outs)))])
+    if bias is not None:
+        out = _add_bias(out, bias, True)
+    return out if cl else np.ascontiguousarray(np.moveaxis(out, -1, 1))
 
 
 # -------------------------------------------------------------------------------------- pooling
@@ -346,22 +234,18 @@ def _lowest(dt: np.dtype) -> Any:
 
 
 def _pool(
-    n: int,
     x: np.ndarray,
-    kernel: Any,
-    strides: Any,
-    padding: Any,
-    data_format: str,
+    k: tuple[int, ...],
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    cl: bool,
     kind: str,
     count_include_pad: bool = False,
 ) -> np.ndarray:
-    cl = _channel_last(data_format, n)
+    n = len(k)
     x = np.asarray(x)
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(strides, n, "strides")
     axes = _spatial(n, cl)
     sizes = [x.shape[a] for a in axes]
-    pads = _pads(padding, n, sizes, k, s)
     is_max = kind == "max"
     if is_max:
         xp = _pad_input(x, pads, axes, _lowest(x.dtype))  # padded positions never win
@@ -404,55 +288,42 @@ def _pool(
         return acc / cnt.reshape(shape)
 
 
-def max_pool1d(x: np.ndarray, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC") -> np.ndarray:
-    return _pool(1, x, kernel, strides, padding, data_format, "max")
-
-
-def max_pool2d(x: np.ndarray, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC") -> np.ndarray:
-    return _pool(2, x, kernel, strides, padding, data_format, "max")
-
-
-def max_pool3d(x: np.ndarray, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC") -> np.ndarray:
-    return _pool(3, x, kernel, strides, padding, data_format, "max")
-
-
-def avg_pool1d(
-    x: np.ndarray,
-    kernel: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NWC",
-    count_include_pad: bool = False,
+def _max_pool(
+    x: np.ndarray, k: tuple[int, ...], s: tuple[int, ...], pads: list[tuple[int, int]], cl: bool
 ) -> np.ndarray:
-    return _pool(1, x, kernel, strides, padding, data_format, "avg", count_include_pad)
+    return _pool(x, k, s, pads, cl, "max")
 
 
-def avg_pool2d(
+def _avg_pool(
     x: np.ndarray,
-    kernel: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    count_include_pad: bool = False,
+    k: tuple[int, ...],
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    cl: bool,
+    count_include_pad: bool,
 ) -> np.ndarray:
-    return _pool(2, x, kernel, strides, padding, data_format, "avg", count_include_pad)
+    return _pool(x, k, s, pads, cl, "avg", count_include_pad)
 
 
-def avg_pool3d(
-    x: np.ndarray,
-    kernel: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NDHWC",
-    count_include_pad: bool = False,
-) -> np.ndarray:
-    return _pool(3, x, kernel, strides, padding, data_format, "avg", count_include_pad)
+_FAMILY = {
+    **conv_family(_conv, fused_bias=True),
+    **conv_family(_depthwise, (2,), fused_bias=True, depthwise=True),
+    **conv_transpose_family(_conv_t, fused_bias=True),
+    **pool_family(_max_pool, _avg_pool),
+}
+conv1d = _FAMILY["conv1d"]
+conv2d = _FAMILY["conv2d"]
+conv3d = _FAMILY["conv3d"]
+depthwise_conv2d = _FAMILY["depthwise_conv2d"]
+conv1d_transpose = _FAMILY["conv1d_transpose"]
+conv2d_transpose = _FAMILY["conv2d_transpose"]
+conv3d_transpose = _FAMILY["conv3d_transpose"]
+max_pool1d = _FAMILY["max_pool1d"]
+max_pool2d = _FAMILY["max_pool2d"]
+max_pool3d = _FAMILY["max_pool3d"]
+avg_pool1d = _FAMILY["avg_pool1d"]
+avg_pool2d = _FAMILY["avg_pool2d"]
+avg_pool3d = _FAMILY["avg_pool3d"]
 
 
 # ------------------------------------------------------------------------------ error function

@@ -19,11 +19,9 @@ def diff(
     prepend: np.ndarray | None = None,
     append: np.ndarray | None = None,
 ) -> np.ndarray:
-    if prepend is None and append is None:
-        return np.diff(x, n, axis)
     # np.diff treats prepend=None as a value (an object array): pass only the given ones.
+    if prepend is None:
+        return np.diff(x, n, axis) if append is None else np.diff(x, n, axis, append=append)
     if append is None:
         return np.diff(x, n, axis, prepend=prepend)
-    if prepend is None:
-        return np.diff(x, n, axis, append=append)
     return np.diff(x, n, axis, prepend=prepend, append=append)

@@ -6,9 +6,9 @@ from typing import Any
 
 from ivy.plugin import BackendImpl, collect_ops
 
-from ._common import default_place, devices
 from ._dtypes import DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, DTYPES, INDEX
 from ._framework import Tensor, paddle
+from ._helpers import default_place, devices
 from .random import RANDOM_SNAPSHOT
 
 

@@ -57,7 +57,8 @@ def _named(fn: Callable[..., Any], n: int) -> Callable[..., Any]:
     names = ", ".join(f"a{i}" for i in range(n))
     name = f"call_{next(_made)}"
     ns: dict[str, Any] = {"fn": fn}
-    exec(f"def {name}({names}{', ' if n else ''}**kwargs):\n    return fn({names}{', ' if n else ''}**kwargs)\n", ns)  # noqa: S102 - a fixed template
+    # a fixed template
+    exec(f"def {name}({names}{', ' if n else ''}**kwargs):\n    return fn({names}{', ' if n else ''}**kwargs)\n", ns)
     return functools.wraps(fn)(ns[name])
 
 

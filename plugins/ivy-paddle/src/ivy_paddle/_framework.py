@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import os
 import warnings
+from typing import Any
 
 
-def _import_paddle():  # type: ignore[no-untyped-def]
+def _import_paddle() -> Any:  # the paddle module
     key = "GLOG_minloglevel"
     had = os.environ.get(key)
     if had is None:

@@ -4,7 +4,7 @@
 :class:`TranspiledModule` is a ``paddle.nn.Layer`` whose sublayer tree mirrors the graph's key
 chains: the parameter ``encoder/layer/0/weight`` is the parameter ``weight`` (made with
 ``create_parameter``) of the sublayer ``encoder.layer.0``, so ``state_dict()`` keys read as the
-source's names. Buffers (BatchNorm's running statistics) are persistable buffers, replaced after
+source's names. Buffers (BatchNorm's running statistics) are persistable buffers, updated in place after
 each forward pass in training mode. Parameters the source does not train (``graph.meta
 ["frozen"]``: torch's ``requires_grad=False``) are parameters with ``stop_gradient=True``; a
 parameter the source holds under several names (tied weights, ``graph.meta["ties"]``) is one
@@ -51,18 +51,15 @@ class TranspiledModule(paddle.nn.Layer):
 
     def __init__(self, graph: Any, *, retrace: Any = None) -> None:
         super().__init__()
-        from ivy import _registry
-
         self.__dict__["programs"] = ModulePrograms(graph, "paddle", retrace=retrace, compile=False)
         graph = self.programs.graph  # (in the dtypes the target has)
         #: key chain -> (the layer holding it, its name there)
         self.__dict__["_ivy_places"] = {}
-        b = _registry.get_backend("paddle")
         held = set(self.programs.buffers)
         frozen = set(self.programs.frozen)
         for chain in graph.params:
             owner, leaf = self._place(chain)
-            x = graph.param_values[chain].to_native(b)
+            x = self.programs.initial_value(chain)
             floating = x.is_floating_point() or x.is_complex()
             if (chain in held and chain not in frozen) or not floating:
                 owner.register_buffer(leaf, x.detach().clone(), persistable=True)
@@ -125,11 +122,11 @@ class TranspiledModule(paddle.nn.Layer):
             values[chain] = x if x is not None else owner._buffers[leaf]
         out, updates = self.programs.run(values, self.training, args, kwargs)
         for chain, x in (updates or {}).items():
+            # in place, as paddle's own layers update theirs (BatchNorm's running statistics): a
+            # tied buffer's other names hold this tensor too, and a caller that handed the layer
+            # its own buffers for the call (ivy.from_native_module's wrapper) reads them back
             owner, leaf = self._ivy_places[chain]
-            owner._buffers[leaf] = x.detach()
-            for alias, (a_owner, a_leaf) in self._ivy_aliases.items():
-                if self.programs.ties[alias] == chain:  # (a buffer held under two names: one value)
-                    a_owner._buffers[a_leaf] = owner._buffers[leaf]
+            paddle.assign(x.detach(), owner._buffers[leaf])
         return out
 
     def extra_repr(self) -> str:

@@ -11,18 +11,22 @@ from collections.abc import Callable
 from typing import Any
 
 from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import ntuple, specializer
 from ivy.plugin_kit import padding_pairs as _pads
-from ivy.plugin_kit import specializer
 
 from . import elementwise, nn
-from ._common import _C_ops
 from ._framework import Tensor, paddle
+from ._helpers import _C_ops
 from .elementwise import _EXACT
-from .nn import _CONV, _PD_FORMAT, _PERM, _f32_exact, _full_pads, _tuple
+from .nn import _CONV, _PD_FORMAT, _PERM, _f32_exact, _full_pads
 
 __all__: list[str] = []
 
 _FLOATS = {"float16", "bfloat16", "float32", "float64"}
+
+
+def _tuple(v: Any, n: int, what: str) -> list[int]:
+    return list(ntuple(v, n, what))  # paddle's functions take lists
 
 
 def _c_conv(n: int, s: list[int], pads: list[int], d: list[int], fmt: str) -> Callable[..., Any] | None:

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ._common import prod
 from ._dtypes import COMPLEX, FLOATS, bool_
+from ._helpers import prod
 
 __all__ = ["to_numpy", "to_scalar", "to_list"]
 

@@ -12,7 +12,6 @@ from ivy import dtype_name
 from ivy.plugin_kit import composed
 
 from ._bounds import check_size
-from ._common import _C_ops, cast, fits, place, promote_many, to_device
 from ._dtypes import (
     COMPLEX,
     DEFAULT_COMPLEX,
@@ -33,6 +32,7 @@ from ._dtypes import (
     unsupported,
 )
 from ._framework import Tensor, paddle
+from ._helpers import _C_ops, cast, fits, place, promote_many, to_device
 
 __all__ = [
     "arange",

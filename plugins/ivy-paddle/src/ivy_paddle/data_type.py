@@ -9,9 +9,9 @@ import numpy as np
 from ivy.plugin_kit import DTYPE_KINDS as KINDS
 from ivy.plugin_kit import promote_types
 
-from ._common import to_device
 from ._dtypes import COMPLEX, NAME, PDTYPE, PROMOTE, REAL_OF, native, scalar_dtype
 from ._framework import Tensor, paddle
+from ._helpers import to_device
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
 

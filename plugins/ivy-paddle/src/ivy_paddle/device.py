@@ -10,8 +10,8 @@ from typing import Any
 
 from ivy.plugin_kit import device_kinds
 
-from ._common import PLACE_TYPES, default_place, place, same_place
 from ._framework import Tensor, paddle
+from ._helpers import PLACE_TYPES, default_place, place, same_place
 
 __all__ = ["dev", "to_device", "default_device", "devices", "num_gpus", "gpu_is_available"]
 
@@ -90,8 +90,8 @@ def _checked(device: Any) -> Any:
         raise ValueError(f"unknown device {device!r} for the paddle backend: {e}") from None
     if not isinstance(p, PLACE_TYPES):  # pragma: no cover - place() returns places only
         raise ValueError(f"unknown device {device!r} for the paddle backend")
-    idx = _gpu_index(p)
-    if idx is not None and idx >= num_gpus():
+    gpu = _gpu_index(p)
+    if gpu is not None and gpu >= num_gpus():
         raise ValueError(f"device {device!r} is not available to the paddle backend (devices: {', '.join(devices())})")
     return p
 

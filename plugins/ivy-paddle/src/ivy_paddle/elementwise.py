@@ -13,7 +13,6 @@ from typing import Any
 
 from ivy.plugin_kit import fastpath
 
-from ._common import RETRY, c_op, cast, fits, promote2, scalar, unary, where3
 from ._dtypes import (
     COMPLEX,
     FLOATS,
@@ -31,6 +30,7 @@ from ._dtypes import (
     unsupported,
 )
 from ._framework import Tensor, paddle
+from ._helpers import RETRY, c_op, cast, fits, promote2, scalar, unary, where3
 
 __all__ = [
     "abs",
@@ -217,7 +217,7 @@ def abs(x: Any, /) -> Any:
     return paddle.abs(x)
 
 
-# (no fastpath: a dtype guard costs more than this function does; see _common)
+# (no fastpath: a dtype guard costs more than this function does; see _helpers)
 def exp(x: Any, /) -> Any:
     if id(x.dtype) in COMPLEX:
         return _exp_complex(x)

@@ -8,9 +8,9 @@ from typing import Any
 
 from ivy.plugin_kit import axis_index, check_fft_points
 
-from ._common import place
 from ._dtypes import DEFAULT_FLOAT, native
 from ._framework import paddle
+from ._helpers import place
 from .manipulation import roll
 
 __all__ = [

@@ -16,10 +16,10 @@ from typing import Any
 from ivy.plugin_kit import axis_index, check_count, check_index_range, composed
 
 from ._bounds import bounds, check_item_query, integral
-from ._common import norm_axis, promote_many
 from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, bool_, idset, int8, int16, int32, int64, native, uint8
 from ._dtypes import INEXACT as _INEXACT
 from ._framework import Tensor, paddle
+from ._helpers import norm_axis, promote_many
 from .data_type import astype
 from .manipulation import permute_dims, reshape
 
@@ -266,9 +266,9 @@ def pad(
     if isinstance(pad_width, int):
         widths = [(pad_width, pad_width)] * x.ndim
     elif len(pad_width) and isinstance(pad_width[0], int):
-        widths = [tuple(pad_width)] * x.ndim  # type: ignore[list-item]
+        widths = [tuple(pad_width)] * x.ndim
     else:
-        widths = [tuple(w) for w in pad_width]  # type: ignore[union-attr]
+        widths = [tuple(w) for w in pad_width]
     if len(widths) != x.ndim:
         raise ValueError(f"pad: pad_width has {len(widths)} entries for an array of {x.ndim} dims")
     flat: list[int] = []

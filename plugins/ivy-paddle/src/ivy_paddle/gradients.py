@@ -163,7 +163,7 @@ def _top_grad(y: Tensor, inputs: list[Tensor]) -> list[Any]:
     """``paddle.grad(y, inputs, allow_unused=True)`` in dynamic mode: paddle.grad's own C call
     with the arguments it would pass, without its Python checks and decorators (several µs of a
     small training step; this is the gradient of every eager step and emitted loss program)."""
-    if _PARTIAL_GRAD[0] is not False and _eager_mode():
+    if _PARTIAL_GRAD[0] is not False and _run_partial_grad is not None and _eager_mode():
         try:
             # (outputs, inputs, grad outputs, retain graph, create graph, only inputs, allow
             # unused, no-grad vars, dump path): paddle.grad's defaults, allow_unused=True

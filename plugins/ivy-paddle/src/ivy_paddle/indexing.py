@@ -7,8 +7,8 @@ from typing import Any
 from ivy.plugin_kit import axis_index
 
 from ._bounds import integral
-from ._common import lift
 from ._framework import paddle
+from ._helpers import lift
 
 __all__ = ["take", "take_along_axis"]
 

@@ -105,7 +105,7 @@ class IvyPaddleLayer(paddle.nn.Layer):
         self.ivy_module.train(True)
         return self
 
-    def eval(self) -> IvyPaddleLayer:  # type: ignore[override]
+    def eval(self) -> IvyPaddleLayer:
         super().eval()
         self.ivy_module.train(False)
         return self
@@ -124,7 +124,8 @@ class PaddleLayerWrapper(NativeModuleWrapper):
     """
 
     def __init__(self, native: paddle.nn.Layer) -> None:
-        params, buffers = {}, {}
+        params: dict[str, paddle.Tensor] = {}
+        buffers: dict[str, paddle.Tensor] = {}
         for n, p in native.named_parameters():
             (buffers if p.stop_gradient else params)[n] = p
         for n, b in native.named_buffers():
@@ -145,7 +146,9 @@ class PaddleLayerWrapper(NativeModuleWrapper):
             training=native.training,
         )
 
-    def _native_call(self, params, buffers, args, kwargs):  # type: ignore[no-untyped-def]
+    def _native_call(
+        self, params: dict[str, Any], buffers: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[Any, dict[str, Any] | None]:
         native = self._native
         if native.training != self.training:
             native.train() if self.training else native.eval()
@@ -165,7 +168,7 @@ class PaddleLayerWrapper(NativeModuleWrapper):
                 getattr(layer, kind)[attr] = old
         return out, ({k: _stopped(b) for k, b in bufs.items()} if self.training and bufs else None)
 
-    def _write_native(self, params, buffers):  # type: ignore[no-untyped-def]
+    def _write_native(self, params: dict[str, Any], buffers: dict[str, Any]) -> None:
         with paddle.no_grad():
             for n, x in {**params, **buffers}.items():
                 layer, kind, attr = self._slots[n]

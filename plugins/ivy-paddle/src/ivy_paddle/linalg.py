@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from ._common import norm_axes, promote2
 from ._dtypes import COMPLEX, INEXACT, bool_, float32, idset, int8, int16, int32, int64, uint8
 from ._framework import Tensor, paddle
+from ._helpers import norm_axes, promote2
 from .data_type import finfo
 from .elementwise import multiply
 from .linear_algebra import matmul, matrix_transpose, tensordot, vecdot
@@ -234,6 +234,7 @@ def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any
     if id(x.dtype) not in INEXACT:
         x = paddle.cast(x, float32)  # integer input: the default real floating dtype
     a = paddle.abs(x)  # real for complex input
+    axes: list[int] | None
     if axis == ():
         axes = []
     else:

@@ -7,9 +7,9 @@ from typing import Any
 
 from ivy.plugin_kit import fastpath
 
-from ._common import c_op, promote2
 from ._dtypes import COMPLEX, INTS, T_COMPLEX, T_FLOATS, bool_, idset, int8, int16, int32, uint8
 from ._framework import Tensor, paddle
+from ._helpers import c_op, promote2
 from .manipulation import broadcast_shapes
 
 __all__ = ["matmul", "matrix_transpose", "tensordot", "vecdot"]

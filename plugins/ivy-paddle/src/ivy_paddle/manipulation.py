@@ -6,9 +6,9 @@ from typing import Any
 
 from ivy.plugin_kit import axis_tuple, fastpath
 
-from ._common import lift, norm_axes, norm_axis, promote_many
 from ._dtypes import idset, int8, int16, uint8
 from ._framework import Tensor, paddle
+from ._helpers import lift, norm_axes, norm_axis, promote_many
 
 _LIFT = idset(int8, int16, uint8)
 
@@ -89,7 +89,7 @@ def expand_dims(x: Any, /, axis: int = 0) -> Any:
 
 def flip(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
     if axis is None:
-        axis = list(range(len(x.shape)))
+        axis = tuple(range(len(x.shape)))
     if axis == () or axis == []:
         return x.clone()
     if id(x.dtype) in _LIFT:

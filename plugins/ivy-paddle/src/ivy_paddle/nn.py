@@ -17,20 +17,20 @@ import struct
 from collections.abc import Sequence
 from typing import Any
 
-from ivy.plugin_kit import axis_index, axis_tuple, composed, fastpath, ntuple
-from ivy.plugin_kit import channels_last as _channel_last
-from ivy.plugin_kit import check_bias as _check_bias
-from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import (
+    axis_index,
+    axis_tuple,
+    composed,
+    conv_family,
+    conv_transpose_family,
+    fastpath,
+    pool_family,
+)
 
 from ._bounds import check_indices, integral
-from ._common import c_op
 from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, int32, int64, native
 from ._framework import Tensor, paddle
-
-
-def _tuple(v: Any, n: int, what: str) -> list[int]:
-    return list(ntuple(v, n, what))  # paddle's functions take lists
-
+from ._helpers import c_op
 
 __all__ = [
     # primitives
@@ -103,112 +103,72 @@ def _full_pads(pads: Sequence[tuple[int, int]], cl: bool) -> list[list[int]]:
     return [[0, 0], *sp, [0, 0]] if cl else [[0, 0], [0, 0], *sp]
 
 
-def _spatial(x: Tensor, n: int, cl: bool) -> list[int]:
-    return list(x.shape[1 : 1 + n]) if cl else list(x.shape[2:])
-
-
 # ---------------------------------------------------------------------------------------- convs
 
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv1d_transpose, 2: F.conv2d_transpose, 3: F.conv3d_transpose}
 
 
-def _bias(bias: Tensor, channels: int, dtype: Any, op: str) -> Tensor:
-    """A given bias checked against the output channels, in the result's dtype."""
-    _check_bias(bias, channels, op)
-    return bias if bias.dtype == dtype else bias.astype(dtype)
-
-
-def _add_bias(y: Tensor, bias: Tensor, cl: bool) -> Tensor:
-    """``y + bias`` on the channel axis. Not paddle's own ``bias=``: its broadcast add along an
-    axis runs a third slower than this add of a reshaped bias (forward and backward, CPU)."""
+def _add_bias(y: Tensor, bias: Tensor | None, cl: bool) -> Tensor:
+    """``y + bias`` on the channel axis, the (checked) bias in the result's dtype. Not paddle's own
+    ``bias=``: its broadcast add along an axis runs a third slower than this add of a reshaped
+    bias (forward and backward, CPU)."""
+    if bias is None:
+        return y
+    if bias.dtype != y.dtype:
+        bias = bias.astype(y.dtype)
     return y + bias if cl else y + bias.reshape([-1] + [1] * (len(y.shape) - 2))
 
 
-def _conv(
-    n: int,
+def _conv_call(
     x: Tensor,
     w: Tensor,
-    strides: Any,
-    padding: Any,
-    data_format: str,
-    dilations: Any,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
     bias: Tensor | None,
     groups: int = 1,
-    op: str = "",
 ) -> Tensor:
-    cl = _channel_last(data_format, n)
+    """paddle's convolution of ``x`` in the op's layout with paddle-layout weights ``w``."""
+    n = len(s)
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
-    if bias is not None:
-        bias = _bias(bias, w.shape[0], x.dtype, op or f"conv{n}d")
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
-    ks = list(w.shape[2:])
-    pads = _pads(padding, n, _spatial(x, n, cl), [di * (k - 1) + 1 for di, k in zip(d, ks)], s)
     y = _CONV[n](
-        x, w, stride=s, padding=_full_pads(pads, cl), dilation=d, groups=groups, data_format=_PD_FORMAT[(n, cl)]
+        x,
+        w,
+        stride=list(s),
+        padding=_full_pads(pads, cl),
+        dilation=list(d),
+        groups=groups,
+        data_format=_PD_FORMAT[(n, cl)],
     )
-    return y if bias is None else _add_bias(y, bias, cl)
+    return _add_bias(y, bias, cl)
 
 
-def conv1d(
+def _conv(
     x: Tensor,
     filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NWC",
-    dilations: int | Sequence[int] = 1,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
     bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv(1, x, filters.transpose(_PERM[1]), strides, padding, data_format, dilations, bias)
+    return _conv_call(x, filters.transpose(_PERM[len(s)]), s, pads, d, cl, bias)
 
 
-def conv2d(
+def _depthwise(
     x: Tensor,
     filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: Tensor | None = None,
-) -> Tensor:
-    return _conv(2, x, filters.transpose(_PERM[2]), strides, padding, data_format, dilations, bias)
-
-
-def conv3d(
-    x: Tensor,
-    filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NDHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: Tensor | None = None,
-) -> Tensor:
-    return _conv(3, x, filters.transpose(_PERM[3]), strides, padding, data_format, dilations, bias)
-
-
-def depthwise_conv2d(
-    x: Tensor,
-    filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
     bias: Tensor | None = None,
 ) -> Tensor:
     w = filters.transpose([2, 0, 1]).unsqueeze(1)  # [fh, fw, c] -> [c, 1, fh, fw], one group per channel
-    return _conv(
-        2, x, w, strides, padding, data_format, dilations, bias, groups=filters.shape[-1], op="depthwise_conv2d"
-    )
+    return _conv_call(x, w, s, pads, d, cl, bias, groups=filters.shape[-1])
 
 
 def _crop_or_pad(y: Tensor, axis: int, lo: int, size: int) -> Tensor:
@@ -225,96 +185,27 @@ def _crop_or_pad(y: Tensor, axis: int, lo: int, size: int) -> Tensor:
     return y
 
 
-def _conv_transpose(
-    n: int,
+def _conv_t(
     x: Tensor,
     filters: Tensor,
-    strides: Any,
-    padding: Any,
-    output_shape: Any,
-    data_format: str,
-    dilations: Any,
-    bias: Tensor | None,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    outs: tuple[int, ...],
+    bias: Tensor | None = None,
 ) -> Tensor:
-    cl = _channel_last(data_format, n)
+    n = len(s)
     w = filters.transpose(_PERM[n])  # [*k, d_out, d_in] -> [d_in, d_out, *k], paddle's transposed layout
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
-    if bias is not None:
-        bias = _bias(bias, w.shape[1], x.dtype, f"conv{n}d_transpose")
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
-    sizes = _spatial(x, n, cl)
-    eff = [di * (k - 1) + 1 for di, k in zip(d, w.shape[2:])]
-    full = [(i - 1) * si + e for i, si, e in zip(sizes, s, eff)]  # the output before removing padding
-    if output_shape is not None:
-        output_shape = [int(o) for o in output_shape]
-        if len(output_shape) == n + 2:  # a whole output shape: keep the spatial part
-            output_shape = output_shape[1:-1] if cl else output_shape[2:]
-        outs = _tuple(output_shape, n, "output_shape")
-    if isinstance(padding, str) and padding.upper() == "SAME":
-        if output_shape is None:
-            outs = [i * si for i, si in zip(sizes, s)]
-        pads = []
-        for i, o, si, e in zip(sizes, outs, s, eff):
-            total = max((i - 1) * si + e - o, 0)  # the forward SAME padding of an input of size o
-            pads.append((total // 2, total - total // 2))
-    else:
-        pads = _pads(padding, n, full, eff, s)
-        if output_shape is None:
-            outs = [f - lo - hi for f, (lo, hi) in zip(full, pads)]
     # the full transposed convolution, then remove `lo` at the start and crop or zero-pad the end
-    y = _CONV_T[n](x, w, stride=s, padding=0, dilation=d, data_format=_PD_FORMAT[(n, cl)])
+    y = _CONV_T[n](x, w, stride=list(s), padding=0, dilation=list(d), data_format=_PD_FORMAT[(n, cl)])
     first = 1 if cl else 2
     for i, (o, (lo, _)) in enumerate(zip(outs, pads)):
         y = _crop_or_pad(y, first + i, lo, o)
     # after the crop: positions zero-padded at the end get the bias too
-    return y if bias is None else _add_bias(y, bias, cl)
-
-
-def conv1d_transpose(
-    x: Tensor,
-    filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NWC",
-    dilations: int | Sequence[int] = 1,
-    bias: Tensor | None = None,
-) -> Tensor:
-    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations, bias)
-
-
-def conv2d_transpose(
-    x: Tensor,
-    filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: Tensor | None = None,
-) -> Tensor:
-    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations, bias)
-
-
-def conv3d_transpose(
-    x: Tensor,
-    filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NDHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: Tensor | None = None,
-) -> Tensor:
-    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations, bias)
+    return _add_bias(y, bias, cl)
 
 
 # -------------------------------------------------------------------------------------- pooling
@@ -341,7 +232,7 @@ def _window_max(x: Tensor, n: int, cl: bool, k: list[int], s: list[int], pads: l
     if any(lo or hi for lo, hi in pads):
         x = _pad_spatial(x, first, pads, int(paddle.iinfo(x.dtype).min))
     outs = [(x.shape[first + i] - k[i]) // s[i] + 1 for i in range(n)]
-    y = None
+    y: Any = None
     for off in _ndindex(k):
         starts = [off[i] for i in range(n)]
         ends = [off[i] + s[i] * (outs[i] - 1) + 1 for i in range(n)]
@@ -372,11 +263,11 @@ def _ndindex(k: Sequence[int]) -> list[tuple[int, ...]]:
     return out
 
 
-def _max_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str) -> Tensor:
-    cl = _channel_last(data_format, n)
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(strides, n, "strides")
-    pads = _pads(padding, n, _spatial(x, n, cl), k, s)
+def _max_pool(
+    x: Tensor, kernel: tuple[int, ...], strides: tuple[int, ...], pads: list[tuple[int, int]], cl: bool
+) -> Tensor:
+    n = len(kernel)
+    k, s = list(kernel), list(strides)
     if id(x.dtype) not in FLOATS:
         return _window_max(x, n, cl, k, s, pads)
     x2, k2, s2, p2 = _as_2d(n, x, cl, k, s, pads)
@@ -386,12 +277,15 @@ def _max_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_f
 
 
 def _avg_pool(
-    n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool
+    x: Tensor,
+    kernel: tuple[int, ...],
+    strides: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    cl: bool,
+    count_include_pad: bool,
 ) -> Tensor:
-    cl = _channel_last(data_format, n)
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(strides, n, "strides")
-    pads = _pads(padding, n, _spatial(x, n, cl), k, s)
+    n = len(kernel)
+    k, s = list(kernel), list(strides)
     if count_include_pad and any(lo or hi for lo, hi in pads):
         # paddle's divisor is wrong with exclusive=False and asymmetric padding: pad with zeros
         # here, then every window lies inside and is divided by the kernel size
@@ -406,41 +300,25 @@ def _avg_pool(
     return y.squeeze(1 if cl else 2) if n == 1 else y
 
 
-def max_pool1d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC") -> Tensor:
-    return _max_pool(1, x, kernel, strides, padding, data_format)
-
-
-def max_pool2d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC") -> Tensor:
-    return _max_pool(2, x, kernel, strides, padding, data_format)
-
-
-def max_pool3d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC") -> Tensor:
-    return _max_pool(3, x, kernel, strides, padding, data_format)
-
-
-def avg_pool1d(
-    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", count_include_pad: bool = False
-) -> Tensor:
-    return _avg_pool(1, x, kernel, strides, padding, data_format, count_include_pad)
-
-
-def avg_pool2d(
-    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", count_include_pad: bool = False
-) -> Tensor:
-    return _avg_pool(2, x, kernel, strides, padding, data_format, count_include_pad)
-
-
-def avg_pool3d(
-    x: Tensor,
-    kernel: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NDHWC",
-    count_include_pad: bool = False,
-) -> Tensor:
-    return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
+_FAMILY = {
+    **conv_family(_conv, fused_bias=True),
+    **conv_family(_depthwise, (2,), fused_bias=True, depthwise=True),
+    **conv_transpose_family(_conv_t, fused_bias=True),
+    **pool_family(_max_pool, _avg_pool),
+}
+conv1d = _FAMILY["conv1d"]
+conv2d = _FAMILY["conv2d"]
+conv3d = _FAMILY["conv3d"]
+depthwise_conv2d = _FAMILY["depthwise_conv2d"]
+conv1d_transpose = _FAMILY["conv1d_transpose"]
+conv2d_transpose = _FAMILY["conv2d_transpose"]
+conv3d_transpose = _FAMILY["conv3d_transpose"]
+max_pool1d = _FAMILY["max_pool1d"]
+max_pool2d = _FAMILY["max_pool2d"]
+max_pool3d = _FAMILY["max_pool3d"]
+avg_pool1d = _FAMILY["avg_pool1d"]
+avg_pool2d = _FAMILY["avg_pool2d"]
+avg_pool3d = _FAMILY["avg_pool3d"]
 
 
 def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int], /, *, data_format: str = "NHWC") -> Tensor:

@@ -16,9 +16,9 @@ from typing import Any
 
 from ivy.plugin_kit import check_probability
 
-from ._common import lift, norm_axis, place, to_device
 from ._dtypes import DEFAULT_FLOAT, FLOATS, float32, float64, int64, native
 from ._framework import Tensor, paddle
+from ._helpers import lift, norm_axis, place, to_device
 
 __all__ = [
     "seed",

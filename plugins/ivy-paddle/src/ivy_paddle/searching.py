@@ -6,9 +6,9 @@ from typing import Any
 
 from ivy.plugin_kit import axis_index, fastpath
 
-from ._common import RETRY, cast, norm_axes, promote2
 from ._dtypes import bool_, idset, int8, int16, int32, int64, uint8
 from ._framework import Tensor, paddle
+from ._helpers import RETRY, cast, norm_axes, promote2
 
 __all__ = ["argmax", "argmin", "count_nonzero", "nonzero", "searchsorted", "where"]
 

@@ -12,8 +12,6 @@ from typing import Any
 
 from ivy.plugin_kit import fastpath
 
-from ._common import RETRY, c_op, norm_axes, norm_axis
-from ._common import prod as _prod
 from ._dtypes import (
     COMPLEX,
     INEXACT,
@@ -29,6 +27,8 @@ from ._dtypes import (
     unsupported,
 )
 from ._framework import paddle
+from ._helpers import RETRY, c_op, norm_axes, norm_axis
+from ._helpers import prod as _prod
 
 __all__ = [
     "cumulative_prod",
@@ -63,7 +63,7 @@ def _axes(axis: Any, ndim: int) -> Any:
     return None if axis is None else norm_axes(axis, ndim)
 
 
-# (no fastpath: integer input needs a dtype guard, which costs more than this function; see _common)
+# (no fastpath: integer input needs a dtype guard, which costs more than this function; see _helpers)
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
     if dtype is None and id(x.dtype) in INEXACT and (axis is None or type(axis) is int):
         return _sum(x, axis, None, keepdims)  # fast path: floating input keeps its dtype

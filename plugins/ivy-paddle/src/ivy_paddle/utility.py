@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import norm_axes, norm_axis
 from ._dtypes import bool_
 from ._framework import paddle
+from ._helpers import norm_axes, norm_axis
 from .elementwise import subtract
 from .manipulation import concat
 

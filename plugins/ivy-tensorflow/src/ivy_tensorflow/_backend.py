@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")  # silence TF's C++ start-up chatter unless asked
+from ._startup import import_tensorflow
 
-import tensorflow as tf  # noqa: E402
+# first, before any module of the plugin imports TensorFlow: without its start-up lines
+tf = import_tensorflow()
 
 from ivy.plugin import BackendImpl, collect_ops  # noqa: E402
 

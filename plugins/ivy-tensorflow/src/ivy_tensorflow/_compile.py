@@ -82,8 +82,9 @@ class _FlatCalls:
         if _EAGER is None:
             _EAGER = _eager_type()
         self._fn = fn
-        #: key -> (concrete function, positions of its inputs among the call's flat tensors)
-        self._calls: dict[Any, tuple[Any, tuple[int, ...]]] | None = {}
+        #: key -> (concrete function, positions of its inputs among the call's flat tensors), or None
+        #: where that call cannot be replayed
+        self._calls: dict[Any, tuple[Any, tuple[int, ...]] | None] | None = {}
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         calls = self._calls
@@ -92,7 +93,7 @@ class _FlatCalls:
         flat: list[Any] = []
         key = _key((args, kwargs), flat)
         hit = calls.get(key, _NEW) if key is not None else None
-        if hit is not None and hit is not _NEW:
+        if type(hit) is tuple:  # (neither None nor _NEW)
             cf, order = hit
             return cf._call_flat([flat[i] for i in order], cf.captured_inputs)
         out = self._fn(*args, **kwargs)
@@ -106,7 +107,7 @@ class _FlatCalls:
         try:  # (internal API: where it differs, every call goes through tf.function)
             cf = self._fn.get_concrete_function(*args, **kwargs)
             ftype, _ = cf.function_type, cf._call_flat
-        except Exception:  # noqa: BLE001
+        except Exception:
             self._calls = None
             return None
         try:
@@ -117,7 +118,7 @@ class _FlatCalls:
                 full.apply_defaults()
                 bound = ftype.bind(*full.args, **full.kwargs)
             theirs = ftype.unpack_inputs(bound)
-        except Exception:  # noqa: BLE001
+        except Exception:
             return None
         at = {id(t): i for i, t in enumerate(flat)}
         if len(at) != len(flat) or len(theirs) != len(flat) or any(id(t) not in at for t in theirs):

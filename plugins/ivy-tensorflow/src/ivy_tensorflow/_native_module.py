@@ -39,7 +39,7 @@ def _register_record() -> None:
     except ImportError:
         return
 
-    def flatten(r: Record) -> tuple[list[Any], Any, list[Any]]:
+    def flatten(r: Any) -> tuple[list[Any], Any, list[Any]]:  # (optree types it as any collection)
         return list(r.values()), (list(r), r.type_name, r._fields), list(r)
 
     def unflatten(aux: Any, children: Any) -> Record:
@@ -87,16 +87,13 @@ class TranspiledLayer(keras.layers.Layer):
     def __init__(self, graph: Any, *, retrace: Any = None, name: str | None = None, **kwargs: Any) -> None:
         _check_keras_backend()
         super().__init__(name=name, **kwargs)
-        from ivy import _registry
-
         self.programs = ModulePrograms(graph, "tensorflow", retrace=retrace, compile=True)
         graph = self.programs.graph  # (in the dtypes the target has)
-        b = _registry.get_backend("tensorflow")
         held = set(self.programs.buffers)
         #: (key chain, keras variable), in the graph's order
         self._ivy_vars: list[tuple[str, Any]] = []
         for chain in graph.params:
-            x = tf.convert_to_tensor(graph.param_values[chain].to_native(b))
+            x = tf.convert_to_tensor(self.programs.initial_value(chain))
             trainable = chain not in held and (x.dtype.is_floating or x.dtype.is_complex)
             kv = self.add_weight(
                 shape=tuple(x.shape),

@@ -15,11 +15,18 @@ from ivy.plugin_kit import padding_pairs as _pads
 from ivy.plugin_kit import specializer
 
 from . import nn
-from .nn import _TO_FIRST, _TO_LAST, _mode
+from .nn import _TO_FIRST, _TO_LAST
 
 __all__: list[str] = []
 
 _FLOATS = {"float16", "bfloat16", "float32", "float64"}
+
+
+def _mode(padding: Any) -> str | None:
+    """TF's "SAME" / "VALID" for those strings (the spec's meaning), None for other padding."""
+    if isinstance(padding, str) and padding.upper() in ("SAME", "VALID"):
+        return padding.upper()
+    return None
 
 
 def _in_layout(call: Callable[..., Any], cl: bool) -> Callable[..., Any]:

@@ -212,10 +212,6 @@ def sqrt(x: Any, /) -> Any:
     return out
 
 
-def _copysign(a: Any, b: Any) -> Any:
-    return tf.where(gm.less(ga.bitcast(b, D.SAME_WIDTH_INT[b.dtype]), tf.zeros((), D.SAME_WIDTH_INT[b.dtype])), -a, a)
-
-
 def square(x: Any, /) -> Any:
     if x.dtype is D.BOOL:
         raise TypeError("square needs a numeric array, got bool")

@@ -11,7 +11,7 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
 
-from ivy.plugin_kit import axis_index, check_integer_indices, composed
+from ivy.plugin_kit import axis_index, check_carry, check_integer_indices, composed
 
 from . import _dtypes as D
 from ._helpers import ints, norm_axis, tensor
@@ -36,6 +36,9 @@ __all__ = [
     "pad",
     "top_k",
     "split",
+    # structured control flow
+    "while_loop",
+    "cond",
 ]
 
 _TENSORS = (tf.Tensor, tf.Variable)
@@ -338,10 +341,9 @@ def pad(
     nd = x.shape.rank
     if isinstance(pad_width, int):
         widths = [(pad_width, pad_width)] * nd
-    elif len(pad_width) and isinstance(pad_width[0], int):
-        widths = [tuple(pad_width)] * nd  # type: ignore[list-item]
     else:
-        widths = [tuple(w) for w in pad_width]  # type: ignore[union-attr]
+        pw: Sequence[Any] = pad_width  # pairs, or one flat pair: told apart here
+        widths = [tuple(pw)] * nd if len(pw) and isinstance(pw[0], int) else [tuple(w) for w in pw]
     if len(widths) != nd:
         raise ValueError(f"pad: pad_width has {len(widths)} entries for an array of {nd} dims")
     for axis, (lo, hi) in enumerate(widths):
@@ -432,3 +434,30 @@ def einsum(equation: str, /, *operands: Any) -> Any:
     if dt == D.U64:
         return tf.bitcast(tf.einsum(equation, *[tf.bitcast(o, D.I64) for o in ops]), D.U64)
     return tf.cast(tf.einsum(equation, *[tf.cast(o, D.I64) for o in ops]), dt)
+
+
+# ------------------------------------------------------------------------------- control flow
+
+
+def _scalar_pred(p: Any, op: str, what: str) -> Any:
+    if p.shape.num_elements() not in (None, 1):
+        raise ValueError(f"{op}: {what} must be a boolean array of one element, got shape {tuple(p.shape)}")
+    return tf.reshape(p, ())
+
+
+def while_loop(cond_fn: Any, body_fn: Any, loop_vars: Sequence[Any], /) -> tuple[Any, ...]:
+    # tf.while_loop: a Python loop when eager, one While op inside tf.function (differentiable)
+    init = tuple(loop_vars)
+    if not init:
+        raise ValueError("while_loop: loop_vars must hold at least one array")
+    out = tf.while_loop(
+        lambda *c: _scalar_pred(cond_fn(*c), "while_loop", "cond_fn's result"),
+        lambda *c: check_carry(c, body_fn(*c)),
+        init,
+    )
+    return tuple(out)
+
+
+def cond(pred: Any, true_fn: Any, false_fn: Any, operands: Sequence[Any], /) -> Any:
+    ops = tuple(operands)
+    return tf.cond(_scalar_pred(pred, "cond", "pred"), lambda: true_fn(*ops), lambda: false_fn(*ops))

@@ -66,10 +66,14 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
     perm = [i for i in range(n) if i != axis] + [axis]
     xb = tf.broadcast_to(x, [batch[i] if i != axis else xs[i] for i in range(n)])
     jb = tf.broadcast_to(indices, [batch[i] if i != axis else js[i] for i in range(n)])
-    xt = tf.transpose(xb, perm)
-    jt = tf.transpose(jb, perm)
+    # (the last axis needs no transposes; TF also logs a oneDNN "error" line on transposing integers)
+    last = axis == n - 1
+    xt = xb if last else tf.transpose(xb, perm)
+    jt = jb if last else tf.transpose(jb, perm)
     jt = wrap_negative(jt, xs[axis], "take_along_axis")
     out = tf.gather(xt, jt, batch_dims=n - 1)  # gather along the last axis, matching batch dims
+    if last:
+        return out
     inv = [0] * n
     for i, p in enumerate(perm):
         inv[p] = i

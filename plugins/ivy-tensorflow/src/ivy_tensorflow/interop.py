@@ -97,7 +97,16 @@ class IvyKerasLayer(keras.layers.Layer):
                 return chain
         raise KeyError(f"{weight!r} is not a weight of this layer")
 
-    def call(self, *args: Any, training: Any = None, **kwargs: Any) -> Any:
+    # a named first argument: Keras (Sequential, the Functional API) passes the input tensor there
+    def call(self, inputs: Any, *args: Any, training: Any = None, **kwargs: Any) -> Any:
+        out, new, bufs = self._run((inputs, *args), kwargs, training)
+        for chain, kv in self._ivy_buffers:
+            x = new.get(chain)
+            if x is not None and x is not bufs[chain]:
+                kv.assign(tf.stop_gradient(x))
+        return out
+
+    def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any], training: Any) -> tuple[Any, Any, Any]:
         module = self._ivy_module
         # kv.value: the tf.Variable, or its stand-in inside stateless_call / a distribution scope
         v = {c: kv.value for c, kv in self._ivy_weights}
@@ -110,11 +119,37 @@ class IvyKerasLayer(keras.layers.Layer):
         finally:
             if training is not None:
                 module.train(was)
-        for chain, kv in self._ivy_buffers:
-            x = new.get(chain)
-            if x is not None and x is not bufs[chain]:
-                kv.assign(tf.stop_gradient(x))
-        return out
+        return out, new, bufs
+
+    def compute_output_spec(self, inputs: Any, *args: Any, training: Any = None, **kwargs: Any) -> Any:
+        """The output's shape and dtype for symbolic inputs (``keras.Input``, a ``Sequential``
+        being built): the Ivy forward pass run on zeros, twice, each unknown dimension (``None``)
+        set to 2, then to 3; an output dimension that differs between the runs is ``None``.
+
+        Keras' default traces ``call`` on placeholders of unknown sizes, which Ivy code that
+        computes with shapes (``ivy.reshape(x, (x.shape[0], -1))``) cannot take."""
+
+        def concrete(n: int) -> Any:
+            def fill(t: Any) -> Any:
+                if not isinstance(t, keras.KerasTensor):
+                    return t
+                return tf.zeros([n if d is None else d for d in t.shape], dtype=t.dtype)
+
+            return keras.tree.map_structure(fill, (inputs, args, kwargs))
+
+        outs = []
+        with tf.init_scope():  # (eagerly, also while a model's training function is traced)
+            for n in (2, 3):
+                i, a, k = concrete(n)
+                outs.append(self._run((i, *a), k, False)[0])  # eval mode: no buffer is updated
+
+        def spec(o2: Any, o3: Any) -> Any:
+            if not tf.is_tensor(o2):
+                return o2
+            shape = [d2 if d2 == d3 else None for d2, d3 in zip(o2.shape, o3.shape)]
+            return keras.KerasTensor(shape, dtype=o2.dtype.name)
+
+        return keras.tree.map_structure(spec, outs[0], outs[1])
 
     def get_config(self) -> dict[str, Any]:  # not serialisable as config: the Ivy module is code
         config = super().get_config()
@@ -172,7 +207,9 @@ class KerasLayerWrapper(NativeModuleWrapper):
         buffers = {nm: kv.value for nm, kv in zip(self._non_trainable_names, self._non_trainable_vars)}
         super().__init__(native, backend="tensorflow", params=params, buffers=buffers, separator=_SEP, training=True)
 
-    def _native_call(self, params, buffers, args, kwargs):  # type: ignore[no-untyped-def]
+    def _native_call(
+        self, params: dict[str, Any], buffers: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[Any, dict[str, Any] | None]:
         native = self._native
         tv = [params[n] for n in self._trainable_names]
         ntv = [buffers[n] for n in self._non_trainable_names]
@@ -183,7 +220,7 @@ class KerasLayerWrapper(NativeModuleWrapper):
         new = {n: x for n, x, old in zip(self._non_trainable_names, new_ntv, ntv) if x is not old}
         return out, (new if self.training and new else None)
 
-    def _write_native(self, params, buffers):  # type: ignore[no-untyped-def]
+    def _write_native(self, params: dict[str, Any], buffers: dict[str, Any]) -> None:
         for names, kvs, src in (
             (self._trainable_names, self._trainable_vars, params),
             (self._non_trainable_names, self._non_trainable_vars, buffers),

@@ -62,10 +62,10 @@ def broadcast_arrays(*arrays: Any) -> list[Any]:
 
 
 def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
-    shape = [int(s) for s in shape]
-    if broadcast_shapes(x.shape, shape) != shape:
-        raise ValueError(f"cannot broadcast shape {tuple(x.shape)} to {tuple(shape)}")
-    return ga.broadcast_to(x, ints(tuple(shape), tf.int64))
+    want = [int(s) for s in shape]
+    if broadcast_shapes(x.shape, want) != want:
+        raise ValueError(f"cannot broadcast shape {tuple(x.shape)} to {tuple(want)}")
+    return ga.broadcast_to(x, ints(tuple(want), tf.int64))
 
 
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:

@@ -21,11 +21,15 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
 
-from ivy.plugin_kit import axis_index, axis_tuple, check_integer_indices, composed
-from ivy.plugin_kit import channels_last as _channel_last
-from ivy.plugin_kit import check_bias as _check_bias
-from ivy.plugin_kit import ntuple as _tuple
-from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import (
+    axis_index,
+    axis_tuple,
+    check_integer_indices,
+    composed,
+    conv_family,
+    conv_transpose_family,
+    pool_family,
+)
 
 from . import _dtypes as D
 from ._helpers import ints, scalar, tensor
@@ -77,14 +81,18 @@ _TO_LAST = {1: (0, 2, 1), 2: (0, 2, 3, 1), 3: (0, 2, 3, 4, 1)}
 _TO_FIRST = {1: (0, 2, 1), 2: (0, 3, 1, 2), 3: (0, 4, 1, 2, 3)}
 
 
-def _mode(padding: Any) -> str | None:
-    """ "SAME" / "VALID" for those strings, None for explicit padding."""
-    if isinstance(padding, str):
-        p = padding.upper()
-        if p not in ("SAME", "VALID"):
-            raise ValueError(f"padding must be 'SAME', 'VALID', an int or (lo, hi) pairs, got {padding!r}")
-        return p
-    return None
+def _mode(
+    pads: Sequence[tuple[int, int]], sizes: Sequence[int], windows: Sequence[int], s: Sequence[int]
+) -> str | None:
+    """TF's name for ``pads`` of a window op on inputs of ``sizes``: "VALID" (none), "SAME" (TF's
+    SAME pads the spec's way, the odd element at the end), or None for other padding."""
+    if not any(lo or hi for lo, hi in pads):
+        return "VALID"
+    for (lo, hi), i, e, si in zip(pads, sizes, windows, s):
+        total = max((-(-i // si) - 1) * si + e - i, 0)
+        if lo != total // 2 or hi != total - total // 2:
+            return None
+    return "SAME"
 
 
 def _pad_spatial(x: Any, pads: Sequence[tuple[int, int]], value: Any = 0) -> Any:
@@ -117,53 +125,43 @@ def _dilate_filter(w: Any, d: Sequence[int], n: int) -> Any:
 # ---------------------------------------------------------------------------------------- convs
 
 
-def _with_bias(y: Any, bias: Any, op: str) -> Any:
-    """Channel-last ``y`` plus its checked ``bias`` (``tf.nn.bias_add``: one fused kernel, and a
+def _with_bias(y: Any, bias: Any) -> Any:
+    """Channel-last ``y`` plus its (checked) ``bias`` (``tf.nn.bias_add``: one fused kernel, and a
     reduction kernel for its gradient)."""
-    _check_bias(bias, int(y.shape[-1]), op)
+    if bias is None:
+        return y
     return tf.nn.bias_add(y, bias if bias.dtype == y.dtype else tf.cast(bias, y.dtype))
 
 
-def _conv(
-    n: int,
+def _conv_call(
     x: Any,
     w: Any,
-    strides: Any,
-    padding: Any,
-    data_format: str,
-    dilations: Any,
-    bias: Any = None,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    bias: Any,
     depthwise: bool = False,
 ) -> Any:
-    cl = _channel_last(data_format, n)
+    n = len(s)
     if not cl:
         x = tf.transpose(x, _TO_LAST[n])
     if w.dtype != x.dtype:
         w = tf.cast(w, x.dtype)
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
-    mode = _mode(padding)
-    pads = None
-    if mode is None:
-        k = [int(v) for v in w.shape[:n]]
-        pads = _pads(padding, n, _spatial(x, n), [di * (ki - 1) + 1 for di, ki in zip(d, k)], s)
+    mode = _mode(pads, _spatial(x, n), [di * (int(k) - 1) + 1 for di, k in zip(d, w.shape[:n])], s)
     if any(v > 1 for v in d) and (n == 3 or any(v > 1 for v in s)):
         # TF refuses a stride and a dilation together, and dilated 3-D convolutions on the CPU
         w = _dilate_filter(w, d, n)
         d = (1,) * n
     sub = None
     if depthwise and s[0] != s[1]:  # TF's depthwise kernel wants equal strides: stride 1, then subsample
-        if pads is None:
-            pads = _pads(mode, n, _spatial(x, n), [di * (int(ki) - 1) + 1 for di, ki in zip(d, w.shape[:n])], s)
-        sub, s = s, (1, 1)
+        sub, s, mode = s, (1, 1), None
     if n == 1:  # through the 2-D kernels, with a height of one
         x = tf.expand_dims(x, 1)
         w = tf.expand_dims(w, 0)
-        s, d = (1, *s), (1, *d)
-        if pads is not None:
-            pads = [(0, 0), *pads]
+        s, d, pads = (1, *s), (1, *d), [(0, 0), *pads]
     if n == 3 or depthwise:
-        if pads is not None:
+        if mode is None:
             x = _pad_spatial(x, pads)
             mode = "VALID"
         if depthwise:
@@ -173,107 +171,58 @@ def _conv(
         else:
             y = tf.nn.conv3d(x, w, [1, *s, 1], mode, dilations=[1, *d, 1])
     else:
-        pad = mode if pads is None else [[0, 0], *[[lo, hi] for lo, hi in pads], [0, 0]]
+        pad = mode if mode is not None else [[0, 0], *[[lo, hi] for lo, hi in pads], [0, 0]]
         y = tf.nn.conv2d(x, w, s, pad, dilations=d)
     if n == 1:
         y = tf.squeeze(y, 1)
-    if bias is not None:
-        y = _with_bias(y, bias, "depthwise_conv2d" if depthwise else f"conv{n}d")
+    y = _with_bias(y, bias)
     return y if cl else tf.transpose(y, _TO_FIRST[n])
 
 
-def conv1d(
-    x: Any,
-    filters: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NWC",
-    dilations: Any = 1,
-    bias: Any = None,
-) -> Any:
-    return _conv(1, x, filters, strides, padding, data_format, dilations, bias)
-
-
-def conv2d(
-    x: Any,
-    filters: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    dilations: Any = 1,
-    bias: Any = None,
-) -> Any:
-    return _conv(2, x, filters, strides, padding, data_format, dilations, bias)
-
-
-def conv3d(
-    x: Any,
-    filters: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NDHWC",
-    dilations: Any = 1,
-    bias: Any = None,
-) -> Any:
-    return _conv(3, x, filters, strides, padding, data_format, dilations, bias)
-
-
-def depthwise_conv2d(
-    x: Any,
-    filters: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    dilations: Any = 1,
-    bias: Any = None,
-) -> Any:
-    return _conv(2, x, filters, strides, padding, data_format, dilations, bias, depthwise=True)
-
-
-def _conv_transpose(
-    n: int,
+def _conv(
     x: Any,
     w: Any,
-    strides: Any,
-    padding: Any,
-    output_shape: Any,
-    data_format: str,
-    dilations: Any,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
     bias: Any = None,
 ) -> Any:
-    cl = _channel_last(data_format, n)
+    return _conv_call(x, w, s, pads, d, cl, bias)
+
+
+def _depthwise(
+    x: Any,
+    w: Any,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    bias: Any = None,
+) -> Any:
+    return _conv_call(x, w, s, pads, d, cl, bias, depthwise=True)
+
+
+def _conv_t(
+    x: Any,
+    w: Any,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    outs: tuple[int, ...],
+    bias: Any = None,
+) -> Any:
+    n = len(s)
     if not cl:
         x = tf.transpose(x, _TO_LAST[n])
     if w.dtype != x.dtype:
         w = tf.cast(w, x.dtype)
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
     sizes = _spatial(x, n)
     eff = [di * (int(k) - 1) + 1 for di, k in zip(d, w.shape[:n])]
     full = [(i - 1) * si + e for i, si, e in zip(sizes, s, eff)]  # the output before removing padding
-    outs: tuple[int, ...] | None = None
-    if output_shape is not None:
-        output_shape = [int(o) for o in output_shape]
-        if len(output_shape) == n + 2:  # a whole output shape: keep the spatial part
-            output_shape = output_shape[1:-1] if cl else output_shape[2:]
-        outs = _tuple(output_shape, n, "output_shape")
-    mode = _mode(padding)
-    if mode == "SAME":
-        if outs is None:
-            outs = tuple(i * si for i, si in zip(sizes, s))
-        pads = None
-    else:
-        pads = _pads(padding, n, (), eff, s)
-        if outs is None:
-            outs = tuple(f - lo - hi for f, (lo, hi) in zip(full, pads))
+    # TF's SAME: the forward SAME padding of an input of the output's size, which must map to x's
+    same = all(-(-o // si) == i for o, si, i in zip(outs, s, sizes)) and _mode(pads, outs, eff, s) == "SAME"
     if any(v > 1 for v in d):  # TF's CPU backprop-input kernels refuse dilations (some paths): zeros instead
         w = _dilate_filter(w, d, n)
         d = (1,) * n
@@ -282,12 +231,11 @@ def _conv_transpose(
     crop = None
     if n == 1:
         x, w = tf.expand_dims(x, 1), tf.expand_dims(w, 0)
-        s, d, outs2 = (1, *s), (1, *d), (1, *outs)
-        pads2 = None if pads is None else [(0, 0), *pads]
+        s, d, outs2, pads2 = (1, *s), (1, *d), (1, *outs), [(0, 0), *pads]
     else:
         outs2, pads2 = outs, pads
-    if pads2 is None or all(p == (0, 0) for p in pads2):
-        pad: Any = "SAME" if pads2 is None else "VALID"
+    if same or all(p == (0, 0) for p in pads2):
+        pad: Any = "SAME" if same else "VALID"
         shape_out = outs2
     elif n == 3:  # conv3d_transpose knows only SAME / VALID: the full output, then crop / zero-pad
         pad = "VALID"
@@ -310,54 +258,8 @@ def _conv_transpose(
         ]
     if n == 1:
         y = tf.squeeze(y, 1)
-    if bias is not None:
-        y = _with_bias(y, bias, f"conv{n}d_transpose")
+    y = _with_bias(y, bias)
     return y if cl else tf.transpose(y, _TO_FIRST[n])
-
-
-def conv1d_transpose(
-    x: Any,
-    filters: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    output_shape: Any = None,
-    data_format: str = "NWC",
-    dilations: Any = 1,
-    bias: Any = None,
-) -> Any:
-    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations, bias)
-
-
-def conv2d_transpose(
-    x: Any,
-    filters: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    output_shape: Any = None,
-    data_format: str = "NHWC",
-    dilations: Any = 1,
-    bias: Any = None,
-) -> Any:
-    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations, bias)
-
-
-def conv3d_transpose(
-    x: Any,
-    filters: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    output_shape: Any = None,
-    data_format: str = "NDHWC",
-    dilations: Any = 1,
-    bias: Any = None,
-) -> Any:
-    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations, bias)
 
 
 # -------------------------------------------------------------------------------------- pooling
@@ -385,49 +287,43 @@ def _valid(kind: str, n: int, x: Any, k: Sequence[int], s: Sequence[int]) -> Any
     return tf.reshape(y, [-1, int(y.shape[1]), ho, wo, c])
 
 
-def _max_pool(n: int, x: Any, kernel: Any, strides: Any, padding: Any, data_format: str) -> Any:
+def _max_pool(x: Any, k: tuple[int, ...], s: tuple[int, ...], pads: list[tuple[int, int]], cl: bool) -> Any:
+    n = len(k)
     x = tensor(x)
     dt = x.dtype
     if dt not in _MAXPOOL_2D:  # widen / map order-preservingly to a dtype TF pools, and back
         if dt == D.U32:
-            return tf.cast(_max_pool(n, tf.cast(x, D.I64), kernel, strides, padding, data_format), dt)
+            return tf.cast(_max_pool(tf.cast(x, D.I64), k, s, pads, cl), dt)
         if dt == D.U64:
             m = tf.bitcast(tf.bitwise.bitwise_xor(x, tf.constant(1 << 63, D.U64)), D.I64)
-            y = _max_pool(n, m, kernel, strides, padding, data_format)
+            y = _max_pool(m, k, s, pads, cl)
             return tf.bitwise.bitwise_xor(tf.bitcast(y, D.U64), tf.constant(1 << 63, D.U64))
         if dt == D.BOOL:
-            return tf.cast(_max_pool(n, tf.cast(x, D.U8), kernel, strides, padding, data_format), dt)
-    cl = _channel_last(data_format, n)
+            return tf.cast(_max_pool(tf.cast(x, D.U8), k, s, pads, cl), dt)
     if not cl:
         x = tf.transpose(x, _TO_LAST[n])
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(strides, n, "strides")
-    mode = _mode(padding)
+    mode = _mode(pads, _spatial(x, n), k, s)
     if mode is not None and (n < 3 or dt in _POOL_NATIVE_3D):  # TF's SAME max pool ignores the padding
         fn = {1: tf.nn.max_pool1d, 2: tf.nn.max_pool2d, 3: tf.nn.max_pool3d}[n]
         y = fn(x, list(k), list(s), mode)
     else:
-        pads = _pads(padding, n, _spatial(x, n), k, s)
         low = -np.inf if dt.is_floating else dt.min
         y = _valid("max", n, _pad_spatial(x, pads, tf.constant(low, dt)), k, s)
     return y if cl else tf.transpose(y, _TO_FIRST[n])
 
 
 def _avg_pool(
-    n: int, x: Any, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool
+    x: Any, k: tuple[int, ...], s: tuple[int, ...], pads: list[tuple[int, int]], cl: bool, count_include_pad: bool
 ) -> Any:
-    cl = _channel_last(data_format, n)
+    n = len(k)
     if not cl:
         x = tf.transpose(x, _TO_LAST[n])
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(strides, n, "strides")
-    mode = _mode(padding)
+    mode = _mode(pads, _spatial(x, n), k, s)
     native = n < 3 or x.dtype in _POOL_NATIVE_3D
     if native and (mode == "VALID" or (mode == "SAME" and not count_include_pad)):
         fn = {1: tf.nn.avg_pool1d, 2: tf.nn.avg_pool2d, 3: tf.nn.avg_pool3d}[n]
         y = fn(x, list(k), list(s), mode)  # TF's SAME average leaves the padding out of the divisor
     else:
-        pads = _pads(padding, n, _spatial(x, n), k, s)
         y = _valid("avg", n, _pad_spatial(x, pads), k, s)  # window sums / window size
         if not count_include_pad and any(lo or hi for lo, hi in pads):
             ones = tf.ones([1, *_spatial(x, n), 1], x.dtype)
@@ -435,34 +331,25 @@ def _avg_pool(
     return y if cl else tf.transpose(y, _TO_FIRST[n])
 
 
-def max_pool1d(x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC") -> Any:
-    return _max_pool(1, x, kernel, strides, padding, data_format)
-
-
-def max_pool2d(x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC") -> Any:
-    return _max_pool(2, x, kernel, strides, padding, data_format)
-
-
-def max_pool3d(x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC") -> Any:
-    return _max_pool(3, x, kernel, strides, padding, data_format)
-
-
-def avg_pool1d(
-    x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", count_include_pad: bool = False
-) -> Any:
-    return _avg_pool(1, x, kernel, strides, padding, data_format, count_include_pad)
-
-
-def avg_pool2d(
-    x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", count_include_pad: bool = False
-) -> Any:
-    return _avg_pool(2, x, kernel, strides, padding, data_format, count_include_pad)
-
-
-def avg_pool3d(
-    x: Any, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC", count_include_pad: bool = False
-) -> Any:
-    return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
+_FAMILY = {
+    **conv_family(_conv, fused_bias=True),
+    **conv_family(_depthwise, (2,), fused_bias=True, depthwise=True),
+    **conv_transpose_family(_conv_t, fused_bias=True),
+    **pool_family(_max_pool, _avg_pool),
+}
+conv1d = _FAMILY["conv1d"]
+conv2d = _FAMILY["conv2d"]
+conv3d = _FAMILY["conv3d"]
+depthwise_conv2d = _FAMILY["depthwise_conv2d"]
+conv1d_transpose = _FAMILY["conv1d_transpose"]
+conv2d_transpose = _FAMILY["conv2d_transpose"]
+conv3d_transpose = _FAMILY["conv3d_transpose"]
+max_pool1d = _FAMILY["max_pool1d"]
+max_pool2d = _FAMILY["max_pool2d"]
+max_pool3d = _FAMILY["max_pool3d"]
+avg_pool1d = _FAMILY["avg_pool1d"]
+avg_pool2d = _FAMILY["avg_pool2d"]
+avg_pool3d = _FAMILY["avg_pool3d"]
 
 
 # ---------------------------------------------------------------------------------- activations

@@ -71,7 +71,7 @@ def _other_sources(entry: Any) -> list[str]:
         try:
             name = getattr(v, "name", None)  # a property in recent torch, a method before
             name = name() if callable(name) else name
-        except Exception:  # noqa: BLE001 - a source that cannot name itself: judge by the first
+        except Exception:  # a source that cannot name itself: judge by the first
             continue
         if isinstance(name, str):
             out.append(name)

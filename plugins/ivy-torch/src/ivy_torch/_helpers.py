@@ -134,7 +134,7 @@ def binop(fn: Callable[..., Any], name: str, mode: str = VALUE, scal: bool = Fal
     standard's promotion of scalars and 0-d arrays otherwise. ``scal``: ``fn`` takes a Python
     number as its second argument."""
 
-    def op(x1, x2, /):  # type: ignore[no-untyped-def]
+    def op(x1: Any, x2: Any, /) -> Any:
         t2 = type(x2)
         if scal and (t2 is float or t2 is int) and type(x1) is Tensor:
             # torch reads a Python number as weak, as the standard does, where its kind is not
@@ -164,7 +164,7 @@ def binop(fn: Callable[..., Any], name: str, mode: str = VALUE, scal: bool = Fal
 def unop(fn: Callable[..., Any], name: str, mode: str = VALUE) -> Callable[..., Any]:
     """A unary op that torch lacks for some unsigned dtypes: try it, widen on failure."""
 
-    def op(x, /):  # type: ignore[no-untyped-def]
+    def op(x: Any, /) -> Any:
         try:
             return fn(x)
         except NotImplementedError:

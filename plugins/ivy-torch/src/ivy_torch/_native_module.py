@@ -76,6 +76,8 @@ class TranspiledModule(torch.nn.Module):
         programs: the graphs and programs behind it (:class:`ivy.transpile.ModulePrograms`).
     """
 
+    programs: ModulePrograms  # (set with object.__setattr__: no submodule of torch's)
+
     def __init__(self, graph: Any, *, retrace: Any = None) -> None:
         super().__init__()
         programs = ModulePrograms(graph, "torch", retrace=retrace, compile=False)
@@ -83,15 +85,12 @@ class TranspiledModule(torch.nn.Module):
         graph = self.programs.graph  # (in the dtypes the target has)
         #: key chain -> (the module holding it, its name there)
         self._ivy_places: dict[str, tuple[torch.nn.Module, str]] = {}
-        from ivy import _registry
-
-        b = _registry.get_backend("torch")
         held = set(programs.buffers)
         frozen = set(programs.frozen)
         for chain in graph.params:
             owner, leaf = self._place(chain)
             # a copy: the graph's constant keeps its own value while this one trains
-            x = graph.param_values[chain].to_native(b).detach().clone()
+            x = programs.initial_value(chain).detach().clone()
             if chain in held and chain not in frozen:
                 owner.register_buffer(leaf, x)
             else:
@@ -141,10 +140,12 @@ class TranspiledModule(torch.nn.Module):
         raise KeyError(f"{name!r} is not a parameter or buffer of this module")
 
     def _values(self) -> dict[str, torch.Tensor]:
-        out = {}
+        out: dict[str, torch.Tensor] = {}
         for chain, (owner, leaf) in self._ivy_places.items():
             x = owner._parameters.get(leaf)
-            out[chain] = x if x is not None else owner._buffers[leaf]
+            held = x if x is not None else owner._buffers[leaf]
+            assert held is not None  # (registered in __init__, never set to None)
+            out[chain] = held
         return out
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
@@ -153,7 +154,9 @@ class TranspiledModule(torch.nn.Module):
             with torch.no_grad():
                 for chain, x in updates.items():
                     owner, leaf = self._ivy_places[chain]
-                    owner._buffers[leaf].copy_(x.detach())
+                    buf = owner._buffers[leaf]
+                    assert buf is not None  # (registered in __init__, never set to None)
+                    buf.copy_(x.detach())
         return out
 
     def extra_repr(self) -> str:

@@ -218,7 +218,7 @@ def _int_div(fn: Any, x1: Tensor, x2: Tensor) -> Tensor:
 
 
 def _divlike(fn: Any, name: str) -> Any:
-    def op(x1, x2, /):  # type: ignore[no-untyped-def]
+    def op(x1: Any, x2: Any, /) -> Any:
         try:
             if x1.dtype is x2.dtype:
                 return fn(x1, x2)
@@ -278,14 +278,14 @@ def clip(x: Tensor, /, min: Tensor | float | None = None, max: Tensor | float | 
             min = b[0] if min < b[0] else b[1] if min > b[1] else min
         if type(max) is int:
             max = b[0] if max < b[0] else b[1] if max > b[1] else max
-    if isinstance(min, Tensor) or isinstance(max, Tensor):
-        # torch.clamp takes either tensors or numbers: make both bounds tensors of x's dtype
-        if min is not None:
-            min = min.to(d) if isinstance(min, Tensor) else scalar(min, x).to(d)
-        if max is not None:
-            max = max.to(d) if isinstance(max, Tensor) else scalar(max, x).to(d)
     try:
-        out = torch.clamp(x, min, max)
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            # torch.clamp takes either tensors or numbers: make both bounds tensors of x's dtype
+            lo = None if min is None else (min if isinstance(min, Tensor) else scalar(min, x)).to(d)
+            hi = None if max is None else (max if isinstance(max, Tensor) else scalar(max, x)).to(d)
+            out = torch.clamp(x, lo, hi)
+        else:
+            out = torch.clamp(x, min, max)
     except NotImplementedError:
         if d not in PARTIAL:
             raise

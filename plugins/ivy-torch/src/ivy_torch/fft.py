@@ -86,7 +86,7 @@ def irfftn(
     s, axes = _sa(s, axes)
     if s is not None and s[-1] == -1:  # -1 for the last axis: torch wants None-like default
         ax = axes if axes is not None else tuple(range(x.ndim - len(s), x.ndim))
-        s = s[:-1] + (2 * (x.shape[ax[-1]] - 1),)
+        s = (*s[:-1], 2 * (x.shape[ax[-1]] - 1))
     if s is not None and -1 in s[:-1]:
         ax = axes if axes is not None else tuple(range(x.ndim - len(s), x.ndim))
         s = tuple(x.shape[a] if v == -1 else v for a, v in zip(ax, s))

@@ -9,7 +9,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy.plugin_kit import check_index_range, composed, fastpath
+from ivy.plugin_kit import check_carry, check_index_range, composed, fastpath, one_truth
 
 from ._dtypes import COMPLEX, FLOATS, PARTIAL, SIGNED, SUM_DTYPE, i64, native, promote, scalar_dtype
 from ._helpers import Tensor, int_indices, norm_axis, viewcall
@@ -34,6 +34,9 @@ __all__ = [
     "pad",
     "top_k",
     "split",
+    # structured control flow
+    "while_loop",
+    "cond",
 ]
 
 
@@ -216,10 +219,10 @@ def set_item(x: Tensor, query: Any, val: Tensor | complex, /) -> Tensor:
     if _neg_steps(query):
         axes, q = _flip_query(x, query)
         y = x.flip(axes)  # a copy
-        y[q] = val
+        y[q] = val  # type: ignore[assignment]  # torch takes complex scalars too; its stub says int/float/bool
         return y.flip(axes)
     y = x.clone()
-    y[query] = val
+    y[query] = val  # type: ignore[assignment]  # (complex: as above)
     return y
 
 
@@ -291,9 +294,9 @@ def pad(
     if isinstance(pad_width, int):
         widths = [(pad_width, pad_width)] * x.ndim
     elif len(pad_width) and isinstance(pad_width[0], int):
-        widths = [tuple(pad_width)] * x.ndim  # type: ignore[list-item]
+        widths = [tuple(pad_width)] * x.ndim
     else:
-        widths = [tuple(w) for w in pad_width]  # type: ignore[union-attr]
+        widths = [tuple(w) for w in pad_width]
     if len(widths) != x.ndim:
         raise ValueError(f"pad: pad_width has {len(widths)} entries for an array of {x.ndim} dims")
     flat: list[int] = []
@@ -369,3 +372,24 @@ def einsum(equation: str, /, *operands: Tensor) -> Tensor:
             rt = promote(rt, d)
         operands = tuple(o.to(rt) for o in operands)
     return torch.einsum(equation, *operands)
+
+
+# ------------------------------------------------------------------------------- control flow
+# Python's loop and ``if``, run eagerly inside a ``torch.compile``d program (a graph break): the
+# emitted program defines its functions anew on each call, and dynamo's caches of the frames of
+# such nested functions mix up those of two compiled programs
+
+
+@torch.compiler.disable
+def while_loop(cond_fn: Any, body_fn: Any, loop_vars: Sequence[Any], /) -> tuple[Any, ...]:
+    vals = tuple(loop_vars)
+    if not vals:
+        raise ValueError("while_loop: loop_vars must hold at least one array")
+    while one_truth(cond_fn(*vals), "while_loop", "cond_fn's result"):
+        vals = check_carry(vals, body_fn(*vals))
+    return vals
+
+
+@torch.compiler.disable
+def cond(pred: Any, true_fn: Any, false_fn: Any, operands: Sequence[Any], /) -> Any:
+    return (true_fn if one_truth(pred, "cond", "pred") else false_fn)(*operands)

@@ -22,7 +22,7 @@ try:
     from torch._C._functorch import maybe_current_level as _level
 except ImportError:  # pragma: no cover - older/newer torch: treat every call as top level
 
-    def _level() -> Any:
+    def _level() -> int | None:
         return None
 
 
@@ -139,7 +139,7 @@ def value_and_grad_flat(
 
 
 def vjp(func: Callable[..., Any], /, *primals: Tensor) -> tuple[Any, Callable[..., Any]]:
-    out, fn = _tf.vjp(func, *primals)
+    out, fn = _tf.vjp(func, *primals)  # type: ignore[misc]  # torch types it as 2 or 3 values, has_aux or not
 
     def vjp_fn(cotangents: Any) -> tuple[Tensor, ...]:
         return tuple(fn(cotangents))
@@ -154,7 +154,7 @@ def jvp(func: Callable[..., Any], primals: Sequence[Tensor], tangents: Sequence[
     for i, (p, t) in enumerate(zip(primals, tangents)):
         if tuple(p.shape) != tuple(t.shape):
             raise ValueError(f"jvp: primal {i} has shape {tuple(p.shape)} but its tangent {tuple(t.shape)}")
-    return _tf.jvp(func, primals, tangents)
+    return _tf.jvp(func, primals, tangents)  # type: ignore[return-value]  # 2 or 3 values in torch's type, has_aux or not
 
 
 def jacobian(
@@ -217,6 +217,8 @@ def adam_update_flat(
     w, g, m, v = ([seq[i] for i in idx] for seq in (ws, gs, ms, vs))
     bc1 = 1.0 - beta1**step
     bc2_sqrt = (1.0 - beta2**step) ** 0.5
+    m2: list[Tensor] | tuple[Tensor, ...]  # the caller's moments updated in place, or new ones
+    v2: list[Tensor] | tuple[Tensor, ...]
     with torch.no_grad():
         if owned_moments and not _compiling():
             torch._foreach_lerp_(m, g, 1.0 - beta1)  # β1 m + (1-β1) g

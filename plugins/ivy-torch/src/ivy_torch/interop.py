@@ -57,6 +57,9 @@ class IvyTorchModule(torch.nn.Module):
     BatchNorm running statistics) are updated after each forward pass in training mode.
     """
 
+    # declared: torch.nn.Module.__getattr__'s type (Tensor | Module) would stand for it otherwise
+    ivy_module: Module
+
     def __init__(self, ivy_module: Module) -> None:
         super().__init__()
         variables, buffers = module_variables(ivy_module)
@@ -115,7 +118,8 @@ class TorchModuleWrapper(NativeModuleWrapper):
     """
 
     def __init__(self, native: torch.nn.Module) -> None:
-        params, buffers = {}, {}
+        params: dict[str, torch.Tensor] = {}
+        buffers: dict[str, torch.Tensor] = {}
         for n, p in native.named_parameters():
             (params if p.requires_grad else buffers)[n] = p
         for n, b in native.named_buffers():
@@ -131,7 +135,9 @@ class TorchModuleWrapper(NativeModuleWrapper):
             training=native.training,
         )
 
-    def _native_call(self, params, buffers, args, kwargs):  # type: ignore[no-untyped-def]
+    def _native_call(
+        self, params: dict[str, Any], buffers: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> tuple[Any, dict[str, Any] | None]:
         native = self._native
         if native.training != self.training:
             native.train(self.training)
@@ -140,7 +146,7 @@ class TorchModuleWrapper(NativeModuleWrapper):
         out = torch.func.functional_call(native, {**params, **bufs}, args, kwargs, strict=False)
         return out, ({k: _plain(b) for k, b in bufs.items()} if self.training and bufs else None)
 
-    def _write_native(self, params, buffers):  # type: ignore[no-untyped-def]
+    def _write_native(self, params: dict[str, Any], buffers: dict[str, Any]) -> None:
         own = dict(self._native.named_parameters())
         own.update(dict(self._native.named_buffers()))
         with torch.no_grad():

@@ -58,13 +58,12 @@ def tensordot(
 ) -> Tensor:
     if x1.dtype is not x2.dtype:
         x1, x2 = prep2(x1, x2)  # torch.tensordot refuses mixed dtypes
-    if not isinstance(axes, int):
-        axes = [list(axes[0]), list(axes[1])]
+    dims: int | list[list[int]] = axes if isinstance(axes, int) else [list(axes[0]), list(axes[1])]
     try:
-        return torch.tensordot(x1, x2, dims=axes)
+        return torch.tensordot(x1, x2, dims=dims)
     except NotImplementedError:
         if x1.dtype in PARTIAL:
-            return uint_call(lambda a, b: torch.tensordot(a, b, dims=axes), "tensordot", "wrap", x1, x2)
+            return uint_call(lambda a, b: torch.tensordot(a, b, dims=dims), "tensordot", "wrap", x1, x2)
         raise
 
 

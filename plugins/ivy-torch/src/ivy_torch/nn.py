@@ -17,11 +17,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy.plugin_kit import axis_tuple, composed, fastpath
-from ivy.plugin_kit import channels_last as _channel_last
-from ivy.plugin_kit import check_bias as _check_bias
-from ivy.plugin_kit import ntuple as _tuple
-from ivy.plugin_kit import padding_pairs as _pads
+from ivy.plugin_kit import axis_tuple, composed, conv_family, conv_transpose_family, fastpath, pool_family
 
 from ._dtypes import FLOATS, PARTIAL, native
 from ._helpers import ORDER, Tensor, int_indices, uint_call
@@ -93,170 +89,80 @@ _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_T = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 #: Ivy's [*k, a, b] filters -> torch's [b, a, *k]
 _PERM = {1: (2, 1, 0), 2: (3, 2, 0, 1), 3: (4, 3, 0, 1, 2)}
-
-
-_Window = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], list[tuple[int, int]]]
-
-#: (n, kernel, strides, padding, dilations, the input's spatial shape, with the types of the
-#: scalars) -> (kernel, strides, dilations, (lo, hi) pads): a model calls each layer with the same
-#: ones on every step, and working them out costs microseconds of Python per call
-_WINDOWS: dict[Any, _Window] = {}
+#: torch.compile would replay the writes of the toolkit's argument cache on every call
 _compiling = torch.compiler.is_compiling
 
 
-def _window(n: int, spatial: Any, kernel: Any, strides: Any, padding: Any, dilations: Any) -> _Window:
-    """A window op's arguments as ``n`` ints each, and its padding as ``(lo, hi)`` pairs."""
-    key: Any = None
-    if not _compiling():  # (torch.compile would replay the cache's writes on every call)
-        try:
-            key = (n, kernel, type(kernel), strides, type(strides), padding, dilations, type(dilations), spatial)
-            got = _WINDOWS.get(key)
-        except TypeError:  # a list among the arguments: no key
-            key = got = None
-        if got is not None:
-            return got
-    k = _tuple(kernel, n, "kernel")
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
-    got = (k, s, d, _pads(padding, n, spatial, [di * (ki - 1) + 1 for di, ki in zip(d, k)], s))
-    if key is not None and len(_WINDOWS) < 4096:
-        _WINDOWS[key] = got
-    return got
-
-
-def _bias(bias: Tensor, channels: int, dtype: Any, op: str) -> Tensor:
-    """A given bias checked against the output channels, in the result's dtype."""
-    _check_bias(bias, channels, op)
-    return bias if bias.dtype == dtype else bias.to(dtype)
-
-
-def _conv(
-    n: int,
+def _conv_call(
     x: Tensor,
     w: Tensor,
-    strides: Any,
-    padding: Any,
-    data_format: str,
-    dilations: Any,
+    strides: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    dilations: tuple[int, ...],
+    cl: bool,
     bias: Tensor | None,
     groups: int = 1,
-    op: str = "",
 ) -> Tensor:
-    cl = _channel_last(data_format, n)
+    """torch's convolution of ``x`` in the op's layout with torch-layout weights ``w``."""
     if cl:
         x = x.movedim(-1, 1)
     if w.dtype != x.dtype:
         w = w.to(x.dtype)
-    if bias is not None:
-        bias = _bias(bias, w.shape[0], x.dtype, op or f"conv{n}d")
-    _, s, d, pads = _window(n, x.shape[2:], tuple(w.shape[2:]), strides, padding, dilations)
+    if bias is not None and bias.dtype != x.dtype:
+        bias = bias.to(x.dtype)
+    conv = _CONV[len(strides)]
     if all(lo == hi for lo, hi in pads):
-        y = _CONV[n](x, w, bias, s, [lo for lo, _ in pads], d, groups)
+        y = conv(x, w, bias, strides, [lo for lo, _ in pads], dilations, groups)
     else:
-        y = _CONV[n](F.pad(x, _flat_pad(pads)), w, bias, s, 0, d, groups)
+        y = conv(F.pad(x, _flat_pad(pads)), w, bias, strides, 0, dilations, groups)
     return y.movedim(1, -1) if cl else y
 
 
-def conv1d(
+def _conv(
     x: Tensor,
     filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NWC",
-    dilations: int | Sequence[int] = 1,
+    strides: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    dilations: tuple[int, ...],
+    cl: bool,
     bias: Tensor | None = None,
 ) -> Tensor:
-    return _conv(1, x, filters.permute(2, 1, 0), strides, padding, data_format, dilations, bias)
+    return _conv_call(x, filters.permute(_PERM[len(strides)]), strides, pads, dilations, cl, bias)
 
 
-def conv2d(
+def _depthwise(
     x: Tensor,
     filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: Tensor | None = None,
-) -> Tensor:
-    return _conv(2, x, filters.permute(3, 2, 0, 1), strides, padding, data_format, dilations, bias)
-
-
-def conv3d(
-    x: Tensor,
-    filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NDHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: Tensor | None = None,
-) -> Tensor:
-    return _conv(3, x, filters.permute(4, 3, 0, 1, 2), strides, padding, data_format, dilations, bias)
-
-
-def depthwise_conv2d(
-    x: Tensor,
-    filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
+    strides: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    dilations: tuple[int, ...],
+    cl: bool,
     bias: Tensor | None = None,
 ) -> Tensor:
     w = filters.permute(2, 0, 1).unsqueeze(1)  # [fh, fw, c] -> [c, 1, fh, fw], one group per channel
-    return _conv(
-        2, x, w, strides, padding, data_format, dilations, bias, groups=filters.shape[-1], op="depthwise_conv2d"
-    )
+    return _conv_call(x, w, strides, pads, dilations, cl, bias, groups=filters.shape[-1])
 
 
-def _conv_transpose(
-    n: int,
+def _conv_t(
     x: Tensor,
     filters: Tensor,
-    strides: Any,
-    padding: Any,
-    output_shape: Any,
-    data_format: str,
-    dilations: Any,
-    bias: Tensor | None,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    outs: tuple[int, ...],
+    bias: Tensor | None = None,
 ) -> Tensor:
-    cl = _channel_last(data_format, n)
+    n = len(s)
     if cl:
         x = x.movedim(-1, 1)
     w = filters.permute(_PERM[n])  # [*k, d_out, d_in] -> [d_in, d_out, *k], torch's transposed layout
     if w.dtype != x.dtype:
         w = w.to(x.dtype)
-    if bias is not None:
-        bias = _bias(bias, w.shape[1], x.dtype, f"conv{n}d_transpose")
-    s = _tuple(strides, n, "strides")
-    d = _tuple(dilations, n, "dilations")
-    sizes = x.shape[2:]
-    eff = [di * (k - 1) + 1 for di, k in zip(d, w.shape[2:])]
-    full = [(i - 1) * si + e for i, si, e in zip(sizes, s, eff)]  # the output before removing padding
-    if output_shape is not None:
-        output_shape = [int(o) for o in output_shape]
-        if len(output_shape) == n + 2:  # a whole output shape: keep the spatial part
-            output_shape = output_shape[1:-1] if cl else output_shape[2:]
-        outs = _tuple(output_shape, n, "output_shape")
-    same = isinstance(padding, str) and padding.upper() == "SAME"
-    if same:
-        if output_shape is None:
-            outs = tuple(i * si for i, si in zip(sizes, s))
-        pads = []
-        for i, o, si, e in zip(sizes, outs, s, eff):
-            total = max((i - 1) * si + e - o, 0)  # the forward SAME padding of an input of size o
-            pads.append((total // 2, total - total // 2))
-    else:
-        pads = _pads(padding, n, outs if output_shape is not None else full, eff, s)
-        if output_shape is None:
-            outs = tuple(f - lo - hi for f, (lo, hi) in zip(full, pads))
+    if bias is not None and bias.dtype != x.dtype:
+        bias = bias.to(x.dtype)
+    # the output before removing padding
+    full = [(i - 1) * si + di * (k - 1) + 1 for i, si, di, k in zip(x.shape[2:], s, d, w.shape[2:])]
     # torch removes `lo` on both sides and appends output_padding (< max(stride, dilation)) at the end
     ops = [o - f + 2 * lo for o, f, (lo, _) in zip(outs, full, pads)]
     if all(0 <= op < max(si, di) for op, si, di in zip(ops, s, d)):
@@ -269,64 +175,18 @@ def _conv_transpose(
     return y.movedim(1, -1) if cl else y
 
 
-def conv1d_transpose(
-    x: Tensor,
-    filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NWC",
-    dilations: int | Sequence[int] = 1,
-    bias: Tensor | None = None,
-) -> Tensor:
-    return _conv_transpose(1, x, filters, strides, padding, output_shape, data_format, dilations, bias)
-
-
-def conv2d_transpose(
-    x: Tensor,
-    filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: Tensor | None = None,
-) -> Tensor:
-    return _conv_transpose(2, x, filters, strides, padding, output_shape, data_format, dilations, bias)
-
-
-def conv3d_transpose(
-    x: Tensor,
-    filters: Tensor,
-    strides: int | Sequence[int],
-    padding: Any,
-    /,
-    *,
-    output_shape: Sequence[int] | None = None,
-    data_format: str = "NDHWC",
-    dilations: int | Sequence[int] = 1,
-    bias: Tensor | None = None,
-) -> Tensor:
-    return _conv_transpose(3, x, filters, strides, padding, output_shape, data_format, dilations, bias)
-
-
 # -------------------------------------------------------------------------------------- pooling
 
 _MAX = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
 _AVG = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
 
 
-def _max_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str) -> Tensor:
+def _max_pool(x: Tensor, k: tuple[int, ...], s: tuple[int, ...], pads: list[tuple[int, int]], cl: bool) -> Tensor:
+    n = len(k)
     if x.dtype in PARTIAL:  # uint16/32 widened exactly, uint64 through an order-preserving int64 map
-        return uint_call(lambda z: _max_pool(n, z, kernel, strides, padding, data_format), f"max_pool{n}d", ORDER, x)
-    cl = _channel_last(data_format, n)
+        return uint_call(lambda z: _max_pool(z, k, s, pads, cl), f"max_pool{n}d", ORDER, x)
     if cl:
         x = x.movedim(-1, 1)
-    k, s, _, pads = _window(n, x.shape[2:], kernel, strides, padding, 1)
     if x.dtype.is_floating_point:
         if all(lo == hi and 2 * lo <= ki for (lo, hi), ki in zip(pads, k)):  # torch pads with -inf
             y = _MAX[n](x, k, s, [lo for lo, _ in pads])
@@ -342,12 +202,11 @@ def _max_pool(n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_f
 
 
 def _avg_pool(
-    n: int, x: Tensor, kernel: Any, strides: Any, padding: Any, data_format: str, count_include_pad: bool
+    x: Tensor, k: tuple[int, ...], s: tuple[int, ...], pads: list[tuple[int, int]], cl: bool, count_include_pad: bool
 ) -> Tensor:
-    cl = _channel_last(data_format, n)
+    n = len(k)
     if cl:
         x = x.movedim(-1, 1)
-    k, s, _, pads = _window(n, x.shape[2:], kernel, strides, padding, 1)
     if all(lo == hi and 2 * lo <= ki for (lo, hi), ki in zip(pads, k)):
         y = _AVG[n](x, k, s, [lo for lo, _ in pads], False, count_include_pad)
     else:
@@ -359,48 +218,33 @@ def _avg_pool(
     return y.movedim(1, -1) if cl else y
 
 
-def max_pool1d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC") -> Tensor:
-    return _max_pool(1, x, kernel, strides, padding, data_format)
-
-
-def max_pool2d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC") -> Tensor:
-    return _max_pool(2, x, kernel, strides, padding, data_format)
-
-
-def max_pool3d(x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NDHWC") -> Tensor:
-    return _max_pool(3, x, kernel, strides, padding, data_format)
-
-
-def avg_pool1d(
-    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NWC", count_include_pad: bool = False
-) -> Tensor:
-    return _avg_pool(1, x, kernel, strides, padding, data_format, count_include_pad)
-
-
-def avg_pool2d(
-    x: Tensor, kernel: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", count_include_pad: bool = False
-) -> Tensor:
-    return _avg_pool(2, x, kernel, strides, padding, data_format, count_include_pad)
-
-
-def avg_pool3d(
-    x: Tensor,
-    kernel: Any,
-    strides: Any,
-    padding: Any,
-    /,
-    *,
-    data_format: str = "NDHWC",
-    count_include_pad: bool = False,
-) -> Tensor:
-    return _avg_pool(3, x, kernel, strides, padding, data_format, count_include_pad)
+_FAMILY = {
+    **conv_family(_conv, fused_bias=True, no_cache=_compiling),
+    **conv_family(_depthwise, (2,), fused_bias=True, no_cache=_compiling, depthwise=True),
+    **conv_transpose_family(_conv_t, fused_bias=True, no_cache=_compiling),
+    **pool_family(_max_pool, _avg_pool, no_cache=_compiling),
+}
+conv1d = _FAMILY["conv1d"]
+conv2d = _FAMILY["conv2d"]
+conv3d = _FAMILY["conv3d"]
+depthwise_conv2d = _FAMILY["depthwise_conv2d"]
+conv1d_transpose = _FAMILY["conv1d_transpose"]
+conv2d_transpose = _FAMILY["conv2d_transpose"]
+conv3d_transpose = _FAMILY["conv3d_transpose"]
+max_pool1d = _FAMILY["max_pool1d"]
+max_pool2d = _FAMILY["max_pool2d"]
+max_pool3d = _FAMILY["max_pool3d"]
+avg_pool1d = _FAMILY["avg_pool1d"]
+avg_pool2d = _FAMILY["avg_pool2d"]
+avg_pool3d = _FAMILY["avg_pool3d"]
 
 
 def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int], /, *, data_format: str = "NHWC") -> Tensor:
     # torch's bins are the spec's: [floor(i n / m), ceil((i + 1) n / m))
+    # (torch takes any sequence of two sizes; its annotation names an int or a tuple only)
     if data_format.startswith("NC"):
-        return F.adaptive_avg_pool2d(x, output_size)
-    return F.adaptive_avg_pool2d(x.movedim(-1, -3), output_size).movedim(-3, -1)
+        return F.adaptive_avg_pool2d(x, output_size)  # type: ignore[arg-type]
+    return F.adaptive_avg_pool2d(x.movedim(-1, -3), output_size).movedim(-3, -1)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------------- activations
@@ -573,8 +417,10 @@ def _lstm_params(
     params: list[Tensor] = []
     for k, r, b, rb in zip(kernels, recurrent_kernels, biases, recurrent_biases):
         params += [k.T, r.T]  # torch's weights are [4h, in]; the gate order i, f, g, o is the same
-        if has_b:
-            z = None if b is not None and rb is not None else torch.zeros(k.shape[-1], dtype=k.dtype, device=k.device)
+        if has_b and b is not None and rb is not None:
+            params += [b, rb]
+        elif has_b:
+            z = torch.zeros(k.shape[-1], dtype=k.dtype, device=k.device)
             params += [z if b is None else b, z if rb is None else rb]
     return params, has_b
 

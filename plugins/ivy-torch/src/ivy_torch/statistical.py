@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from typing import Any
@@ -20,12 +21,14 @@ _WIDE = {torch.uint16: torch.int32, torch.uint32: torch.int64}
 # The reductions' fast path: torch's (dim, keepdim) are the spec's (axis, keepdims), passed
 # positionally (torch parses keywords slowly) and only as far as the call gives them. An int axis
 # only: torch reads dim=() as "every axis", the standard as "none".
-_AXIS = {
-    "defaults": (None, False),
-    "keywords": ("axis", "keepdims"),
-    "native_defaults": 2,
-    "keyword_types": (int, bool),
-}
+_reduction = functools.partial(
+    fastpath,
+    nargs=1,
+    defaults=(None, False),
+    keywords=("axis", "keepdims"),
+    native_defaults=2,
+    keyword_types=(int, bool),
+)
 
 
 def _unsigned_acc(fn: Any, x: Tensor, dtype: torch.dtype, **kw: Any) -> Tensor:
@@ -34,7 +37,7 @@ def _unsigned_acc(fn: Any, x: Tensor, dtype: torch.dtype, **kw: Any) -> Tensor:
     return r.view(u64) if dtype is u64 else r.to(dtype)
 
 
-@fastpath(torch.sum, nargs=1, dtypes=ALL - UNSIGNED, **_AXIS)  # torch's defaults are the standard's here
+@_reduction(torch.sum, dtypes=ALL - UNSIGNED)  # torch's defaults are the standard's here
 def sum(
     x: Tensor,
     /,
@@ -60,7 +63,7 @@ def sum(
 
 
 # torch.prod takes no dim=None: prod(x, keepdims=True) goes to the function on torch's TypeError
-@fastpath(torch.prod, nargs=1, dtypes=ALL - UNSIGNED, retry=TypeError, **_AXIS)
+@_reduction(torch.prod, dtypes=ALL - UNSIGNED, retry=TypeError)
 def prod(
     x: Tensor,
     /,
@@ -109,21 +112,21 @@ def _minmax(fn: Any, x: Tensor, axis: Any, keepdims: bool) -> Tensor:
 
 
 # torch.amax(x) is torch.max(x) (the whole of x, NaN propagates) without its overload resolution
-@fastpath(torch.amax, nargs=1, dtypes=ALL - PARTIAL, **_AXIS)
+@_reduction(torch.amax, dtypes=ALL - PARTIAL)
 def max(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
     if type(axis) is int and x.dtype not in PARTIAL:
         return torch.amax(x, axis, keepdims)
     return _minmax(torch.amax, x, axis, keepdims)
 
 
-@fastpath(torch.amin, nargs=1, dtypes=ALL - PARTIAL, **_AXIS)
+@_reduction(torch.amin, dtypes=ALL - PARTIAL)
 def min(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
     if type(axis) is int and x.dtype not in PARTIAL:
         return torch.amin(x, axis, keepdims)
     return _minmax(torch.amin, x, axis, keepdims)
 
 
-@fastpath(torch.mean, nargs=1, **_AXIS)
+@_reduction(torch.mean)
 def mean(x: Tensor, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
     if type(axis) is int:
         return torch.mean(x, axis, keepdims)

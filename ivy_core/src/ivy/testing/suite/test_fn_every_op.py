@@ -175,6 +175,10 @@ CALLS: dict[str, Call] = {
     "vjp": lambda m: _a(_sq, m.f(3)),
     "jvp": lambda m: _a(_sq, [m.f(3)], [m.f(3)]),
     "jacobian": lambda m: _a(lambda x: ivy.multiply(x, x), m.f(3)),
+    "while_loop": lambda m: _a(
+        lambda v: ivy.less(ivy.sum(v), 10.0), lambda v: ivy.multiply(v, 2.0), [m.f(3, lo=0.5, hi=1.0)]
+    ),
+    "cond": lambda m: _a(m.b(1), lambda v: ivy.add(v, 1.0), lambda v: ivy.subtract(v, 1.0), [m.f(3)]),
     "seed": lambda m: _a(3),
     "random_uniform": lambda m: _a(shape=(2, 3), dtype="float32"),
     "random_normal": lambda m: _a(shape=(2, 3), dtype="float32"),
@@ -274,7 +278,7 @@ class Raised:
 def _outcome(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], backend: str) -> Any:
     try:
         return fn(*args, **kwargs)
-    except Exception as e:  # noqa: BLE001 - compared: both paths must fail alike
+    except Exception as e:  # compared: both paths must fail alike
         return Raised(e)
 
 

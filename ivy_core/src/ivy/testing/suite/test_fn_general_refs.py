@@ -470,3 +470,46 @@ def test_fn_clip_matrix_norm_frobenius(to_native, to_numpy):
     np.testing.assert_allclose(
         to_numpy(ivy.clip_matrix_norm(to_native(a), 1.0, p="fro")), a / np.linalg.norm(a), rtol=1e-12
     )
+
+
+# ---------------------------------------------------------------------------- structured control flow
+
+
+@covers("while_loop")
+@pytest.mark.parametrize("start", [0.3, 7.0, 40.0])  # several steps, one, none
+def test_fn_while_loop_steps_until_the_condition_fails(to_native, to_numpy, start):
+    x0 = np.array([start, 2.0 * start], np.float32)
+    x, n = x0.copy(), np.zeros((), np.int32)  # the reference: a Python loop on NumPy
+    while x.sum() < 30.0:
+        x, n = x * np.float32(1.5) + np.float32(1.0), n + 1
+    got = ivy.while_loop(
+        lambda v, k: ivy.less(ivy.sum(v), 30.0),
+        lambda v, k: (ivy.add(ivy.multiply(v, 1.5), 1.0), ivy.add(k, 1)),
+        [to_native(x0), to_native(np.zeros((), np.int32))],
+    )
+    expect(len(got), 2, "ivy.while_loop: number of loop variables returned")
+    np.testing.assert_allclose(to_numpy(got[0]), x, rtol=1e-6)
+    expect(int(to_numpy(got[1])), int(n), "ivy.while_loop: step count")
+
+
+@covers("while_loop")
+def test_fn_while_loop_refuses_a_body_that_changes_a_shape(to_native):
+    with pytest.raises(ValueError):
+        ivy.while_loop(
+            lambda v: ivy.less(ivy.sum(v), 10.0),
+            lambda v: ivy.concat([v, v]),
+            [to_native(np.ones(2, np.float32))],
+        )
+
+
+@covers("cond")
+@pytest.mark.parametrize("pred", [True, False])
+def test_fn_cond_takes_the_branch_the_data_chooses(to_native, to_numpy, pred):
+    a, b = np.array([1.0, -2.0], np.float32), np.array([0.5, 4.0], np.float32)
+    got = ivy.cond(
+        to_native(np.array(pred)),
+        lambda x, y: ivy.add(x, y),
+        lambda x, y: ivy.multiply(x, y),
+        [to_native(a), to_native(b)],
+    )
+    np.testing.assert_allclose(to_numpy(got), a + b if pred else a * b, rtol=1e-6)

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from ivy.plugin import FrontendImpl
 
-from . import _ops_control, _ops_elementwise, _ops_indexing, _ops_linalg, _ops_linear, _ops_reduce, _ops_shape  # noqa: F401  (fill the table)
+# imported to fill the table
+from . import _ops_control, _ops_elementwise, _ops_indexing, _ops_linalg, _ops_linear, _ops_reduce, _ops_shape
 from ._frontend import to_graph, to_jaxpr
 from ._objects import fingerprint, kind
 from ._opset import op_set

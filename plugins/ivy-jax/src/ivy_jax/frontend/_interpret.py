@@ -147,10 +147,10 @@ class Interpreter:
     def source_of(eqn: Any) -> str:
         """The user's source line of an equation (``file:line:col (function)``)."""
         try:
-            from jax._src import source_info_util  # noqa: PLC0415  (no public API for this)
+            from jax._src import source_info_util  # no public API for this
 
             return source_info_util.summarize(eqn.source_info)
-        except Exception:  # noqa: BLE001  (a message detail only)
+        except Exception:  # a message detail only
             return "?"
 
     # ------------------------------------------------------------------ running

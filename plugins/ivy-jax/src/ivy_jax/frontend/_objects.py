@@ -132,7 +132,7 @@ def to_jax(tree: Any) -> Any:
         if isinstance(x, np.ndarray | np.generic):
             return jax.numpy.asarray(x)
         if hasattr(x, "__dlpack__") or type(x).__module__.split(".")[0] in ("torch", "tensorflow", "paddle"):
-            import ivy  # noqa: PLC0415
+            import ivy
 
             return jax.numpy.asarray(ivy.to_numpy(x))
         return x

@@ -7,10 +7,12 @@
 * ``scan``: unrolled (its length is always static), ``xs`` unstacked, ``ys`` stacked.
 * ``while``: unrolled when the condition is known at transpile time on every iteration (loops
   whose trip count depends on constants only, such as ``fori_loop`` with traced bounds computed
-  from constants); otherwise a :class:`ivy.errors.TranspileError`.
-* ``cond``: the branch known at transpile time, or else every branch computed and the results
-  selected with ``ivy.where`` (a gradient through the unselected branch is multiplied by zero,
-  so a branch that is NaN or infinite where it is not taken can still poison gradients).
+  from constants); otherwise one ``ivy.while_loop`` whose condition and body are the jaxprs'
+  graphs (the target runs its own loop: ``tf.while_loop``, ``lax.while_loop``, Python).
+* ``cond``: the branch known at transpile time; else, for two branches (``lax.cond``), one
+  ``ivy.cond``; for more (``lax.switch``), every branch computed and the results selected with
+  ``ivy.where`` (a gradient through the unselected branch is multiplied by zero, so a branch that
+  is NaN or infinite where it is not taken can still poison gradients).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import ivy
 from ivy.errors import TranspileError
 
 from ._interpret import MAX_WHILE_ITERATIONS
-from ._table import Ctx, Val, Vals, rule
+from ._table import Ctx, Lazy, Val, Vals, rule
 
 __all__: list[str] = []
 
@@ -73,13 +75,13 @@ def _scan(*args: Any, ctx: Ctx) -> Any:
 
 def _array(v: Val, aval: Any) -> Any:
     """A step's output as an array (a literal output is a Python scalar)."""
-    x = v.value
+    x = v.value() if isinstance(v.value, Lazy) else v.value
     if isinstance(x, (bool, int, float, complex)):
         return ivy.full(tuple(aval.shape), x, dtype=str(aval.dtype))
     return x
 
 
-@rule("while", doc="unrolled while the condition is known at transpile time; else an error")
+@rule("while", doc="unrolled while the condition is known at transpile time; else one ivy.while_loop")
 def _while(*args: Any, ctx: Ctx) -> Any:
     p = ctx.eqn.params
     nc, nb = int(p["cond_nconsts"]), int(p["body_nconsts"])
@@ -87,13 +89,8 @@ def _while(*args: Any, ctx: Ctx) -> Any:
     cond_consts, body_consts, carry = ops[:nc], ops[nc : nc + nb], ops[nc + nb :]
     for _ in range(MAX_WHILE_ITERATIONS):
         (go,) = ctx.inline(p["cond_jaxpr"], [*cond_consts, *carry])
-        if go.const is None:
-            raise TranspileError(
-                f"a while loop at {ctx.where} stops on a condition computed from the inputs: the JAX frontend "
-                "unrolls loops whose trip count is known when transpiling (lax.scan, lax.fori_loop with constant "
-                "bounds). Rewrite it with lax.scan over a fixed number of steps (masking the extra steps), or "
-                "transpile one graph per trip count."
-            )
+        if go.const is None:  # the trip count depends on the inputs: a loop in the graph
+            return Vals(_loop(ctx, cond_consts, body_consts, carry))
         if not bool(go.const()):
             return Vals(carry)
         carry = ctx.inline(p["body_jaxpr"], [*body_consts, *carry])
@@ -102,7 +99,7 @@ def _while(*args: Any, ctx: Ctx) -> Any:
     )
 
 
-@rule("cond", doc="the branch known at transpile time, else every branch and ivy.where on the index")
+@rule("cond", doc="the branch known at transpile time, else ivy.cond (two branches) or ivy.where on the index")
 def _cond(*args: Any, ctx: Ctx) -> Any:
     branches = ctx.eqn.params["branches"]
     index, *ops = ctx.operands()
@@ -110,6 +107,20 @@ def _cond(*args: Any, ctx: Ctx) -> Any:
     if index.const is not None:
         i = min(max(int(index.const()), 0), n - 1)  # lax.switch clamps the index
         return Vals(ctx.inline(branches[i], ops))
+    if n == 2:  # lax.cond: index 1 is the true branch
+        _force(ops)
+        outvars = ctx.eqn.outvars
+
+        def branch(b: Any) -> Any:
+            def run(*vs: Any) -> Any:
+                out = ctx.inline(b, [Val(v) for v in vs])
+                return tuple(_array(o, var.aval) for o, var in zip(out, outvars))
+
+            return run
+
+        arrays = [_array(o, o_var.aval) for o, o_var in zip(ops, ctx.eqn.invars[1:])]
+        res = ivy.cond(ivy.not_equal(index.value, 0), branch(branches[1]), branch(branches[0]), arrays)
+        return Vals([Val(r) for r in res])
     results = [ctx.inline(b, ops) for b in branches]
     idx = ivy.clip(index.value, 0, n - 1)
     outs = []
@@ -119,3 +130,30 @@ def _cond(*args: Any, ctx: Ctx) -> Any:
             out = ivy.where(ivy.equal(idx, i), _array(results[i][j], var.aval), out)
         outs.append(Val(out))
     return Vals(outs)
+
+
+def _force(vals: list[Val]) -> None:
+    """Make the arrays of lazily made constants now, in the graph around a loop or branch (made
+    first inside one, the array would belong to that function's graph only)."""
+    for v in vals:
+        if isinstance(v.value, Lazy):
+            v.value()
+
+
+def _loop(ctx: Ctx, cond_consts: list[Val], body_consts: list[Val], carry: list[Val]) -> list[Val]:
+    """``while`` as one ``ivy.while_loop``: the condition's and the body's jaxprs interpreted
+    inside its functions, the constants they read captured from around it."""
+    p = ctx.eqn.params
+    _force([*cond_consts, *body_consts, *carry])
+    avals = [v.aval for v in p["body_jaxpr"].jaxpr.outvars]
+
+    def cond_fn(*vs: Any) -> Any:
+        (go,) = ctx.inline(p["cond_jaxpr"], [*cond_consts, *(Val(v) for v in vs)])
+        return go.value
+
+    def body_fn(*vs: Any) -> Any:
+        out = ctx.inline(p["body_jaxpr"], [*body_consts, *(Val(v) for v in vs)])
+        return tuple(_array(o, a) for o, a in zip(out, avals))
+
+    res = ivy.while_loop(cond_fn, body_fn, [_array(c, a) for c, a in zip(carry, avals)])
+    return [Val(r) for r in res]

@@ -12,11 +12,11 @@ __all__ = ["primitives", "op_set"]
 def primitives() -> set[str]:
     """The names of the primitives this JAX can lower (about 250 in jax 0.10), plus those
     ``jax.extend.core.primitives`` exports."""
-    import jax.extend.core.primitives as exported  # noqa: PLC0415
+    import jax.extend.core.primitives as exported
 
     names = {getattr(exported, n).name for n in dir(exported) if n.endswith("_p")}
     try:  # the lowering registries are JAX's only complete list (no public API for them)
-        from jax._src.interpreters import mlir  # noqa: PLC0415
+        from jax._src.interpreters import mlir
 
         names |= {p.name for p in mlir._lowerings}
         names |= {p.name for table in mlir._platform_specific_lowerings.values() for p in table}

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ivy.plugin import FrontendImpl
 
-from . import _ops, _ops_more  # noqa: F401  (fill the tables)
+from . import _ops, _ops_more  # fill the tables
 from ._frontend import fingerprint, kind, op_set, probe, to_graph
 from ._tracer import Tracer
 

@@ -210,7 +210,7 @@ def _vstack(tup: Any, *, dtype: Any = None, casting: str = "same_kind") -> Any:
 
 
 @function("tile", doc="ivy.tile")
-def _tile(A: Any, reps: Any) -> Any:  # noqa: N803  (NumPy's name)
+def _tile(A: Any, reps: Any) -> Any:  # NumPy's name
     reps = (reps,) if isinstance(reps, int) else tuple(reps)
     return ivy.tile(A, reps)
 
@@ -271,7 +271,7 @@ def _clip(
     out: Any = None,
     *,
     min: Any = None,
-    max: Any = None,  # noqa: A002
+    max: Any = None,
     **kwargs: Any,
 ) -> Any:
     no(out=out)
@@ -380,7 +380,7 @@ def _trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any =
 
 
 @function("linalg.norm", doc="ivy.linalg.vector_norm / matrix_norm")
-def _norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:  # noqa: A002
+def _norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
     if axis is None and ord is None:
         return ivy.sqrt(ivy.sum(ivy.square(ivy.abs(x)), keepdims=bool(keepdims)))
     if isinstance(axis, int) or (axis is None and x.ndim == 1):

@@ -37,7 +37,7 @@ for _name in ("fftn", "ifftn", "rfftn", "irfftn"):
 
 
 @function("linalg.eigh", doc="ivy.linalg.eigh (lower triangle)")
-def _eigh(a: Any, UPLO: str = "L") -> Any:  # noqa: N803  (NumPy's name)
+def _eigh(a: Any, UPLO: str = "L") -> Any:  # NumPy's name
     if UPLO != "L":
         raise Unsupported("UPLO='U' is not translated")
     return tuple(ivy.linalg.eigh(a))

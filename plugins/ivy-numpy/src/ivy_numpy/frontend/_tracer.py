@@ -152,7 +152,7 @@ class Session:
             rule(*self.concrete(args), **self.concrete(kwargs))
         except Unsupported as e:
             return str(e)
-        except Exception as e:  # noqa: BLE001  (reported with the other problems)
+        except Exception as e:  # reported with the other problems
             return f"the translation failed on the example: {type(e).__name__}: {e}"
         return None
 
@@ -243,7 +243,7 @@ class Tracer:
         return np.dtype(ivy.dtype_name(self._x.dtype))
 
     @property
-    def T(self) -> Any:  # noqa: N802  (NumPy's name)
+    def T(self) -> Any:  # NumPy's name
         return np.transpose(self)
 
     @property

@@ -31,7 +31,7 @@ import paddle
 from ivy.plugin import FrontendImpl
 from ivy.plugin_kit import code_fingerprint
 
-from . import _ops_math, _ops_nn, _ops_shape  # noqa: F401  (fill the table)
+from . import _ops_math, _ops_nn, _ops_shape  # fill the table
 from ._interpret import capture, to_graph
 from ._opset import op_set
 from ._table import TABLE
@@ -65,7 +65,7 @@ def fingerprint(obj: Any) -> str | None:
     h.update(paddle.__version__.encode())
     h.update(repr(sorted((name, r.doc) for name, r in TABLE.items())).encode())
     if isinstance(obj, paddle.nn.Layer):
-        classes = {}
+        classes: dict[type, None] = {}  # (ordered, without repeats)
         for name, sub in obj.named_sublayers(include_self=True):
             h.update(f"{name}:{type(sub).__module__}.{type(sub).__qualname__}:{sub.training}".encode())
             h.update(_source(type(sub)).encode())

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ivy.plugin import FrontendImpl
 
-from . import _ops_lists, _ops_math, _ops_nn, _ops_shape  # noqa: F401  (fill the table)
+from . import _ops_lists, _ops_math, _ops_nn, _ops_shape  # fill the table
 from ._frontend import concrete_function, to_graph
 from ._objects import fingerprint, kind
 from ._opset import op_set

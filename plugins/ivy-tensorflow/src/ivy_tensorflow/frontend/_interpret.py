@@ -14,7 +14,8 @@ still fine when its inputs are all known. Random and stateful ops are never comp
 Control flow follows its function graphs: ``If`` on a condition known at transpile time takes
 its branch, and ``While`` with a trip count known at transpile time (a Keras RNN over a fixed
 number of steps) is unrolled; a tensor list (``TensorList*``, TF's TensorArray) is a Python list
-of arrays meanwhile.
+of arrays meanwhile. An ``If`` or ``While`` decided by the data becomes one ``ivy.cond`` or
+``ivy.while_loop`` whose functions are the branches' or the condition's and body's graphs.
 """
 
 from __future__ import annotations
@@ -207,23 +208,30 @@ class Interpreter:
         at transpile time (loop variables known on entry stay known through the body, as
         counters do)."""
         if op.type in _IF:
-            if not ins[0]:
-                problems.setdefault(op.type, []).append(
-                    f"{source_of(op)}: a branch on a value computed from the inputs (use tf.where, or trace one "
-                    "graph per branch)"
-                )
+            if not ins[0]:  # a branch on the data: one ivy.cond, whose results are not known
+                self._check_arrays(op, op.inputs[1:], problems)
             outs = [True] * len(op.outputs)
             for branch in ("then_branch", "else_branch"):
                 sub = _function_graph(op, branch)
                 outs = [a and b for a, b in zip(outs, self._check_sub(sub, ins[1:], problems))]
-            return outs
+            return outs if ins[0] else [False] * len(op.outputs)
         cond, body = _function_graph(op, "cond"), _function_graph(op, "body")
-        if not self._check_sub(cond, ins, problems)[0]:
-            problems.setdefault("While", []).append(
-                f"{source_of(op)}: a loop whose trip count depends on the inputs (only loops of a known trip "
-                "count are unrolled)"
-            )
+        if not self._check_sub(cond, ins, problems)[0]:  # a trip count of the data: one ivy.while_loop
+            inv = _invariants(body)
+            self._check_arrays(op, [t for i, t in enumerate(op.inputs) if not (inv[i] and ins[i])], problems)
+            ins = [k and inv[i] for i, k in enumerate(ins)]
+            self._check_sub(body, ins, problems)
+            return ins
         return [a and b for a, b in zip(ins, self._check_sub(body, ins, problems))]
+
+    @staticmethod
+    def _check_arrays(op: Any, tensors: Any, problems: dict[str, list[str]]) -> None:
+        """A data-dependent loop or branch carries arrays only (no tensor list or variable)."""
+        for t in tensors:
+            if t.dtype in (tf.variant, tf.resource):
+                problems.setdefault(op.type, []).append(
+                    f"{source_of(op)}: a loop or branch on the data carrying a {t.dtype.name} tensor (only arrays)"
+                )
 
     def _check_sub(self, sub: Any, ins: list[bool], problems: dict[str, list[str]]) -> list[bool]:
         known = {t.name: k for t, k in zip(sub.inputs, ins)}
@@ -264,26 +272,69 @@ class Interpreter:
 
     def _control(self, op: Any, env: dict[str, _Val]) -> list[_Val]:
         """``If`` with a known condition: the branch taken; ``While`` with a known trip count:
-        unrolled."""
+        unrolled; otherwise one ``ivy.cond`` or ``ivy.while_loop``."""
         ins = [env[t.name] for t in op.inputs]
         if op.type in _IF:
             cond = ins[0].const
             if cond is None:
-                raise UnsupportedOpsError("tensorflow", {op.type: [source_of(op)]}, what=self.what)
+                return self._graph_cond(op, ins)
             return self._call(_function_graph(op, "then_branch" if bool(cond) else "else_branch"), ins[1:])
         cond, body = _function_graph(op, "cond"), _function_graph(op, "body")
         for _ in range(MAX_WHILE_ITERATIONS):
             go = self._call(cond, ins)[0].const
             if go is None:
-                raise UnsupportedOpsError(
-                    "tensorflow", {"While": [f"{source_of(op)}: a data-dependent trip count"]}, what=self.what
-                )
+                return self._graph_while(op, cond, body, ins)
             if not bool(go):
                 return ins
             ins = self._call(body, ins)
         raise TranspileError(
             f"the loop at {source_of(op)} ran {MAX_WHILE_ITERATIONS} iterations while being unrolled: a runaway loop?"
         )
+
+    def _graph_cond(self, op: Any, ins: list[_Val]) -> list[_Val]:
+        """``If`` on the data as one ``ivy.cond``: the operands known at transpile time stay
+        constants of the branches, the others are its operands."""
+        moving = [i for i, v in enumerate(ins[1:]) if v.const is None]
+        arrays = [ins[1 + i].array for i in moving]
+
+        def branch(name: str) -> Any:
+            sub = _function_graph(op, name)
+
+            def run(*vs: Any) -> Any:
+                vals = list(ins[1:])
+                for i, v in zip(moving, vs):
+                    vals[i] = _Val(v)
+                return tuple(self._exact(o.array, t, op) for o, t in zip(self._call(sub, vals), op.outputs))
+
+            return run
+
+        res = ivy.cond(ins[0].array, branch("then_branch"), branch("else_branch"), arrays)
+        return [_Val(r) for r in res]
+
+    def _graph_while(self, op: Any, cond: Any, body: Any, ins: list[_Val]) -> list[_Val]:
+        """``While`` whose trip count depends on the data as one ``ivy.while_loop``: the loop
+        variables the body passes through unchanged and that are known stay constants."""
+        inv = _invariants(body)
+        moving = [i for i, v in enumerate(ins) if not (inv[i] and v.const is not None)]
+
+        def full(vs: tuple[Any, ...]) -> list[_Val]:
+            vals = list(ins)
+            for i, v in zip(moving, vs):
+                vals[i] = _Val(v)
+            return vals
+
+        def cond_fn(*vs: Any) -> Any:
+            return self._call(cond, full(vs))[0].array
+
+        def body_fn(*vs: Any) -> Any:
+            out = self._call(body, full(vs))
+            return tuple(self._exact(out[i].array, op.outputs[i], op) for i in moving)
+
+        res = ivy.while_loop(cond_fn, body_fn, [self._exact(ins[i].array, op.outputs[i], op) for i in moving])
+        out = list(ins)
+        for i, r in zip(moving, res):
+            out[i] = _Val(r)
+        return out
 
     def _op(self, op: Any, env: dict[str, _Val]) -> list[_Val]:
         if op.type == "Const":
@@ -364,3 +415,14 @@ def _fold(op: Any, values: list[np.ndarray]) -> list[np.ndarray]:
         res = fn(**kwargs)
     res = list(res) if isinstance(res, (tuple, list)) else [res]
     return [np.asarray(r) for r in res]
+
+
+def _invariants(body: Any) -> list[bool]:
+    """Per loop variable, whether the loop body returns it unchanged (through ``Identity`` ops)."""
+    out = []
+    for t_in, t_out in zip(body.inputs, body.outputs):
+        t = t_out
+        while t.op.type == "Identity":
+            t = t.op.inputs[0]
+        out.append(t.name == t_in.name)
+    return out

@@ -162,7 +162,7 @@ def fingerprint(obj: Any) -> str | None:
         classes = [c for c in type(obj).__mro__ if not c.__module__.startswith(("keras", "tensorflow", "builtins"))]
         try:
             config = repr(obj.get_config()) if _keras_layer(obj) else ""
-        except Exception:  # noqa: BLE001  (a layer without a config: its repr)
+        except Exception:  # a layer without a config: its repr
             config = repr(obj)
         variables = sorted(f"{getattr(v, 'path', v.name)}{tuple(v.shape)}{v.dtype}" for v in obj.variables)
         text = f"module|{type(obj).__qualname__}|{config}|{variables}|" + "|".join(_source(c) for c in classes)
@@ -183,7 +183,7 @@ def _inner_layers(obj: Any) -> list[Any]:
         got = getattr(obj, attr, None)
         try:
             found += list(got() if callable(got) else got or ())
-        except Exception:  # noqa: BLE001 - a tf.Module without Keras' walk, or the reverse
+        except Exception:  # a tf.Module without Keras' walk, or the reverse
             continue
         break
     return found

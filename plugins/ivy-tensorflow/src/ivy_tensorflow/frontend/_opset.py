@@ -17,10 +17,10 @@ BUILTIN = {
     "ShapeN": "the static shapes, constants",
     "Size": "the static size, a constant",
     "Rank": "the static rank, a constant",
-    "If": "the branch a condition known at transpile time takes",
-    "StatelessIf": "the branch a condition known at transpile time takes",
-    "While": "unrolled, for a trip count known at transpile time",
-    "StatelessWhile": "unrolled, for a trip count known at transpile time",
+    "If": "the branch a condition known at transpile time takes; else one ivy.cond",
+    "StatelessIf": "the branch a condition known at transpile time takes; else one ivy.cond",
+    "While": "unrolled, for a trip count known at transpile time; else one ivy.while_loop",
+    "StatelessWhile": "unrolled, for a trip count known at transpile time; else one ivy.while_loop",
 }
 
 

@@ -115,7 +115,7 @@ def bitwise_not(x: Any) -> Any:
 
 
 @rule(out=True)
-def clamp(out: Out, x: Any, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+def clamp(out: Out, x: Any, min: Any = None, max: Any = None) -> Any:
     """ivy.clip (bounds may be scalars or tensors)"""
     return ivy.clip(cast(x, out.dtype), cast(min, out.dtype), cast(max, out.dtype))
 

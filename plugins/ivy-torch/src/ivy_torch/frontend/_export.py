@@ -83,7 +83,7 @@ def _explain(error: BaseException, what: str) -> TranspileError:
         message = (
             f"{what} branches on the values of a tensor{at}: torch.export cannot capture data-dependent "
             "control flow, so the transpiler cannot read it. Write the branch with torch.where (both sides "
-            "computed), or with torch.cond, or move the decision out of the function."
+            "computed), or with torch.cond (a loop with torch.while_loop), or move the decision out of the function."
         )
     else:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__

@@ -83,17 +83,32 @@ def _effect(node: Any) -> Any:
 
 
 def _scan(program: Any) -> tuple[dict[str, list[str]], set[Any]]:
-    """:func:`unsupported_ops`, and the mapped ops among them (rejected by their rule's check)."""
+    """:func:`unsupported_ops`, and the mapped ops among them (rejected by their rule's check);
+    the functions of control-flow ops (their subgraphs) are scanned too."""
     missing: dict[str, list[str]] = {}
     rejected: set[Any] = set()
-    for node in program.graph.nodes:
+    _scan_graph(program.graph, program.graph_module, missing, rejected)
+    return missing, rejected
+
+
+def _scan_graph(graph: Any, owner: Any, missing: dict[str, list[str]], rejected: set[Any]) -> None:
+    for node in graph.nodes:
         if node.op != "call_function" or node.target is operator.getitem:
             continue
         target = _effect(node) or node.target
         if _effect(node) is not None and op_name(target) in _EFFECT_CHECKS:
             continue
         label = _op_label(target)
-        if isinstance(target, torch._ops.OpOverload) and target.namespace == "aten":
+        if target in _CONTROL:
+            reason = _control_check(node, owner)
+            if reason is None:
+                first = 0 if target is torch.ops.higher_order.while_loop else 1
+                for sub in node.args[first : _CONTROL[target]]:
+                    gm = getattr(owner, sub.target)
+                    _scan_graph(gm.graph, gm, missing, rejected)
+                continue
+            label = f"{label} ({reason})"
+        elif isinstance(target, torch._ops.OpOverload) and target.namespace == "aten":
             rule = TABLE.get(op_name(target))
             if rule is not None:
                 reason = rule.check(node) if rule.check else None
@@ -105,7 +120,48 @@ def _scan(program: Any) -> tuple[dict[str, list[str]], set[Any]]:
         line = where(node)
         if line and line not in missing[label]:
             missing[label].append(line)
-    return missing, rejected
+
+
+#: torch.export's control-flow ops the frontend does not read yet (the others are read, or are
+#: wrappers the decomposition removes)
+_UNREAD_CONTROL = frozenset({"scan", "map_impl", "associative_scan"})
+
+
+def _unread_control(graph: Any, owner: Any, found: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The uses of :data:`_UNREAD_CONTROL` in a captured program (its subgraphs included)."""
+    for node in graph.nodes:
+        if node.op == "get_attr" and isinstance(getattr(owner, node.target, None), torch.fx.GraphModule):
+            sub = getattr(owner, node.target)
+            _unread_control(sub.graph, sub, found)
+        elif node.op == "call_function" and isinstance(node.target, torch._ops.HigherOrderOperator):
+            if node.target.name() in _UNREAD_CONTROL:
+                lines = found.setdefault(_op_label(node.target), [])
+                if where(node) and where(node) not in lines:
+                    lines.append(where(node))
+    return found
+
+
+#: torch.export's control-flow ops the frontend reads (as ``ivy.while_loop`` / ``ivy.cond``),
+#: with the position of the last of their function arguments (GraphModules) plus one
+_CONTROL: dict[Any, int] = {torch.ops.higher_order.while_loop: 2, torch.ops.higher_order.cond: 3}
+
+
+def _control_check(node: Any, owner: Any) -> str | None:
+    """Why this use of a control-flow op cannot be read, or None."""
+    first = 0 if node.target is torch.ops.higher_order.while_loop else 1
+    for sub in node.args[first : _CONTROL[node.target]]:
+        if not (isinstance(sub, torch.fx.Node) and sub.op == "get_attr"):
+            return "a function that is not a subgraph of the program"
+        if not isinstance(getattr(owner, str(sub.target), None), torch.fx.GraphModule):
+            return "a function that is not a subgraph of the program"
+    if node.target is torch.ops.higher_order.cond and not isinstance(node.args[0], torch.fx.Node):
+        return "a predicate that is not a tensor"
+    operands = [*node.args[_CONTROL[node.target]], *(node.args[3] if first == 0 and len(node.args) > 3 else ())]
+    for o in operands:
+        val = o.meta.get("val") if isinstance(o, torch.fx.Node) else o
+        if not isinstance(val, torch.Tensor):
+            return f"an operand that is not a tensor ({type(val).__name__})"
+    return None
 
 
 def _used_outputs(node: Any) -> frozenset[int]:
@@ -237,8 +293,10 @@ class Interpreter:
                     env[node] = ivy.asarray(self.constants[ref])
                 else:
                     env[node] = flat[ref] if kind == "user" else None
+            elif node.op == "get_attr":
+                env[node] = getattr(self.program.graph_module, node.target)
             elif node.op == "call_function":
-                env[node] = self._call(node, env)
+                env[node] = self._call(node, env, self.program.graph_module)
             elif node.op == "output":
                 results = [env[a] if isinstance(a, torch.fx.Node) else a for a in node.args[0]]
                 leaves = [r for r, key in zip(results, self.outputs) if key is None]
@@ -248,12 +306,14 @@ class Interpreter:
                 return outputs
         raise TranspileError("the exported program has no output")
 
-    def _call(self, node: Any, env: dict[Any, Any]) -> Any:
+    def _call(self, node: Any, env: dict[Any, Any], owner: Any) -> Any:
         if node.target is operator.getitem:
             source, i = node.args
             return env[source][i]
         if _effect(node) is not None:  # a check (see _EFFECT_CHECKS): the token, and no value
             return (None, None)
+        if node.target in _CONTROL:
+            return _conform(self._control(node, env, owner), node.meta.get("val"), node)
         rule = TABLE[op_name(node.target)]
         args = torch.fx.node.map_arg(node.args, lambda n: env[n])
         kwargs = torch.fx.node.map_arg(node.kwargs, lambda n: env[n])
@@ -263,6 +323,46 @@ class Interpreter:
         else:
             result = rule.fn(*args, **kwargs)
         return _conform(result, val, node)
+
+    def _control(self, node: Any, env: dict[Any, Any], owner: Any) -> Any:
+        """``while_loop(cond, body, carried, additional)`` and ``cond(pred, true, false,
+        operands)`` of torch.export as ``ivy.while_loop`` / ``ivy.cond``, their subgraphs run by
+        this interpreter (the additional inputs are outer arrays the functions capture)."""
+        args = torch.fx.node.map_arg(node.args, lambda n: env[n])
+        if node.target is torch.ops.higher_order.while_loop:
+            cond_gm, body_gm, carried = args[0], args[1], list(args[2])
+            extra = tuple(args[3]) if len(args) > 3 else ()
+
+            def cond_fn(*vs: Any) -> Any:
+                return self._subgraph(cond_gm, (*vs, *extra))
+
+            def body_fn(*vs: Any) -> Any:
+                out = self._subgraph(body_gm, (*vs, *extra))
+                return tuple(out) if isinstance(out, (tuple, list)) else (out,)
+
+            return ivy.while_loop(cond_fn, body_fn, carried)
+        pred, true_gm, false_gm, operands = args[0], args[1], args[2], tuple(args[3])
+
+        def branch(gm: Any) -> Any:
+            return lambda *vs: self._subgraph(gm, vs)
+
+        return ivy.cond(pred, branch(true_gm), branch(false_gm), list(operands))
+
+    def _subgraph(self, gm: Any, inputs: tuple[Any, ...]) -> Any:
+        """A control-flow op's function (a GraphModule of the program) run on ``inputs``."""
+        env: dict[Any, Any] = {}
+        it = iter(inputs)
+        for node in gm.graph.nodes:
+            if node.op == "placeholder":
+                env[node] = next(it)
+            elif node.op == "get_attr":
+                env[node] = getattr(gm, node.target)
+            elif node.op == "call_function":
+                env[node] = self._call(node, env, gm)
+            elif node.op == "output":
+                out = torch.fx.node.map_arg(node.args[0], lambda n: env[n])
+                return tuple(out) if isinstance(out, list) else out
+        raise TranspileError("a subgraph of the exported program has no output")
 
 
 def to_graph(
@@ -299,6 +399,9 @@ def to_graph(
     """
     kwargs = dict(kwargs or {})
     captured, module, what = capture(obj, tuple(args), kwargs)
+    early = _unread_control(captured.graph, captured.graph_module, {})
+    if early:  # said before the decomposition (seconds on a large program), which cannot change it
+        raise UnsupportedOpsError("torch", early, what=what)
     program = decompose(captured, what)
     missing, rejected = _scan(program)
     retry = frozenset(op for op in rejected if op in decomposable())

@@ -104,7 +104,7 @@ def cumsum(out: Out, x: Any, dim: int, *, dtype: Any = None) -> Any:
 
 
 @rule()
-def topk(x: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:  # noqa: A002
+def topk(x: Any, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Any:
     """ivy.top_k -> (values, indices)"""
     return ivy.top_k(x, k, axis=dim, largest=largest, sorted=sorted)
 
@@ -135,7 +135,7 @@ def cumprod(out: Out, x: Any, dim: int, *, dtype: Any = None) -> Any:
 
 
 @rule(out=True)
-def vector_norm(out: Out, x: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:  # noqa: A002
+def vector_norm(out: Out, x: Any, ord: Any = 2, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Any:
     """ivy.linalg.vector_norm over dim (every axis for None)"""
     return ivy.linalg.vector_norm(cast(x, out.dtype), axis=axes(dim, x.ndim), keepdims=keepdim, ord=ord)
 

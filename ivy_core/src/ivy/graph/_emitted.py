@@ -1,5 +1,7 @@
-"""``graph.source(backend)``: a standalone Python module computing a graph with the target
-framework's own functions (the plugin's only where an op is not a plain framework function)."""
+"""The emitted program's code, ``graph.source(backend)``: a standalone Python module computing a
+graph with the target framework's own functions (the plugin's only where an op is not a plain
+framework function). This is a translation's output; its input, the source object a translation
+reads, is ``ivy.transpile._source``'s."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, overload
 
 from ivy.plugin_kit import check_int_scalar, device_kinds, fastpath
 
@@ -200,6 +200,12 @@ def norm_axis(axis: int, ndim: int) -> int:
     if not -max(ndim, 1) <= axis < max(ndim, 1):
         raise IndexError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
     return axis + ndim if axis < 0 else axis
+
+
+@overload
+def norm_axes(axis: None, ndim: int) -> None: ...
+@overload
+def norm_axes(axis: Any, ndim: int) -> list[int]: ...
 
 
 def norm_axes(axis: Any, ndim: int) -> list[int] | None:

@@ -1,0 +1,17 @@
+"""The Array API fft extension, dispatched like ``ivy.*``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import _extensions
+
+__all__ = _extensions.names("fft")
+
+
+def __getattr__(name: str) -> Any:
+    return _extensions.op(globals(), "fft", name)
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
