@@ -434,7 +434,7 @@ def test_example_distribution_works(backend: str, name: str, blocks: list[Block]
     env = {k: v for k, v in os.environ.items() if k not in ("IVY_BACKEND",)}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site), str(code_root), os.environ.get("PYTHONPATH")]))
     p = subprocess.run(
-        [sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
+        [sys.executable, "-c", check], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=900
     )
     assert p.returncode == 0, f"{name} ({', '.join(b.where for b in blocks)}):\n{p.stdout[-2000:]}\n{p.stderr[-4000:]}"
 

@@ -66,7 +66,7 @@ def test_fn_distributed_torch_ddp_equals_one_process(backend, tmp_path):
     out = tmp_path / "ddp.json"
     env = dict(os.environ, OMP_NUM_THREADS="1")
     cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--standalone", __file__, str(out)]
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
     assert p.returncode == 0, p.stderr[-3000:]
     got = json.loads(out.read_text())
     assert got["world_size"] == 2

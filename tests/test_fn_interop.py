@@ -224,7 +224,7 @@ def test_fn_interop_trained_weights_load_on_another_backend(backend, tmp_path):
             env=env,
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=900,
         )
         assert r.returncode == 0, f"{other}: {r.stderr[-3000:]}"
         got = json.loads(out.read_text())

@@ -61,13 +61,7 @@ ALIASES = {
 
 #: Pairs known to mean two things, to be renamed: each entry says why it is not yet. The test
 #: fails once a pair agrees (or is gone), so that its entry is removed.
-PENDING = {
-    # ivy.flatten flattens an array's axes; ivy.nest.flatten a nested structure into its leaves
-    # (jax.tree_util.tree_flatten). A wrong pick fails loudly (an AttributeError, or a tuple
-    # where an array was expected), never silently; renaming touches the autodiff and optimizer
-    # code of core and four plugins.
-    ("nest", "flatten"),
-}
+PENDING: set[tuple[str, str]] = set()
 
 
 def _submodules() -> dict[str, types.ModuleType]:

@@ -146,9 +146,13 @@ def test_fn_training_faults_a_resumed_shuffled_fit_is_exact(autodiff, tmp_path):
         seed = info["extra"]["seed"]
         h = ivy.fit(resumed, X, Y, optimizer=opt, epochs=3, initial_epoch=info["extra"]["epoch"], seed=seed, **kw)
         assert h.epoch == [1, 2]
-        np.testing.assert_allclose(h["loss"], h_full["loss"][1:], rtol=1e-6)
+        # (float32 rounding apart: a compiled step and its eager run, which may take a first or a
+        # last batch, round alike only to about 1e-7 of each update; other batches or masks would
+        # differ by 1e-2)
+        tol = {"rtol": 1e-5, "atol": 1e-6} if compile_ else {"rtol": 1e-6, "atol": 1e-7}
+        np.testing.assert_allclose(h["loss"], h_full["loss"][1:], **tol)
         for k, v in _weights(backend, full).items():
-            np.testing.assert_allclose(_weights(backend, resumed)[k], v, rtol=1e-6, atol=1e-7, err_msg=k)
+            np.testing.assert_allclose(_weights(backend, resumed)[k], v, err_msg=k, **tol)
         # the shuffling mattered: the last epoch in another order gives other weights
         other, opt = _model(backend), ivy.Adam(0.01)
         ivy.load_checkpoint(ckpt.saved[1], other, opt)

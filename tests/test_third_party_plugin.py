@@ -46,7 +46,7 @@ def _install(tmp_path_factory: pytest.TempPathFactory, name: str) -> Path:
         ],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=900,
     )
     assert proc.returncode == 0, f"pip install of {name} failed:\n{proc.stdout}\n{proc.stderr}"
     return target
@@ -77,7 +77,7 @@ def run(code: str, site: Path, env: dict[str, str] | None = None) -> subprocess.
         capture_output=True,
         text=True,
         env=full_env,
-        timeout=120,
+        timeout=900,
         cwd=str(site),
     )
     assert proc.returncode == 0, f"exit {proc.returncode}\n--- stdout\n{proc.stdout}\n--- stderr\n{proc.stderr}"

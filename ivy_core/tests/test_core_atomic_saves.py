@@ -226,7 +226,7 @@ def test_core_saves_killed_at_random_moments_leave_a_whole_earlier_version(tmp_p
     try:
         first = child.stdout.readline()
         if not first:
-            child.wait(timeout=60)
+            child.wait(timeout=600)
             pytest.fail(f"the saving process failed:\n{(tmp_path / 'child.log').read_text()}")
         round_s = float(first)
         refs = {
@@ -271,7 +271,7 @@ def test_core_saves_killed_at_random_moments_leave_a_whole_earlier_version(tmp_p
         for pid in savers:
             if not _gone(pid):
                 os.kill(pid, signal.SIGKILL)
-        child.wait(timeout=60)
+        child.wait(timeout=600)
         log.close()
     # (how many kills fell inside a write: each leaves a temporary file behind)
     stray = [p.name for p in live.iterdir() if p.name.endswith(".tmp")]

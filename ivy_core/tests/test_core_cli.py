@@ -101,7 +101,7 @@ def doctor(
         capture_output=True,
         text=True,
         env=full,
-        timeout=120,
+        timeout=900,
         cwd=tempfile.gettempdir(),
     )
 
@@ -164,7 +164,7 @@ def _ivy_cmd(*args: str, paths: tuple[Path, ...] = ()) -> subprocess.CompletedPr
         capture_output=True,
         text=True,
         env=full,
-        timeout=120,
+        timeout=900,
         cwd=tempfile.gettempdir(),
     )
 

@@ -113,9 +113,9 @@ def test_core_container_comparison_helpers() -> None:
 
 def test_core_container_is_a_nest_and_unflatten_rebuilds_containers() -> None:
     c = _c()
-    leaves, s = ivy.nest.flatten(c)
+    leaves, s = ivy.nest.tree_flatten(c)
     assert len(leaves) == 3
-    back = ivy.nest.unflatten(s, [x * 2 for x in leaves])
+    back = ivy.nest.tree_unflatten(s, [x * 2 for x in leaves])
     assert type(back) is Container and type(back.b) is Container
     np.testing.assert_array_equal(back.b.c, [[6.0]])
     mapped = ivy.nest.map(lambda x, y: x + y, c, c)

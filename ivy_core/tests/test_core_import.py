@@ -269,6 +269,6 @@ def test_tensorflow_then_paddle_is_refused_not_a_segfault() -> None:
         else:
             raise AssertionError("loading paddle after tensorflow was not refused")
         """,
-        timeout=300,
+        timeout=900,
     )
     assert proc.returncode == 0 and "REFUSED" in proc.stdout

@@ -49,7 +49,7 @@ def _pytest(
         text=True,
         cwd=tmp_path,
         env=full,
-        timeout=300,
+        timeout=900,
     )
 
 

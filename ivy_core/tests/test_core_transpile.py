@@ -455,7 +455,7 @@ def test_cli_transpile_prints_a_standalone_program(tmp_path: Any) -> None:
         ],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=900,
         cwd=tempfile.gettempdir(),
     )
     assert proc.returncode == 0, proc.stderr
@@ -468,7 +468,7 @@ def test_cli_transpile_prints_a_standalone_program(tmp_path: Any) -> None:
         [sys.executable, "-c", env_py, "transpile", "clifn:f", "--to", "caffe", "--input", "float32[2]"],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=900,
         cwd=tempfile.gettempdir(),
     )
     assert bad.returncode == 1 and "no such backend is installed" in bad.stderr
@@ -479,7 +479,7 @@ def test_cli_plugins_lists_the_frontends() -> None:
         [sys.executable, "-m", "ivy", "plugins", "--no-load"],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=900,
         cwd=tempfile.gettempdir(),
     )
     assert "transpiler frontends" in proc.stdout

@@ -1,6 +1,6 @@
 """``ivy.Container``: a nested dict of native arrays with attribute access and leaf-wise maths.
 
-A Container is a ``dict`` subclass, so it is a nest everywhere in Ivy (``ivy.nest.flatten`` and
+A Container is a ``dict`` subclass, so it is a nest everywhere in Ivy (``ivy.nest.tree_flatten`` and
 ``unflatten`` rebuild Containers, gradients of a Container are a Container). Keys are strings;
 a *key chain* names a leaf through the nesting, joined with ``"/"``: ``"layer0/w"``. A plain
 ``dict`` value is turned into a Container on construction and on assignment.

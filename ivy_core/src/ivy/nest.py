@@ -1,6 +1,6 @@
 """Nests: dicts, lists, tuples and named tuples (and registered node types) of arrays.
 
-``flatten`` turns a nest into its leaves and a structure, ``unflatten`` rebuilds it, ``map``
+``tree_flatten`` turns a nest into its leaves and a structure, ``tree_unflatten`` rebuilds it, ``map``
 applies a function leaf-wise over one or more nests of the same structure. Gradients and
 optimizer updates take and return nests of variables this way.
 """
@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["Structure", "flatten", "unflatten", "map", "leaves", "register_node", "same_structure"]
+__all__ = ["Structure", "tree_flatten", "tree_unflatten", "map", "leaves", "register_node", "same_structure"]
 
 _NODES: dict[type, tuple[Callable[[Any], tuple[list[Any], Any]], Callable[[Any, list[Any]], Any]]] = {}
 
@@ -31,7 +31,7 @@ def register_node(
 
 
 class Structure:
-    """The shape of a nest without its leaves (what :func:`unflatten` needs)."""
+    """The shape of a nest without its leaves (what :func:`tree_unflatten` needs)."""
 
     __slots__ = ("kind", "meta", "children", "num_leaves")
 
@@ -114,7 +114,7 @@ def _flatten(x: Any, out: list[Any]) -> Structure:
     return _LEAF
 
 
-def flatten(nest: Any) -> tuple[list[Any], Structure]:
+def tree_flatten(nest: Any) -> tuple[list[Any], Structure]:
     """The leaves of ``nest`` in a fixed order, and its :class:`Structure`."""
     out: list[Any] = []
     return out, _flatten(nest, out)
@@ -144,8 +144,8 @@ def _build(s: Structure, it: Iterable[Any]) -> Any:
     return _NODES[cls][1](aux, children)
 
 
-def unflatten(structure: Structure, leaves: Iterable[Any]) -> Any:
-    """Rebuilds a nest of ``structure`` from ``leaves`` (as returned by :func:`flatten`)."""
+def tree_unflatten(structure: Structure, leaves: Iterable[Any]) -> Any:
+    """Rebuilds a nest of ``structure`` from ``leaves`` (as returned by :func:`tree_flatten`)."""
     leaves = list(leaves)
     if len(leaves) != structure.num_leaves:
         raise ValueError(f"the structure has {structure.num_leaves} leaves, got {len(leaves)}")
@@ -154,16 +154,16 @@ def unflatten(structure: Structure, leaves: Iterable[Any]) -> Any:
 
 def leaves(nest: Any) -> list[Any]:
     """The leaves of ``nest``."""
-    return flatten(nest)[0]
+    return tree_flatten(nest)[0]
 
 
 def map(fn: Callable[..., Any], nest: Any, *rest: Any) -> Any:  # the natural name
     """Applies ``fn`` leaf-wise: ``fn(leaf, *matching leaves of rest)``; same structure out."""
-    flat, s = flatten(nest)
+    flat, s = tree_flatten(nest)
     others = []
     for r in rest:
-        fl, rs = flatten(r)
+        fl, rs = tree_flatten(r)
         if not same_structure(rs, s):
             raise ValueError(f"nests differ in structure: {s} and {rs}")
         others.append(fl)
-    return unflatten(s, [fn(*args) for args in zip(flat, *others)])
+    return tree_unflatten(s, [fn(*args) for args in zip(flat, *others)])

@@ -57,7 +57,7 @@ def install_toy(target: Path) -> Path:
             ],
             capture_output=True,
             text=True,
-            timeout=300,
+            timeout=900,
         )
     if proc.returncode != 0:
         pytest.fail(f"installing the ivy-toy fixture failed:\n{proc.stdout}\n{proc.stderr}")

@@ -235,7 +235,7 @@ _MAKE_WITHOUT_IMPORT = textwrap.dedent(
 
 def _run(code):
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=dict(os.environ)
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=900, env=dict(os.environ)
     )
     assert result.returncode == 0, result.stderr[-3000:]
 

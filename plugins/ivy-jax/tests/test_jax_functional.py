@@ -136,7 +136,7 @@ def test_jax_plugin_import_is_framework_free():
     code = "import sys, ivy_jax; assert 'jax' not in sys.modules, 'jax imported'; print(ivy_jax.ivy_compile)"
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr
 
 
@@ -424,5 +424,5 @@ print("ok")
     env = {k: v for k, v in os.environ.items() if k != "JAX_ENABLE_X64"}
     env["JAX_ENABLE_X64"] = "0"
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0 and "ok" in out.stdout, out.stderr[-3000:]

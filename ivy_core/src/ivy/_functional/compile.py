@@ -82,7 +82,7 @@ def _flatten_state(tree: Any, leaves: list[Any]) -> Any:
     if t is bool or t is str:
         return ("const", tree, ())
     if isinstance(tree, (dict, list, tuple)) or t in nest._NODES:  # other kinds of nest
-        sub, structure = nest.flatten(tree)
+        sub, structure = nest.tree_flatten(tree)
         leaves.extend(sub)
         return (nest, structure, len(sub))
     leaves.append(tree)
@@ -120,7 +120,7 @@ def _unflatten_state(sig: Any, it: Any) -> Any:
     if kind is dict:
         return dict(zip(meta, [_unflatten_state(c, it) for c in children]))
     if kind is nest:
-        return nest.unflatten(meta, [next(it) for _ in range(children)])
+        return nest.tree_unflatten(meta, [next(it) for _ in range(children)])
     if kind == "const":
         return meta
     return kind([_unflatten_state(c, it) for c in children])

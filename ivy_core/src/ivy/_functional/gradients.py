@@ -39,14 +39,14 @@ def execute_with_gradients(func: Callable[[Any], Any], xs: Any, /, *, retain_gra
     Raises:
         ivy.errors.NoAutodiffError: the backend has no automatic differentiation (NumPy).
     """
-    leaves, structure = nest.flatten(xs)
+    leaves, structure = nest.tree_flatten(xs)
     b = _backend(leaves, "execute_with_gradients")
     updated: list[tuple[Any, str]] = []
 
     def flat_fn(ls: list[Any]) -> Any:
         prev = _tracking.capture_buffers(updated)
         try:
-            out = func(nest.unflatten(structure, ls))
+            out = func(nest.tree_unflatten(structure, ls))
         finally:
             _tracking.capture_buffers(prev)
         # buffers that layers updated leave the transform as outputs, not as values of its own
@@ -64,7 +64,7 @@ def execute_with_gradients(func: Callable[[Any], Any], xs: Any, /, *, retain_gra
 
     for (m, k), x in zip(updated, buffers):
         m._own_state[k] = detach(x)
-    return (detach(y), nest.unflatten(structure, grads), *nest.map(detach, tuple(extra)))
+    return (detach(y), nest.tree_unflatten(structure, grads), *nest.map(detach, tuple(extra)))
 
 
 def value_and_grad(
@@ -76,13 +76,13 @@ def value_and_grad(
 
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         picked = [args[i] for i in nums]
-        leaves, structure = nest.flatten(picked)
+        leaves, structure = nest.tree_flatten(picked)
         b = _backend(leaves, "value_and_grad")
         updated: list[tuple[Any, str]] = []
 
         def flat_fn(ls: list[Any]) -> Any:
             new = list(args)
-            for i, v in zip(nums, nest.unflatten(structure, ls)):
+            for i, v in zip(nums, nest.tree_unflatten(structure, ls)):
                 new[i] = v
             prev = _tracking.capture_buffers(updated)
             try:
@@ -96,7 +96,7 @@ def value_and_grad(
         stop = b.calls["stop_gradient"]
         for (m, k), x in zip(updated, buffers):
             m._own_state[k] = stop(x)
-        g = nest.unflatten(structure, grads)
+        g = nest.tree_unflatten(structure, grads)
         g = g[0] if isinstance(argnums, int) else tuple(g)
         return ((value, aux), g) if has_aux else (value, g)
 

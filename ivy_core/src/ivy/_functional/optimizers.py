@@ -26,7 +26,7 @@ def gradient_descent_update(ws: Any, dcdws: Any, lr: Any, /, *, stop_gradients: 
         stop_gradients: cut the new values from the graph of the old ones (default).
     """
     w_l, s, (g_l,) = _leaf_lists(ws, ("the gradients", dcdws))
-    return nest.unflatten(s, _descent_leaves(w_l, g_l, lr, stop_gradients))
+    return nest.tree_unflatten(s, _descent_leaves(w_l, g_l, lr, stop_gradients))
 
 
 # The update rules below loop over leaves explicitly (no lambdas, no comprehensions): paddle's
@@ -45,7 +45,7 @@ def _adam_moments(g: Any, m: Any, v: Any, beta1: float, beta2: float) -> tuple[A
 
 
 def _leaf_lists(ws: Any, *others: tuple[str, Any]) -> tuple[list[Any], Any, list[list[Any]]]:
-    w_l, s = nest.flatten(ws)
+    w_l, s = nest.tree_flatten(ws)
     out = []
     for what, tree in others:
         leaves = nest.leaves(tree)
@@ -135,7 +135,7 @@ def adam_update(
     # below 1 raises ValueError (the bias corrections would divide by zero).
     w_l, s, (g_l, m_l, v_l) = _leaf_lists(ws, ("the gradients", dcdws), ("mw", mw), ("vw", vw))
     new_w, new_m, new_v = _adam_leaves(w_l, g_l, m_l, v_l, lr, step, beta1, beta2, epsilon, stop_gradients)
-    return nest.unflatten(s, new_w), nest.unflatten(s, new_m), nest.unflatten(s, new_v)
+    return nest.tree_unflatten(s, new_w), nest.tree_unflatten(s, new_m), nest.tree_unflatten(s, new_v)
 
 
 def _adam_leaves(
@@ -211,7 +211,7 @@ def lamb_update(
     new_w, new_m, new_v = _lamb_leaves(
         w_l, g_l, m_l, v_l, lr, step, beta1, beta2, epsilon, max_trust_ratio, decay_lambda, stop_gradients
     )
-    return nest.unflatten(s, new_w), nest.unflatten(s, new_m), nest.unflatten(s, new_v)
+    return nest.tree_unflatten(s, new_w), nest.tree_unflatten(s, new_m), nest.tree_unflatten(s, new_v)
 
 
 def _lamb_leaves(
@@ -248,7 +248,7 @@ def lars_update(ws: Any, dcdws: Any, lr: Any, /, *, decay_lambda: float = 0.0, s
     ``lr · ‖w‖ / (‖g‖ + λ‖w‖)`` (``lr`` where either norm is 0) and ``w -= local_lr · (g + λ w)``.
     Returns the new nest."""
     w_l, s, (g_l,) = _leaf_lists(ws, ("the gradients", dcdws))
-    return nest.unflatten(s, _lars_leaves(w_l, g_l, lr, decay_lambda, stop_gradients))
+    return nest.tree_unflatten(s, _lars_leaves(w_l, g_l, lr, decay_lambda, stop_gradients))
 
 
 def _lars_leaves(w_l: list[Any], g_l: list[Any], lr: Any, decay_lambda: float, stop_gradients: bool) -> list[Any]:

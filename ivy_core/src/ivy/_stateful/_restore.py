@@ -128,7 +128,7 @@ def chain(path: tuple[Any, ...]) -> str:
 
 def by_chain(tree: Any) -> dict[str, Any]:
     """The leaves of a nest by key chain (list items by index)."""
-    leaves, structure = nest.flatten(tree)
+    leaves, structure = nest.tree_flatten(tree)
     return {chain(p): x for p, x in zip(paths(structure), leaves)}
 
 
@@ -189,7 +189,7 @@ def check_optimizer_state(opt: Any, tree: Mapping[str, Any], where: str) -> None
     held: dict[str, dict[str, Any]] = {}
     if opt._flat is not None:
         structure, named = opt._flat
-        held = {n: by_chain(nest.unflatten(structure, leaves)) for n, leaves in named.items()}
+        held = {n: by_chain(nest.tree_unflatten(structure, leaves)) for n, leaves in named.items()}
     held.update({n: by_chain(t) for n, t in opt._state.items()})
     for name, found in flats.items():
         if name in held:  # (accumulated sums come and go: compared only with those held)
@@ -234,6 +234,6 @@ def fit_loaded_state(opt: Any, leaves: list[Any], structure: Any) -> None:
         flat = (structure, {n: fitted(n, old, ls) for n, ls in named.items()})
     state = dict(opt._state)
     if "accum" in state:
-        acc_leaves, acc_structure = nest.flatten(state["accum"])
-        state["accum"] = nest.unflatten(structure, fitted("accum", acc_structure, acc_leaves))
+        acc_leaves, acc_structure = nest.tree_flatten(state["accum"])
+        state["accum"] = nest.tree_unflatten(structure, fitted("accum", acc_structure, acc_leaves))
     opt._flat, opt._state, opt._check_loaded = flat, state, False

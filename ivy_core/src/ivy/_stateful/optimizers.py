@@ -56,9 +56,9 @@ def clip_grad_norm(grads: Any, max_norm: float) -> tuple[Any, Any]:
     Returns:
         ``(clipped grads, global norm before clipping)``: a nest like ``grads``, a 0-d float32 array.
     """
-    leaves, structure = nest.flatten(grads)
+    leaves, structure = nest.tree_flatten(grads)
     out, norm = _scaled_by_norm(leaves, max_norm)
-    return nest.unflatten(structure, out), norm
+    return nest.tree_unflatten(structure, out), norm
 
 
 def clip_grad_value(grads: Any, clip_value: float) -> Any:
@@ -174,7 +174,7 @@ class Optimizer:
         out = dict(self._state)
         if self._flat is not None:  # kept as lists of leaves between steps (see Adam)
             structure, named = self._flat
-            out.update({k: nest.unflatten(structure, leaves) for k, leaves in named.items()})
+            out.update({k: nest.tree_unflatten(structure, leaves) for k, leaves in named.items()})
         return Container(out)
 
     @state.setter
@@ -188,7 +188,7 @@ class Optimizer:
         structure = None
         for name, tree in new.items():
             if name in self._FLAT:
-                flat[name], s = nest.flatten(tree)
+                flat[name], s = nest.tree_flatten(tree)
                 if structure is not None and not nest.same_structure(s, structure):
                     raise ValueError(f"{type(self).__name__}.state: {sorted(flat)} differ in structure")
                 structure = s
@@ -392,8 +392,8 @@ class Optimizer:
         Raises:
             ValueError: ``v`` and ``grads`` differ in structure (the key chains are named).
         """
-        leaves, structure = nest.flatten(v)
-        g_leaves, g_structure = nest.flatten(grads)
+        leaves, structure = nest.tree_flatten(v)
+        g_leaves, g_structure = nest.tree_flatten(grads)
         if not nest.same_structure(
             g_structure, structure
         ):  # (a training step takes the fast path above: same structure)
@@ -403,7 +403,7 @@ class Optimizer:
                     grads = Container(grads)  # nests compare their dict classes too
                 elif type(v) is dict and isinstance(grads, Container):
                     grads = grads.to_dict()
-                g_leaves, g_structure = nest.flatten(grads)
+                g_leaves, g_structure = nest.tree_flatten(grads)
             if not nest.same_structure(g_structure, structure):
                 raise ValueError("the variables and the gradients differ in structure")
         if _tracking._session is not None:  # inside an ivy.compile'd call: is this state threaded?
@@ -415,15 +415,17 @@ class Optimizer:
         if self.clip_value is not None or self.clip_norm is not None:
             g_leaves = self._clip(g_leaves)
         if self.accumulate_steps > 1:
-            return nest.unflatten(structure, self._accumulate(leaves, g_leaves, structure))
-        return nest.unflatten(structure, self._update(leaves, g_leaves, structure))
+            return nest.tree_unflatten(structure, self._accumulate(leaves, g_leaves, structure))
+        return nest.tree_unflatten(structure, self._update(leaves, g_leaves, structure))
 
     def _update(self, leaves: list[Any], g_leaves: list[Any], structure: Any) -> list[Any]:
         self.step_count = self.step_count + 1  # (not +=: in place on a tensor inside compiled programs)
         lr = self._lr_for(leaves)
         new = self._step_leaves(leaves, g_leaves, structure, lr)
         if new is NotImplemented:
-            new = nest.leaves(self._step(nest.unflatten(structure, leaves), nest.unflatten(structure, g_leaves), lr))
+            new = nest.leaves(
+                self._step(nest.tree_unflatten(structure, leaves), nest.tree_unflatten(structure, g_leaves), lr)
+            )
         return new
 
     def _accumulate(self, leaves: list[Any], g_leaves: list[Any], structure: Any) -> list[Any]:
@@ -436,7 +438,7 @@ class Optimizer:
             for g in g_leaves:
                 total.append(ivy.stop_gradient(g))
         else:
-            acc_leaves, acc_structure = nest.flatten(acc)
+            acc_leaves, acc_structure = nest.tree_flatten(acc)
             if not nest.same_structure(acc_structure, structure):
                 # the sums came back from a compiler with sorted keys (or were loaded): by path
                 order = _reorder(acc_structure, structure)
@@ -450,7 +452,7 @@ class Optimizer:
         micro = self.micro_step + 1
         if _is_number(micro):  # eagerly: a Python branch
             if micro < k:
-                self.micro_step, self._state["accum"] = micro, nest.unflatten(structure, total)
+                self.micro_step, self._state["accum"] = micro, nest.tree_unflatten(structure, total)
                 return self._unchanged(leaves)
             self.micro_step = 0
             self._state.pop("accum", None)
@@ -486,7 +488,7 @@ class Optimizer:
         zeros = []
         for a in total:
             zeros.append(ivy.where(apply, ivy.zeros_like(a), a))
-        self._state["accum"] = nest.unflatten(structure, zeros)
+        self._state["accum"] = nest.tree_unflatten(structure, zeros)
         self.micro_step = ivy.where(apply, ivy.zeros_like(micro), micro)
         return kept
 
@@ -679,8 +681,8 @@ class Adam(Optimizer):
         return new
 
     def _step(self, v: Any, grads: Any, lr: float) -> Any:
-        leaves, structure = nest.flatten(v)
-        return nest.unflatten(structure, self._adam_leaves(leaves, nest.leaves(grads), structure, lr))
+        leaves, structure = nest.tree_flatten(v)
+        return nest.tree_unflatten(structure, self._adam_leaves(leaves, nest.leaves(grads), structure, lr))
 
 
 class AdamW(Adam):

@@ -69,7 +69,7 @@ def value_and_grad_flat(
         arrays: list[_Array] = []
         if has_aux:
             y, aux = out
-            kept["leaves"], kept["structure"] = _nest.flatten(aux)
+            kept["leaves"], kept["structure"] = _nest.tree_flatten(aux)
             arrays = [v for v in kept["leaves"] if isinstance(v, _Array)]
         else:
             y = out
@@ -84,7 +84,9 @@ def value_and_grad_flat(
     aux = None
     if has_aux:
         it = iter(arrays)
-        aux = _nest.unflatten(kept["structure"], [next(it) if isinstance(v, _Array) else v for v in kept["leaves"]])
+        aux = _nest.tree_unflatten(
+            kept["structure"], [next(it) if isinstance(v, _Array) else v for v in kept["leaves"]]
+        )
     return value, list(grads), aux
 
 

@@ -87,8 +87,8 @@ def _backward(outs: Sequence[Any], cots: Sequence[Any], leaves: Sequence[Any]) -
 
 
 def _detach_tree(tree: Any) -> Any:
-    leaves, structure = _nest.flatten(tree)
-    return _nest.unflatten(structure, [v.detach() if isinstance(v, Array) else v for v in leaves])
+    leaves, structure = _nest.tree_flatten(tree)
+    return _nest.tree_unflatten(structure, [v.detach() if isinstance(v, Array) else v for v in leaves])
 
 
 def value_and_grad_flat(

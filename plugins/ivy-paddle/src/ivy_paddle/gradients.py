@@ -121,8 +121,8 @@ def _may_hold_tensors(tree: Any) -> bool:
 def _detach_tree(tree: Any) -> Any:
     if not _may_hold_tensors(tree):  # (an emitted graph's auxiliary output is often (None, []))
         return tree
-    leaves, s = _nest.flatten(tree)
-    return _nest.unflatten(s, [v.detach() if isinstance(v, Tensor) else v for v in leaves])
+    leaves, s = _nest.tree_flatten(tree)
+    return _nest.tree_unflatten(s, [v.detach() if isinstance(v, Tensor) else v for v in leaves])
 
 
 def value_and_grad_flat(

@@ -94,8 +94,8 @@ def _value_and_grad_autograd(
         grads = [torch.zeros_like(x) for x in leaves]
     if has_aux:
         # aux may hold tensors computed from the leaves: cut them off, as torch.func would
-        a_leaves, a_struct = _nest.flatten(aux)
-        aux = _nest.unflatten(a_struct, [v.detach() if isinstance(v, Tensor) else v for v in a_leaves])
+        a_leaves, a_struct = _nest.tree_flatten(aux)
+        aux = _nest.tree_unflatten(a_struct, [v.detach() if isinstance(v, Tensor) else v for v in a_leaves])
     return y.detach(), grads, aux
 
 
@@ -112,7 +112,7 @@ def value_and_grad_flat(
         out = func(list(ls))
         if has_aux:
             y, aux = out
-            leaves, kept["structure"] = _nest.flatten(aux)
+            leaves, kept["structure"] = _nest.tree_flatten(aux)
             kept["leaves"] = leaves
             tensors = tuple(v for v in leaves if isinstance(v, Tensor))
         else:
@@ -134,7 +134,7 @@ def value_and_grad_flat(
     if has_aux:
         it = iter(tensors)
         leaves = [next(it) if isinstance(v, Tensor) else v for v in kept["leaves"]]
-        aux = _nest.unflatten(kept["structure"], leaves)
+        aux = _nest.tree_unflatten(kept["structure"], leaves)
     return value, grads, aux
 
 

@@ -51,30 +51,30 @@ def _same(got, want):
 
 def test_flatten_order_and_leaves():
     t = _tree()
-    leaves, s = nest.flatten(t)
+    leaves, s = nest.tree_flatten(t)
     # Dict insertion order (not sorted), depth first; None and strings are leaves.
-    expect(len(leaves), 6, "ivy.nest.flatten: len(leaves)")
-    expect(s.num_leaves, 6, "ivy.nest.flatten: s.num_leaves")
+    expect(len(leaves), 6, "ivy.nest.tree_flatten: len(leaves)")
+    expect(s.num_leaves, 6, "ivy.nest.tree_flatten: s.num_leaves")
     np.testing.assert_array_equal(leaves[0], np.arange(3.0))
-    expect(leaves[1:3], [1, 2.5], "ivy.nest.flatten: leaves[1:3]")
+    expect(leaves[1:3], [1, 2.5], "ivy.nest.tree_flatten: leaves[1:3]")
     np.testing.assert_array_equal(leaves[3], np.ones((2, 2)))
-    expect(leaves[4:], [None, "s"], "ivy.nest.flatten: leaves[4:]")
+    expect(leaves[4:], [None, "s"], "ivy.nest.tree_flatten: leaves[4:]")
     assert all((a is b for a, b in zip(nest.leaves(t), leaves))), (
-        "ivy.nest.flatten: expected all((a is b for a, b in zip(nest.leaves(t), leaves)))"
+        "ivy.nest.tree_flatten: expected all((a is b for a, b in zip(nest.leaves(t), leaves)))"
     )
     # leaves themselves, not copies
-    expect_is(leaves[0], t["b"][0], "ivy.nest.flatten: leaves[0]")
+    expect_is(leaves[0], t["b"][0], "ivy.nest.tree_flatten: leaves[0]")
 
 
 def test_round_trip_keeps_types():
     t = _tree()
-    leaves, s = nest.flatten(t)
-    back = nest.unflatten(s, leaves)
+    leaves, s = nest.tree_flatten(t)
+    back = nest.tree_unflatten(s, leaves)
     _same(back, t)
-    expect_type(back["a"], Point, "ivy.nest.unflatten: back['a']")
-    expect_is(back["a"].x, t["a"].x, "ivy.nest.unflatten: back['a'].x")
-    expect_is(type(back["b"][1]), tuple, "ivy.nest.unflatten: type(back['b'][1])")
-    expect_is(type(back["b"]), list, "ivy.nest.unflatten: type(back['b'])")
+    expect_type(back["a"], Point, "ivy.nest.tree_unflatten: back['a']")
+    expect_is(back["a"].x, t["a"].x, "ivy.nest.tree_unflatten: back['a'].x")
+    expect_is(type(back["b"][1]), tuple, "ivy.nest.tree_unflatten: type(back['b'][1])")
+    expect_is(type(back["b"]), list, "ivy.nest.tree_unflatten: type(back['b'])")
 
 
 @pytest.mark.parametrize(
@@ -92,40 +92,43 @@ def test_round_trip_keeps_types():
     ],
 )
 def test_round_trip_edge_cases(t):
-    leaves, s = nest.flatten(t)
-    _same(nest.unflatten(s, leaves), t)
-    expect(s.num_leaves, len(leaves), "ivy.nest.unflatten: s.num_leaves")
+    leaves, s = nest.tree_flatten(t)
+    _same(nest.tree_unflatten(s, leaves), t)
+    expect(s.num_leaves, len(leaves), "ivy.nest.tree_unflatten: s.num_leaves")
 
 
 def test_unflatten_with_new_leaves():
     t = {"w": np.ones(2), "b": [np.zeros(3), np.zeros(1)]}
-    _, s = nest.flatten(t)
-    out = nest.unflatten(s, ["W", "B0", "B1"])
-    expect(out, {"w": "W", "b": ["B0", "B1"]}, "ivy.nest.unflatten: out")
-    out = nest.unflatten(s, iter([1, 2, 3]))  # any iterable of leaves
-    expect(out, {"w": 1, "b": [2, 3]}, "ivy.nest.unflatten: out")
+    _, s = nest.tree_flatten(t)
+    out = nest.tree_unflatten(s, ["W", "B0", "B1"])
+    expect(out, {"w": "W", "b": ["B0", "B1"]}, "ivy.nest.tree_unflatten: out")
+    out = nest.tree_unflatten(s, iter([1, 2, 3]))  # any iterable of leaves
+    expect(out, {"w": 1, "b": [2, 3]}, "ivy.nest.tree_unflatten: out")
 
 
 def test_unflatten_wrong_number_of_leaves():
-    _, s = nest.flatten({"a": 1, "b": [2, 3]})
+    _, s = nest.tree_flatten({"a": 1, "b": [2, 3]})
     with pytest.raises(ValueError):
-        nest.unflatten(s, [1, 2])
+        nest.tree_unflatten(s, [1, 2])
     with pytest.raises(ValueError):
-        nest.unflatten(s, [1, 2, 3, 4])
+        nest.tree_unflatten(s, [1, 2, 3, 4])
 
 
 def test_structure_equality():
-    s1 = nest.flatten({"a": [1, 2], "b": 3})[1]
+    s1 = nest.tree_flatten({"a": [1, 2], "b": 3})[1]
     # leaves do not matter
-    expect(s1, nest.flatten({"a": [np.ones(1), "x"], "b": None})[1], "ivy.nest.flatten (structures): s1")
+    expect(s1, nest.tree_flatten({"a": [np.ones(1), "x"], "b": None})[1], "ivy.nest.tree_flatten (structures): s1")
     # key order does
-    expect_cmp(s1, "!=", nest.flatten({"b": 3, "a": [1, 2]})[1], "ivy.nest.flatten (structures): s1")
+    expect_cmp(s1, "!=", nest.tree_flatten({"b": 3, "a": [1, 2]})[1], "ivy.nest.tree_flatten (structures): s1")
     # list vs tuple
-    expect_cmp(s1, "!=", nest.flatten({"a": (1, 2), "b": 3})[1], "ivy.nest.flatten (structures): s1")
-    expect_cmp(s1, "!=", nest.flatten({"a": [1, 2, 3], "b": 3})[1], "ivy.nest.flatten (structures): s1")
+    expect_cmp(s1, "!=", nest.tree_flatten({"a": (1, 2), "b": 3})[1], "ivy.nest.tree_flatten (structures): s1")
+    expect_cmp(s1, "!=", nest.tree_flatten({"a": [1, 2, 3], "b": 3})[1], "ivy.nest.tree_flatten (structures): s1")
     # named tuple vs tuple
     expect_cmp(
-        nest.flatten(Point(1, 2))[1], "!=", nest.flatten((1, 2))[1], "ivy.nest.flatten: the structure of a named tuple"
+        nest.tree_flatten(Point(1, 2))[1],
+        "!=",
+        nest.tree_flatten((1, 2))[1],
+        "ivy.nest.tree_flatten: the structure of a named tuple",
     )
 
 
@@ -174,15 +177,15 @@ class Box:
 def test_register_node():
     b = Box("lbl", [np.ones(2), np.zeros(3)])
     # Unregistered: the whole object is one leaf.
-    leaves, _ = nest.flatten({"box": b})
+    leaves, _ = nest.tree_flatten({"box": b})
     expect(len(leaves), 1, "ivy.nest.register_node: len(leaves)")
     expect_is(leaves[0], b, "ivy.nest.register_node: leaves[0]")
     nest.register_node(Box, lambda x: (list(x.items), x.label), lambda aux, children: Box(aux, list(children)))
     t = {"box": b, "n": [Box("inner", [5.0])]}
-    leaves, s = nest.flatten(t)
+    leaves, s = nest.tree_flatten(t)
     expect(len(leaves), 3, "ivy.nest.register_node: len(leaves)")
     expect(leaves[2], 5.0, "ivy.nest.register_node: leaves[2]")
-    back = nest.unflatten(s, leaves)
+    back = nest.tree_unflatten(s, leaves)
     expect_type(back["box"], Box, "ivy.nest.register_node: back['box']")
     expect(back["box"].label, "lbl", "ivy.nest.register_node: back['box'].label")
     np.testing.assert_array_equal(back["box"].items[1], np.zeros(3))
@@ -201,17 +204,17 @@ def test_register_node():
 
 def test_arrays_are_leaves_not_containers():
     a = np.arange(6.0).reshape(2, 3)
-    leaves, s = nest.flatten([a, np.float64(2.0)])
-    expect(len(leaves), 2, "ivy.nest.flatten (arrays): len(leaves)")
-    expect_is(leaves[0], a, "ivy.nest.flatten (arrays): leaves[0]")
-    expect(s.num_leaves, 2, "ivy.nest.flatten (arrays): s.num_leaves")
+    leaves, s = nest.tree_flatten([a, np.float64(2.0)])
+    expect(len(leaves), 2, "ivy.nest.tree_flatten (arrays): len(leaves)")
+    expect_is(leaves[0], a, "ivy.nest.tree_flatten (arrays): leaves[0]")
+    expect(s.num_leaves, 2, "ivy.nest.tree_flatten (arrays): s.num_leaves")
 
 
 def test_defaultdict_round_trip():
     d = collections.defaultdict(list, {"a": 1, "b": [2]})
-    leaves, s = nest.flatten(d)
-    expect(leaves, [1, 2], "ivy.nest.unflatten (defaultdict): leaves")
-    back = nest.unflatten(s, leaves)
-    expect_is(type(back), collections.defaultdict, "ivy.nest.unflatten (defaultdict): type(back)")
-    expect(dict(back), {"a": 1, "b": [2]}, "ivy.nest.unflatten (defaultdict): dict(back)")
-    expect_is(back.default_factory, list, "ivy.nest.unflatten (defaultdict): back.default_factory")
+    leaves, s = nest.tree_flatten(d)
+    expect(leaves, [1, 2], "ivy.nest.tree_unflatten (defaultdict): leaves")
+    back = nest.tree_unflatten(s, leaves)
+    expect_is(type(back), collections.defaultdict, "ivy.nest.tree_unflatten (defaultdict): type(back)")
+    expect(dict(back), {"a": 1, "b": [2]}, "ivy.nest.tree_unflatten (defaultdict): dict(back)")
+    expect_is(back.default_factory, list, "ivy.nest.tree_unflatten (defaultdict): back.default_factory")
