@@ -332,7 +332,7 @@ def test_parameters_keep_torchs_names_and_layouts(module_target: str, zoo: Zoo) 
     else:
         shapes = {native.key_chain(n): tuple(p.shape) for n, p in native.named_parameters()}
     assert shapes == {n.replace(".", "/"): tuple(p.shape) for n, p in case.model.named_parameters()}
-    assert shapes["embedder/embedder/convolution/weight"] == (64, 3, 7, 7)
+    assert shapes["embedder/embedder/convolution/weight"] == (16, 3, 7, 7)  # OIHW, as in torch
 
 
 # ------------------------------------------------------------------------------ training mode
