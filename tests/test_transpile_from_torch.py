@@ -310,7 +310,9 @@ def test_gradients_wrt_every_parameter_match_torch_autograd(
         scaled_close(grads[chain], g)
 
 
-@pytest.mark.parametrize("which", list(MODELS))
+# (the optimizer's integration, on a CNN with batch norm and a transformer: every model's
+# gradients are checked exactly above)
+@pytest.mark.parametrize("which", ["resnet18", "bert"])
 def test_torch_source_trains_with_the_targets_optimizer(
     module_target: str, which: str, zoo: Zoo, to_native: Any
 ) -> None:
@@ -551,15 +553,17 @@ import logging, sys
 import numpy as np, torch
 import ivy
 logging.basicConfig(level=logging.DEBUG, format="%(message)s", stream=sys.stdout)
-torch.manual_seed(0)
-net = torch.nn.Sequential(
-    torch.nn.Conv2d(3, 4, 3, stride={stride}), torch.nn.BatchNorm2d(4), torch.nn.ReLU()
-).eval()
-net[1].running_mean.copy_(torch.arange(4.0) / 10)
 x = torch.from_numpy(np.random.default_rng(0).random((2, 3, 8, 8), dtype=np.float32))
-native = ivy.transpile(net, to={target!r}, args=(x,))
-out = native(ivy.asarray(x.numpy(), backend={target!r}))
-print("MAXDIFF", float(np.max(np.abs(ivy.to_numpy(out) - net(x).detach().numpy()))))
+for stride in {strides}:
+    print("TRANSPILE stride", stride, flush=True)
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 4, 3, stride=stride), torch.nn.BatchNorm2d(4), torch.nn.ReLU()
+    ).eval()
+    net[1].running_mean.copy_(torch.arange(4.0) / 10)
+    native = ivy.transpile(net, to={target!r}, args=(x,))
+    out = native(ivy.asarray(x.numpy(), backend={target!r}))
+    print("MAXDIFF", float(np.max(np.abs(ivy.to_numpy(out) - net(x).detach().numpy()))), flush=True)
 """
 
 
@@ -570,17 +574,22 @@ def test_a_second_process_takes_a_torch_module_from_the_disk_cache(module_target
     import subprocess
     import sys
 
-    def run(stride: int, seed: str) -> str:
-        code = _SECOND_PROCESS.format(target=module_target, stride=stride)
+    def run(strides: list[int], seed: str) -> list[str]:
+        """The output of each transpile, in order."""
+        code = _SECOND_PROCESS.format(target=module_target, strides=strides)
         env = {**os.environ, "IVY_CACHE_DIR": str(tmp_path / "cache"), "PYTHONHASHSEED": seed}
-        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=900)
         assert r.returncode == 0, r.stderr[-3000:]
-        assert float(r.stdout.split("MAXDIFF")[1].split()[0]) < 1e-5
-        return r.stdout
+        outputs = r.stdout.split("TRANSPILE stride")[1:]
+        assert len(outputs) == len(strides), r.stdout[-3000:]
+        for out in outputs:
+            assert float(out.split("MAXDIFF")[1].split()[0]) < 1e-5
+        return outputs
 
-    assert "transpile cache hit" not in run(1, "1")
-    assert "transpile cache hit" in run(1, "2")
-    assert "transpile cache hit" not in run(2, "3")
+    assert "transpile cache hit" not in run([1], "1")[0]
+    same, other_stride = run([1, 2], "2")
+    assert "transpile cache hit" in same
+    assert "transpile cache hit" not in other_stride
 
 
 # ------------------------------------------------------------------------------ kornia, lazily
