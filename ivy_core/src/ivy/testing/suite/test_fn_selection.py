@@ -79,7 +79,9 @@ print(json.dumps([ivy.to_numpy(a).tolist(), w.tolist()]))
 @pytest.mark.ivy_slow
 def test_seed_before_choosing_a_backend_reproduces(backend):
     env = {**os.environ, "JAX_ENABLE_X64": os.environ.get("JAX_ENABLE_X64", "1")}
-    run = subprocess.run([sys.executable, "-c", _SEED_SCRIPT, backend], capture_output=True, text=True, env=env, check=True)
+    run = subprocess.run(
+        [sys.executable, "-c", _SEED_SCRIPT, backend], capture_output=True, text=True, env=env, check=True
+    )
     draws, weights = json.loads(run.stdout.strip().splitlines()[-1])
     # a fresh process seeded before any backend was loaded draws what this one draws after
     # seeding the backend directly: the same numbers, whatever the process
