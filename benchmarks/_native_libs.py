@@ -83,12 +83,12 @@ def torch_functions() -> dict[str, Any]:
         _check_last(depth, 1, "a depth image")
         _check_last(inv_calib_mat, 3, "inverse calibration matrices")
         h, w = depth.shape[-3:-1]
+        # ivy_vision's algorithm: channel planes d (x k0 + y k1 + k2) [3, h, w], moved last
         xs = torch.arange(0.0, float(w), 1.0, dtype=depth.dtype, device=depth.device)
-        ys = torch.arange(0.0, float(h), 1.0, dtype=depth.dtype, device=depth.device)
-        grid_y, grid_x = torch.meshgrid(ys, xs, indexing="ij")
-        ds = torch.stack([grid_x, grid_y, torch.ones_like(grid_x)], dim=-1) * depth
-        cam = (inv_calib_mat @ ds.reshape(-1, 3).mT).mT.reshape(h, w, 3)
-        return torch.cat([cam, torch.ones_like(cam[..., 0:1])], dim=-1)
+        ys = torch.arange(0.0, float(h), 1.0, dtype=depth.dtype, device=depth.device).reshape(h, 1)
+        k = inv_calib_mat.mT.reshape(3, 3, 1, 1)
+        planes = depth.reshape(1, h, w) * (xs * k[0] + (ys * k[1] + k[2]))
+        return torch.cat([planes, torch.ones_like(planes[0:1])], dim=0).movedim(0, -1)
 
     def cuboid_signed_distances(ext_mats: Any, dims: Any, query: Any) -> Any:
         _check_last(ext_mats, 4, "cuboid extrinsic matrices")
@@ -216,12 +216,12 @@ def jax_functions() -> dict[str, Any]:
         _check_last(depth, 1, "a depth image")
         _check_last(inv_calib_mat, 3, "inverse calibration matrices")
         h, w = depth.shape[-3:-1]
+        # ivy_vision's algorithm: channel planes d (x k0 + y k1 + k2) [3, h, w], moved last
         xs = jnp.arange(0.0, float(w), 1.0, dtype=depth.dtype)
-        ys = jnp.arange(0.0, float(h), 1.0, dtype=depth.dtype)
-        grid_y, grid_x = jnp.meshgrid(ys, xs, indexing="ij")
-        ds = jnp.stack([grid_x, grid_y, jnp.ones_like(grid_x)], axis=-1) * depth
-        cam = jnp.swapaxes(inv_calib_mat @ jnp.swapaxes(ds.reshape(-1, 3), -1, -2), -1, -2).reshape(h, w, 3)
-        return jnp.concatenate([cam, jnp.ones_like(cam[..., 0:1])], axis=-1)
+        ys = jnp.arange(0.0, float(h), 1.0, dtype=depth.dtype).reshape(h, 1)
+        k = jnp.swapaxes(inv_calib_mat, -1, -2).reshape(3, 3, 1, 1)
+        planes = depth.reshape(1, h, w) * (xs * k[0] + (ys * k[1] + k[2]))
+        return jnp.moveaxis(jnp.concatenate([planes, jnp.ones_like(planes[0:1])], axis=0), 0, -1)
 
     def cuboid_signed_distances(ext_mats: Any, dims: Any, query: Any) -> Any:
         _check_last(ext_mats, 4, "cuboid extrinsic matrices")

@@ -46,6 +46,13 @@ def header(results: dict[str, Any]) -> str:
         f"{'Quick' if m['quick'] else 'Full'} run of `{m['command']}` on {m['date']}, {dur / 60:.0f} minutes "
         f"(commit {m['commit'] or '?'}).",
         "",
+        *[
+            f"Stage{'s' if len(u['stages']) > 1 else ''} {', '.join(u['stages'])} measured again on {u['date']} by "
+            f"`{u['command']}` on {u.get('cpu')}, {u.get('cores')} cores (commit {u['commit'] or '?'}; load at "
+            f"its start `{u['uptime']}`, at its end `{u['uptime_end']}`); the other figures are from the run "
+            "above.\n"
+            for u in m.get("updates", [])
+        ],
         _table(
             ["", ""],
             [
@@ -657,6 +664,40 @@ def models_section(results: dict[str, Any]) -> str:
     )
 
 
+def vision_section(results: dict[str, Any]) -> str:
+    """ivy_vision on torch against kornia (bench_vs_kornia.py): a row per case; the script's own
+    printout when it left no JSON."""
+    r = _res(results, "vision")
+    data = r.get("json")
+    if not data or not data.get("rows"):
+        return external_section(results, "vision", "ivy_vision vs kornia (bench_vs_kornia.py)")
+    rows = [
+        [
+            r_["case"],
+            f"{r_['ivy_us']:.0f}",
+            f"{r_['kornia_us']:.0f}",
+            f"{r_['ratio']:.2f}",
+            f"{r_['ratio_lo']:.2f}-{r_['ratio_hi']:.2f}",
+        ]
+        for r_ in data["rows"]
+    ]
+    rows.append(["**median over cases**", "", "", f"**{data['median_ratio']:.2f}**", ""])
+    v = data["versions"]
+    h, w = data["size"]
+    return (
+        "## ivy_vision vs kornia (bench_vs_kornia.py)\n\n"
+        f"`{r.get('command', '')}` (exit {r.get('exit')}). ivy_vision on the torch backend against "
+        f"kornia {v['kornia']} (torch {v['torch']}) on the same float32 CPU tensors, {data['threads']} "
+        f"thread(s): batch {data['batch']}, images {h}x{w}, {data.get('triangulated', '?')} point pairs "
+        "per batch element for triangulation. Outputs are checked to agree before timing (but for the "
+        "warp, where kornia pads with zeros and ivy_vision clamps to the border); each side's µs is its "
+        "median call; the ratio "
+        f"is the median over {data['rounds']} interleaved rounds of ivy_vision's time over kornia's, with "
+        f"the lowest and highest round. Target: median over cases <= {data['target']}.\n\n"
+        + _table(["case (kornia's function)", "ivy_vision µs", "kornia µs", "ratio", "rounds"], rows)
+    )
+
+
 def problems_section(results: dict[str, Any]) -> str:
     lines = []
     for stage, s in results.get("stages", {}).items():
@@ -709,6 +750,7 @@ def render(results: dict[str, Any], images: dict[str, str]) -> str:
         models_section(results),
         external_section(results, "graph", "Graph tracer (bench_graph.py)"),
         external_section(results, "transpile", "Transpiler (bench_transpile.py)"),
+        vision_section(results),
         problems_section(results),
     ]
     return "\n".join(p for p in parts if p)

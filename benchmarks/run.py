@@ -24,18 +24,24 @@ paired ratios; see ``_common.py``):
   graph      the graph tracer, when benchmarks/bench_graph.py exists (likewise)
   transpile  the transpiler, when benchmarks/bench_transpile.py exists (likewise; torch.compile for
              the transformers only)
+  vision     ivy_vision on torch against kornia (libs/ivy-vision/benchmarks/bench_vs_kornia.py,
+             likewise; needs torch and kornia)
 
 Then the per-library overheads (the paper's Table 3) are computed from the counts and the
 per-function figures, and the folder gets ``report.md``, ``results.json`` and ``bench_*.png``
 (default folder: ``benchmarks/results/<date>-<time>[-quick]``). ``--publish`` also writes the
 report to ``benchmarks/RESULTS.md`` (+ ``RESULTS.json``) with its plots in ``docs/images/``.
 Every stage's result is saved as soon as it is done: an interrupted run keeps what it measured
-(``--report DIR [--publish]`` writes its report).
+(``--report DIR [--publish]`` writes its report). ``--update FILE`` runs the stages given and puts
+them into an earlier run's results (``benchmarks/RESULTS.json``: the published report), keeping its
+other stages' figures, e.g. ``--stages vision --update benchmarks/RESULTS.json --publish``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import os
 import shutil
@@ -61,6 +67,7 @@ STAGES = (
     "models",
     "graph",
     "transpile",
+    "vision",
 )
 TITLES = {
     "usage": "function usage per library",
@@ -73,8 +80,15 @@ TITLES = {
     "models": "stateful API (bench_models.py)",
     "graph": "graph tracer (bench_graph.py)",
     "transpile": "transpiler (bench_transpile.py)",
+    "vision": "ivy_vision vs kornia (bench_vs_kornia.py)",
 }
-EXTERNAL = {"models": "bench_models.py", "graph": "bench_graph.py", "transpile": "bench_transpile.py"}
+# the external stages' scripts, from the repository's root
+EXTERNAL = {
+    "models": "benchmarks/bench_models.py",
+    "graph": "benchmarks/bench_graph.py",
+    "transpile": "benchmarks/bench_transpile.py",
+    "vision": "libs/ivy-vision/benchmarks/bench_vs_kornia.py",
+}
 # rough durations (s) of each stage on a small shared machine, quick and full: the progress bars
 # of the external stages (they report no progress) and the estimate of the whole run's time left
 EXPECTED = {
@@ -88,6 +102,7 @@ EXPECTED = {
     "models": (200, 400),
     "graph": (420, 600),
     "transpile": (900, 1500),
+    "vision": (10, 30),
 }
 
 
@@ -102,6 +117,8 @@ def external_args(stage: str, cfg: dict[str, Any]) -> list[str]:
         # torch.compile (minutes per model here) only for the transformers, where the goal is to
         # be at least as fast as torch's best mode
         args = ["--targets", ",".join(b for b in backends if b != "numpy"), "--compile-models", "bert,vit"]
+    elif stage == "vision":  # torch only (kornia's framework)
+        args = []
     elif stage == "models":
         args = ["--backends", ",".join(b for b in backends if b in ("torch", "jax", "paddle", "tensorflow"))]
     else:
@@ -118,10 +135,13 @@ def installed_backends() -> list[str]:
 
 def run_external(stage: str, cfg: dict[str, Any], bar: Bar) -> dict[str, Any]:
     """A benchmark another part of the project owns: its --json output and its printout."""
-    script = os.path.join(ROOT, "benchmarks", EXTERNAL[stage])
+    script = os.path.join(ROOT, EXTERNAL[stage])
     if not os.path.exists(script):
         bar.close("not present")
-        return {"absent": f"benchmarks/{EXTERNAL[stage]} does not exist"}
+        return {"absent": f"{EXTERNAL[stage]} does not exist"}
+    if stage == "vision" and ("torch" not in cfg["backends"] or importlib.util.find_spec("kornia") is None):
+        bar.close("not run")
+        return {"absent": "it needs the torch backend and kornia (pip install kornia)"}
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "out.json")
         cmd = [sys.executable, script, "--json", path, *external_args(stage, cfg)]
@@ -163,8 +183,6 @@ def run_stage(stage: str, cfg: dict[str, Any], bar: Bar) -> Any:
         "compiled": "bench_compiled",
         "training": "bench_training",
     }[stage]
-    import importlib
-
     return importlib.import_module(f"benchmarks.{module}").run_stage(cfg, bar)
 
 
@@ -250,7 +268,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--recount", action="store_true", help="count the libraries' function usage again")
     ap.add_argument("--upstream-venv", help="the venv with upstream Ivy (default .venv-peers-ivy)")
     ap.add_argument("--report", metavar="DIR", help="only write the report and plots again from DIR/results.json")
+    ap.add_argument(
+        "--update",
+        metavar="FILE",
+        help="put the stages run into the results FILE of an earlier run (e.g. benchmarks/RESULTS.json), "
+        "keeping its other stages, and write the report of the whole",
+    )
     args = ap.parse_args(argv)
+    base = None
+    if args.update:  # read first: a file that cannot be read stops the run before it starts
+        with open(args.update) as f:
+            base = json.load(f)
 
     if args.report:
         with open(os.path.join(args.report, "results.json")) as f:
@@ -317,8 +345,25 @@ def main(argv: list[str] | None = None) -> int:
             json.dump(results, f, indent=1)
     meta["duration_s"] = time.perf_counter() - started
     meta["uptime_end"] = machine()["uptime"]
+    if base is not None:
+        results = merged(base, results)
     write_outputs(results, out, args.publish)
     return 0
+
+
+def merged(base: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """``base`` (an earlier run's results) with the stages of ``new`` in place of its own; its
+    meta lists the update (when, by which command, the machine's load)."""
+    meta = dict(base["meta"])
+    ran = list(new["stages"])
+    keys = ("date", "command", "commit", "cpu", "cores", "uptime", "uptime_end", "duration_s")
+    # an earlier update keeps only the stages whose figures are still its own
+    earlier = [{**u, "stages": [s for s in u["stages"] if s not in ran]} for u in meta.get("updates", [])]
+    meta["updates"] = [u for u in earlier if u["stages"]] + [{"stages": ran, **{k: new["meta"].get(k) for k in keys}}]
+    meta["stages"] = [*meta.get("stages", []), *[s for s in ran if s not in meta.get("stages", [])]]
+    meta["not_run"] = [s for s in STAGES if s not in meta["stages"]]
+    stages = {**base["stages"], **new["stages"]}
+    return {**base, "meta": meta, "stages": {s: stages[s] for s in STAGES if s in stages}}
 
 
 if __name__ == "__main__":

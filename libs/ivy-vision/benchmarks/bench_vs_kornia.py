@@ -3,15 +3,22 @@
 For each case both sides compute the same quantity from the same torch tensors (float32, CPU,
 one thread). Rounds are interleaved (ivy, kornia, ivy, kornia...), each timing a batch of calls;
 the ratio of a case is the median over rounds of ``t_ivy / t_kornia``, and the summary is the
-median over cases (target: at most 1.2). Outputs are checked to agree before timing.
+median over cases (target: at most 1.2). Outputs are checked to agree before timing (but for the
+frame warp, where kornia pads with zeros and ivy_vision clamps to the border; the warp is also
+timed with its backward pass, the gradients with respect to the image and the depth).
 
-Run: ``python libs/ivy-vision/benchmarks/bench_vs_kornia.py [--rounds 15] [--size 96x128]``
+Run: ``python libs/ivy-vision/benchmarks/bench_vs_kornia.py [--rounds 15] [--size 96x128] [--quick]
+[--json PATH]``; ``scripts/bench`` runs it as its ``vision`` stage (``--stages vision``) and puts
+its table in the benchmark report.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +34,9 @@ from kornia.geometry.camera import perspective as kpersp
 
 import ivy
 import ivy_vision as iv
+
+TARGET = 1.2  # the summary's target: the median ratio over cases
+N_TRIANGULATED = 1024  # point pairs per batch element in the triangulation cases
 
 
 def _camera(rng: np.random.Generator, b: int, h: int, w: int) -> dict[str, torch.Tensor]:
@@ -66,7 +76,7 @@ def cases(b: int, h: int, w: int) -> list[tuple[str, Callable[[], Any], Callable
     pts_depth = pts[..., 2:]
     ds_flat = torch.cat([pix_flat * pts_depth, pts_depth], -1)
     k_b1 = cam["K"][:, None]
-    n_tri = 1024
+    n_tri = N_TRIANGULATED
     world = np.concatenate(
         [rng.uniform(-1, 1, (b, n_tri, 2)), rng.uniform(2, 4, (b, n_tri, 1)), np.ones((b, n_tri, 1))], -1
     )
@@ -81,10 +91,23 @@ def cases(b: int, h: int, w: int) -> list[tuple[str, Callable[[], Any], Callable
     def close(a: Any, b_: Any, tol: float = 1e-4) -> None:
         np.testing.assert_allclose(np.asarray(a), np.asarray(b_), rtol=tol, atol=tol)
 
-    def inverse_warp() -> Any:
+    def inverse_warp(image: Any = image, depth: Any = depth) -> Any:
         cam_pts = iv.depth_to_cam_coords(depth, cam["K_inv"])
         ds = iv.cam_to_ds_pixel_coords(iv.cam_to_cam_coords(cam_pts, src_trans_dst[:, :3]), cam["K"])
         return iv.bilinearly_interpolate_image(image, ds[..., 0:2] / ds[..., 2:3])
+
+    # the warp differentiated with respect to the image and the depth (the rounds run under
+    # no_grad: each call turns gradients on for itself)
+    leaves = [t.clone().requires_grad_() for t in (image, depth, image_nchw, depth.permute(0, 3, 1, 2).contiguous())]
+
+    def inverse_warp_grad() -> Any:
+        with torch.enable_grad():
+            return torch.autograd.grad(inverse_warp(leaves[0], leaves[1]).sum(), leaves[:2])
+
+    def kornia_warp_grad() -> Any:
+        with torch.enable_grad():
+            out = kdepth.warp_frame_depth(leaves[2], leaves[3], src_trans_dst, cam["K"])
+            return torch.autograd.grad(out.sum(), leaves[2:])
 
     def unit_f(f: Any) -> np.ndarray:
         f = f.numpy()
@@ -134,6 +157,7 @@ def cases(b: int, h: int, w: int) -> list[tuple[str, Callable[[], Any], Callable
             lambda: kdepth.warp_frame_depth(image_nchw, depth.permute(0, 3, 1, 2), src_trans_dst, cam["K"]),
             None,
         ),
+        ("inverse warp, backward (warp_frame_depth)", inverse_warp_grad, kornia_warp_grad, None),
         (
             "get_fundamental_matrix",
             lambda: iv.get_fundamental_matrix(cam["full"], cam2["full"]),
@@ -170,39 +194,77 @@ def _time(fn: Callable[[], Any], n: int) -> float:
     return (time.perf_counter() - start) / n
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--size", default="96x128", help="image height x width")
-    parser.add_argument("--batch", type=int, default=4)
-    parser.add_argument("--threads", type=int, default=1)
-    args = parser.parse_args()
-    h, w = (int(s) for s in args.size.split("x"))
-    torch.set_num_threads(args.threads)
-    ivy.set_backend("torch")
+def measure(batch: int, h: int, w: int, rounds: int) -> list[dict[str, Any]]:
+    """Per case: the median time of a call on each side (µs) and the ratio's median and range."""
     rows = []
     with torch.no_grad():
-        for name, ivy_fn, kornia_fn, check in cases(args.batch, h, w):
+        for name, ivy_fn, kornia_fn, check in cases(batch, h, w):
             a, k = ivy_fn(), kornia_fn()  # warm-up and agreement
             if check is not None:
                 check(a, k)
             per_call = min(_time(ivy_fn, 3), _time(kornia_fn, 3))
             n = max(1, int(0.02 / max(per_call, 1e-7)))
             ratios, t_ivy, t_kornia = [], [], []
-            for _ in range(args.rounds):
+            for _ in range(rounds):
                 ti, tk = _time(ivy_fn, n), _time(kornia_fn, n)
                 t_ivy.append(ti)
                 t_kornia.append(tk)
                 ratios.append(ti / tk)
-            rows.append((name, statistics.median(t_ivy), statistics.median(t_kornia), statistics.median(ratios)))
+            rows.append(
+                {
+                    "case": name,
+                    "ivy_us": statistics.median(t_ivy) * 1e6,
+                    "kornia_us": statistics.median(t_kornia) * 1e6,
+                    "ratio": statistics.median(ratios),
+                    "ratio_lo": min(ratios),
+                    "ratio_hi": max(ratios),
+                }
+            )
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--quick", action="store_true", help="5 rounds instead of --rounds")
+    parser.add_argument("--size", default="96x128", help="image height x width")
+    parser.add_argument("--batch", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--json", metavar="PATH", help="also write the figures to this file")
+    args = parser.parse_args()
+    h, w = (int(s) for s in args.size.split("x"))
+    rounds = 5 if args.quick else args.rounds
+    torch.set_num_threads(args.threads)
+    ivy.set_backend("torch")
+    rows = measure(args.batch, h, w, rounds)
+    summary = statistics.median(r["ratio"] for r in rows)
     print(
         f"torch {torch.__version__}, kornia {kornia.__version__}, batch {args.batch}, image {h}x{w}, "
-        f"{args.threads} thread(s), {args.rounds} interleaved rounds"
+        f"{args.threads} thread(s), {rounds} interleaved rounds"
     )
     print(f"{'case':52s} {'ivy_vision':>12s} {'kornia':>12s} {'ratio':>7s}")
-    for name, ti, tk, r in rows:
-        print(f"{name:52s} {ti * 1e6:10.1f}us {tk * 1e6:10.1f}us {r:7.2f}")
-    print(f"median ratio (ivy_vision / kornia): {statistics.median(r for *_, r in rows):.3f}  (target <= 1.2)")
+    for r in rows:
+        print(f"{r['case']:52s} {r['ivy_us']:10.1f}us {r['kornia_us']:10.1f}us {r['ratio']:7.2f}")
+    print(f"median ratio (ivy_vision / kornia): {summary:.3f}  (target <= {TARGET})")
+    if args.json:
+        report = {
+            "versions": {"torch": torch.__version__, "kornia": kornia.__version__},
+            "batch": args.batch,
+            "size": [h, w],
+            "threads": args.threads,
+            "triangulated": N_TRIANGULATED,
+            "rounds": rounds,
+            "rows": rows,
+            "median_ratio": summary,
+            "target": TARGET,
+        }
+        # a temporary file in the same folder, then renamed: a reader never sees half a file
+        folder = os.path.dirname(os.path.abspath(args.json))
+        with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as f:
+            json.dump(report, f, indent=1)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(f.name, args.json)
 
 
 if __name__ == "__main__":

@@ -148,13 +148,18 @@ def test_triangulate_dlt_vs_kornia(kornia, to_native, to_numpy, rng, geo):
     np.testing.assert_allclose(ours, ref_depth, rtol=1e-8)
 
 
-def test_triangulate_dlt_noisy(to_native, to_numpy, rng, geo):
-    """With noisy matches: a NumPy DLT with unit-norm rows (the documented equations)."""
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_triangulate_dlt_noisy(dtype, to_native, to_numpy, rng, geo):
+    """With noisy matches: a NumPy DLT with unit-norm rows (the documented equations), in float64
+    from the same (for float32: rounded) inputs; float32 takes another solver than float64."""
     cam1, cam2 = _two_cameras(rng, geo, (3,))
     pts = rng.uniform(-1, 1, (3, 10, 3)) + [0, 0, 4]
     x1, x2 = _project(cam1["full"], pts), _project(cam2["full"], pts)
     x1 = x1 / x1[..., 2:] + 0.05 * rng.standard_normal(x1.shape) * [1, 1, 0]
     x2 = x2 / x2[..., 2:]
+    x1, x2 = x1.astype(dtype).astype(np.float64), x2.astype(dtype).astype(np.float64)
+    for cam in (cam1, cam2):
+        cam["full"] = cam["full"].astype(dtype).astype(np.float64)
     expected = np.zeros((3, 10, 1))
     for b in range(3):
         for n in range(10):
@@ -165,12 +170,10 @@ def test_triangulate_dlt_noisy(to_native, to_numpy, rng, geo):
             a /= np.linalg.norm(a, axis=-1, keepdims=True)
             world = np.linalg.svd(a)[2][-1]
             expected[b, n] = (cam1["full"][b] @ (world / world[3]))[2]
-    ours = to_numpy(
-        iv.triangulate_depth(
-            to_native(np.stack([x1, x2], -3)), to_native(np.stack([cam1["full"], cam2["full"]], -3)), method="dlt"
-        )
-    )
-    np.testing.assert_allclose(ours, expected, rtol=1e-8)
+    pix, full_mats = np.stack([x1, x2], -3).astype(dtype), np.stack([cam1["full"], cam2["full"]], -3).astype(dtype)
+    ours = to_numpy(iv.triangulate_depth(to_native(pix), to_native(full_mats), method="dlt"))
+    assert ours.dtype == np.dtype(dtype)
+    np.testing.assert_allclose(ours, expected, rtol=1e-8 if dtype == "float64" else 2e-6)
 
 
 @pytest.mark.parametrize("method", ["cmp", "dlt"])

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..plugin_kit._checks import axis_index, axis_tuple, check_integer_indices, check_probability, host_bounds
+from ..plugin_kit._nn import bilinear_sample_layout
 from . import composes, index_dtype
 
 _SQRT_2 = math.sqrt(2.0)
@@ -290,6 +291,47 @@ def adaptive_avg_pool2d(xp: Any, x: Any, output_size: int | Sequence[int], /, *,
             cols.append(xp.mean(x[tuple(idx)], axis=(hax, wax), keepdims=True))
         rows.append(xp.concat(cols, axis=wax))
     return xp.concat(rows, axis=hax)
+
+
+# ------------------------------------------------------------------ sampling
+
+
+@composes
+def bilinear_sample(xp: Any, image: Any, coords: Any, /) -> Any:
+    batch, samples = bilinear_sample_layout(image, coords, lambda d: xp.isdtype(d, "real floating"))
+    dtype = xp.result_type(image.dtype, coords.dtype)
+    image = image if image.dtype == dtype else xp.astype(image, dtype)
+    coords = coords if coords.dtype == dtype else xp.astype(coords, dtype)
+    h, w, c = (int(d) for d in image.shape[-3:])
+    nb, n, nbatch = len(batch), math.prod(samples), math.prod(batch)
+    coords = xp.reshape(coords, (*coords.shape[:nb], n, 2))
+    if tuple(coords.shape[:nb]) != batch:
+        coords = xp.broadcast_to(coords, (*batch, n, 2))
+    if tuple(image.shape[:nb]) != batch:
+        image = xp.broadcast_to(image, (*batch, h, w, c))
+    # every batch image in one table of pixels, read with one gather of the four neighbours
+    pixels = xp.reshape(image, (nbatch * h * w, c))
+    x = xp.clip(coords[..., 0], 0.0, float(w - 1))
+    y = xp.clip(coords[..., 1], 0.0, float(h - 1))
+    # the lower corner stops one short of the border: its neighbour + 1 stays inside, and the
+    # weight reaches 1 exactly on the last row / column
+    x0 = xp.clip(xp.floor(x), 0.0, float(max(w - 2, 0)))
+    y0 = xp.clip(xp.floor(y), 0.0, float(max(h - 2, 0)))
+    wx = xp.expand_dims(xp.subtract(x, x0), axis=-1)
+    wy = xp.expand_dims(xp.subtract(y, y0), axis=-1)
+    idt = index_dtype(xp)
+    first = xp.arange(0, nbatch * h * w, h * w, dtype=idt, device=xp.dev(image, as_native=True))
+    top_left = xp.add(
+        xp.add(xp.multiply(xp.astype(y0, idt), w), xp.astype(x0, idt)), xp.reshape(first, (*batch, 1))
+    )  # [B..., n]
+    dx, dy = (1 if w > 1 else 0), (w if h > 1 else 0)
+    idx = xp.stack([top_left, xp.add(top_left, dx), xp.add(top_left, dy), xp.add(top_left, dx + dy)], axis=-2)
+    vals = xp.reshape(xp.take(pixels, xp.reshape(idx, (-1,)), axis=0), (*batch, 4, n, c))
+    v00, v01, v10, v11 = vals[..., 0, :, :], vals[..., 1, :, :], vals[..., 2, :, :], vals[..., 3, :, :]
+    top = xp.add(v00, xp.multiply(xp.subtract(v01, v00), wx))
+    bottom = xp.add(v10, xp.multiply(xp.subtract(v11, v10), wx))
+    out = xp.add(top, xp.multiply(xp.subtract(bottom, top), wy))
+    return xp.reshape(out, (*batch, *samples, c))
 
 
 # ------------------------------------------------------------------ recurrent

@@ -492,6 +492,43 @@ def adaptive_avg_pool2d(
     """
 
 
+# -------------------------------------------------------------------------------------- sampling
+
+
+@spec
+def bilinear_sample(image: Array, coords: Array, /) -> Array:
+    """Images read at continuous pixel coordinates, by bilinear interpolation, clamped to the border.
+
+    A coordinate is ``(x, y)`` = (column, row) in pixels: integer values are pixel centres,
+    ``(0, 0)`` the first pixel and ``(w - 1, h - 1)`` the last. Inside the image the value is the
+    bilinear blend of the four surrounding pixels; a coordinate outside it is first clamped to
+    ``[0, w - 1] x [0, h - 1]`` (the border pixels extend outwards), so every result is a blend of
+    pixels of the image. This is ``scipy.ndimage.map_coordinates(..., order=1, mode="nearest")``
+    on each channel (whose coordinates are ``(row, column)``), and torch's ``grid_sample`` with
+    ``padding_mode="border"`` and ``align_corners=True`` on coordinates normalised to [-1, 1].
+
+    Differentiable with respect to the image and the coordinates: the gradient with respect to a
+    coordinate is that of the blend inside the image and 0 where the coordinate is clamped (it is
+    one-sided where a coordinate is exactly on a pixel centre, where the blend has a kink).
+
+    Args:
+        image: ``[B..., h, w, c]``, channels last, with any number of leading batch axes ``B...``
+            (``h``, ``w`` at least 1); real floating-point.
+        coords: ``[B..., S..., 2]``: the batch axes of ``image`` (each equal or broadcast, NumPy
+            rules), then any sample axes ``S...`` (an image of coordinates ``[B..., h', w', 2]``, a
+            list ``[B..., n, 2]``, or none); real floating-point.
+
+    Returns:
+        ``[B..., S..., c]`` (``B...`` the broadcast batch axes), with the dtype of
+        ``image * coords`` (their promoted floating dtype).
+
+    Raises:
+        ValueError: ``image`` has fewer than 3 axes or no pixels, ``coords`` does not end in 2 or
+            lacks the batch axes of ``image``, or the batch axes do not broadcast.
+        TypeError: ``image`` or ``coords`` is not of a real floating dtype.
+    """
+
+
 # ----------------------------------------------------------------------------------- activations
 
 

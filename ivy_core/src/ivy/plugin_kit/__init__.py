@@ -15,7 +15,8 @@ Dtype promotion
 
 Neural-network argument normalisation
     :func:`channels_last`, :func:`ntuple`, :func:`padding_pairs`, :func:`check_bias` and
-    :func:`add_channel_bias` (a convolution's bias), and the op families
+    :func:`add_channel_bias` (a convolution's bias), :func:`bilinear_sample_layout` (the checked
+    axes of ``ivy.bilinear_sample``), and the op families
     :func:`conv_family`, :func:`conv_transpose_family`, :func:`pool_family` (the 1-3-d ops with
     the spec's signatures, from one N-d function), and the types of those N-d functions,
     :class:`ConvND`, :class:`ConvTransposeND`, :class:`PoolND`, :class:`AvgPoolND` (their arguments
@@ -89,6 +90,7 @@ from ._nn import (
     ConvTransposeND,
     PoolND,
     add_channel_bias,
+    bilinear_sample_layout,
     channels_last,
     check_bias,
     conv_family,
@@ -129,6 +131,7 @@ __all__ = [
     "padding_pairs",
     "check_bias",
     "add_channel_bias",
+    "bilinear_sample_layout",
     "conv_family",
     "conv_transpose_family",
     "pool_family",

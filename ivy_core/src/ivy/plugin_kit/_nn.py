@@ -13,6 +13,7 @@ __all__ = [
     "padding_pairs",
     "check_bias",
     "add_channel_bias",
+    "bilinear_sample_layout",
     "conv_family",
     "conv_transpose_family",
     "pool_family",
@@ -120,6 +121,48 @@ def add_channel_bias(y: Any, bias: Any, channels_last: bool) -> Any:
     if channels_last:
         return y + bias
     return y + bias[(slice(None),) + (None,) * (len(y.shape) - 2)]
+
+
+def bilinear_sample_layout(
+    image: Any, coords: Any, is_real_float: Callable[[Any], bool]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The axes of ``ivy.bilinear_sample(image, coords)``: ``(batch, samples)``, the broadcast
+    batch axes ``B...`` and the sample axes ``S...`` of ``coords`` (the result is
+    ``[*batch, *samples, c]``), after the checks every backend makes. ``is_real_float(dtype)``
+    says whether a dtype of the backend is a real floating one.
+
+    Raises:
+        ValueError: ``image`` has fewer than 3 axes or no pixels, ``coords`` does not end in 2 or
+            lacks the batch axes of ``image``, or the batch axes do not broadcast.
+        TypeError: ``image`` or ``coords`` is not of a real floating dtype.
+    """
+    ishape = tuple(int(d) for d in image.shape)
+    cshape = tuple(int(d) for d in coords.shape)
+    if len(ishape) < 3:
+        raise ValueError(f"ivy.bilinear_sample: expected an image of shape [..., h, w, c], got shape {list(ishape)}")
+    if ishape[-3] == 0 or ishape[-2] == 0:
+        raise ValueError(f"ivy.bilinear_sample: the image of shape {list(ishape)} has no pixels to sample")
+    nb = len(ishape) - 3
+    if len(cshape) < nb + 1 or cshape[-1] != 2:
+        raise ValueError(
+            f"ivy.bilinear_sample: expected coords of shape [B..., S..., 2] with the image's batch axes "
+            f"B... = {list(ishape[:nb])} first, got shape {list(cshape)}"
+        )
+    for what, a in (("image", image), ("coords", coords)):
+        if not is_real_float(a.dtype):
+            raise TypeError(
+                f"ivy.bilinear_sample: {what} must have a real floating dtype, got {a.dtype}; "
+                "cast it with ivy.astype first"
+            )
+    batch = []
+    for i, (a, b) in enumerate(zip(ishape[:nb], cshape[:nb])):
+        if a != b and a != 1 and b != 1:
+            raise ValueError(
+                f"ivy.bilinear_sample: batch axis {i} of the image ({a}) and of coords ({b}) do not broadcast "
+                f"(image of shape {list(ishape)}, coords of shape {list(cshape)})"
+            )
+        batch.append(b if a == 1 else a)
+    return tuple(batch), cshape[nb:-1]
 
 
 # --------------------------------------------------------------------------- op families

@@ -136,18 +136,6 @@ def as_batch_shape(batch_shape: Sequence[int] | int | None) -> tuple[int, ...]:
     return tuple(int(b) for b in batch_shape)
 
 
-def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
-    """The broadcast of static shapes (NumPy rules), or a ``ValueError`` naming them."""
-    rank = max((len(s) for s in shapes), default=0)
-    out = []
-    for i in range(rank):
-        sizes = {int(s[len(s) - rank + i]) for s in shapes if len(s) - rank + i >= 0} - {1}
-        if len(sizes) > 1:
-            raise ValueError(f"shapes {[list(s) for s in shapes]} do not broadcast")
-        out.append(sizes.pop() if sizes else 1)
-    return tuple(out)
-
-
 def inv3x3(m: Any) -> Any:
     """Inverse of ``[..., 3, 3]`` matrices by the adjugate: ``M⁻¹ = [r1×r2, r2×r0, r0×r1] / det``.
 

@@ -9,6 +9,7 @@ right after the batch axes: ``full_mats`` ``[..., 2, 3, 4]``, pixel images ``[..
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import ivy
@@ -195,24 +196,88 @@ def triangulate_depth(
         closest = closest_mutual_points_along_two_skew_rays(camera_centers, rays)
         world = (_view(closest, nb, 0) + _view(closest, nb, 1)) * 0.5
     elif method == "dlt":
-        world = _dlt_triangulation(ds_pixel_coords, full_mats, nb)
+        depth = _dlt_depth(ds_pixel_coords, full_mats, nb)
+        return ivy.reshape(depth, shape_of(depth)[:nb] + shape_of(ds_pixel_coords)[nb + 1 : -1] + (1,))
     else:
         raise ValueError(f"{fn}: unknown method {method!r}; use 'cmp' or 'dlt'")
     return world_coords_to_depth(world, full_mat1)
 
 
-def _dlt_triangulation(ds_pixel_coords: Any, full_mats: Any, nb: int) -> Any:
-    """Homogeneous world points ``[..., S..., 4]`` by DLT from two views."""
-    spatial = len(shape_of(ds_pixel_coords)) - nb - 2
-    rows = []
-    for i in range(2):
-        x = _view(ds_pixel_coords, nb, i)
-        p = expand_to_spatial(_view(full_mats, nb, i), nb, spatial)  # [..., 1.., 3, 4]
-        x0, x1, x2 = x[..., 0:1], x[..., 1:2], x[..., 2:3]
-        rows.append(x2 * p[..., 0, :] - x0 * p[..., 2, :])
-        rows.append(x2 * p[..., 1, :] - x1 * p[..., 2, :])
-    a = ivy.stack(rows, axis=-2)  # [..., S..., 4, 4]
-    # equal row norms: the SVD then weighs the four equations alike (better conditioning)
-    a = a / ivy.linalg.vector_norm(a, axis=-1, keepdims=True)
-    world = solve_homogeneous_dlt(a)
-    return world / world[..., 3:4]
+def _dlt_depth(ds_pixel_coords: Any, full_mats: Any, nb: int) -> Any:
+    """Depth ``[..., n, 1]`` in view 1 of the DLT points (the sample axes ``S...`` flattened to
+    ``n``: fewer axes than paddle's slicing allows).
+
+    The DLT matrix ``A`` of a point has the rows ``x₂ P₀ - x₀ P₂`` and ``x₂ P₁ - x₁ P₂`` of each
+    view, scaled to unit norm (the least-squares solution then weighs the four equations alike);
+    its null vector ``X`` is the last right singular vector of ``A``.
+
+    In float32, where the backend has float64, ``X`` is the eigenvector of the smallest eigenvalue
+    ``λ`` of ``AᵀA`` (as kornia computes it), in float64: the squared condition number's error
+    stays below float32's rounding. ``AᵀA`` is summed from the rows in closed form and the
+    eigenvector is a column of the adjugate of ``AᵀA - λI`` (rank one: ``∏(λᵢ - λ) X Xᵀ``), the
+    one with the largest diagonal entry, so that only the eigenvalues are solved for (about half
+    the time of the eigenvectors). Other dtypes take the SVD.
+    """
+    dshape = shape_of(ds_pixel_coords)
+    n = math.prod(dshape[nb + 1 : -1])
+    xp = ivy.namespace(full_mats)
+    float32 = ds_pixel_coords.dtype == full_mats.dtype == xp.float32
+    fast = float32 and "float64" in xp.__array_namespace_info__().dtypes(kind="real floating")
+    if fast:
+        ds_pixel_coords, full_mats = ivy.astype(ds_pixel_coords, xp.float64), ivy.astype(full_mats, xp.float64)
+    # the points on the last axis: there the elementwise ops run several times faster than over
+    # trailing axes of 2 to 4
+    x = ivy.moveaxis(ivy.reshape(ds_pixel_coords, dshape[: nb + 1] + (n, 3)), -1, -2)  # [..., 2 views, 3, n]
+    x2 = ivy.expand_dims(x[..., 2:3, :], axis=-2)  # [..., 2, 1, 1, n]
+    x01 = ivy.expand_dims(x[..., 0:2, :], axis=-2)  # [..., 2, 2, 1, n]
+    p01 = ivy.expand_dims(full_mats[..., 0:2, :], axis=-1)  # [..., 2, 2, 4, 1]
+    p2 = ivy.expand_dims(full_mats[..., 2:3, :], axis=-1)  # [..., 2, 1, 4, 1]
+    rows = x2 * p01 - x01 * p2  # [..., 2 views, 2, 4, n]
+    batch = shape_of(rows)[:-4]
+    rows = ivy.reshape(rows, batch + (4, 4, n))  # [..., row, column, n]
+    if fast:
+        # (a sum of squares: in float64 it cannot overflow here, and vector_norm over an axis
+        # other than the last is many times slower on torch)
+        rows = rows / ivy.sqrt(ivy.sum(rows * rows, axis=-2, keepdims=True))
+        ata = ivy.sum(ivy.expand_dims(rows, axis=-2) * ivy.expand_dims(rows, axis=-3), axis=-4)  # [..., 4, 4, n]
+        lam = ivy.min(ivy.linalg.eigvalsh(ivy.moveaxis(ata, -1, -3)), axis=-1)  # [..., n]
+        v = _null_vector_of_rank3(ata, lam)  # [..., 4, n], any scale
+        # the depth (P₁ X)₂ of X = v / v₃: the third row of P₁ against v, divided once
+        row = ivy.expand_dims(_view(full_mats, nb, 0)[..., 2, :], axis=-1)  # [..., 4, 1]
+        depth = ivy.sum(v * row, axis=-2) / v[..., 3, :]
+        return ivy.astype(ivy.expand_dims(depth, axis=-1), xp.float32)
+    # flattened, then split: one copy into points-first order, which the SVD reads fastest
+    a = ivy.reshape(ivy.reshape(ivy.moveaxis(rows, -1, -3), (-1,)), batch + (n, 4, 4))
+    v = solve_homogeneous_dlt(a / ivy.linalg.vector_norm(a, axis=-1, keepdims=True))  # [..., n, 4]
+    row = ivy.expand_dims(_view(full_mats, nb, 0)[..., 2, :], axis=-2)  # [..., 1, 4]
+    return ivy.sum(v * row, axis=-1, keepdims=True) / v[..., 3:4]
+
+
+def _null_vector_of_rank3(m: Any, lam: Any) -> Any:
+    """The eigenvector ``[..., 4, n]`` (unnormalised, either sign) of the eigenvalue ``lam``
+    ``[..., n]`` of symmetric ``m`` ``[..., 4, 4, n]``: the column of the adjugate of
+    ``B = m - lam I`` with the largest diagonal entry (``adj B = ∏ᵢ (λᵢ - lam) v vᵀ`` over the
+    other eigenvalues, so its diagonal is ``∝ vⱼ²`` and that column is the longest)."""
+    b = [[m[..., i, j, :] - lam if i == j else m[..., i, j, :] for j in range(4)] for i in range(4)]
+    # the 2x2 minors of rows 0-1 and of rows 2-3 over columns (j, k); each 3x3 minor is then a
+    # sum of three products (Laplace expansion along its remaining row of the other pair)
+    pairs = [(j, k) for j in range(4) for k in range(j + 1, 4)]
+    top = {(j, k): b[0][j] * b[1][k] - b[0][k] * b[1][j] for j, k in pairs}
+    bottom = {(j, k): b[2][j] * b[3][k] - b[2][k] * b[3][j] for j, k in pairs}
+
+    def cofactor(i: int, j: int) -> Any:
+        # row i and column j removed: the other row of i's pair against the minors of the
+        # other pair
+        r, minors = (1 - i, bottom) if i < 2 else (5 - i, top)
+        t0, t1, t2 = (t for t in range(4) if t != j)
+        det = b[r][t0] * minors[(t1, t2)] - b[r][t1] * minors[(t0, t2)] + b[r][t2] * minors[(t0, t1)]
+        return det if (i + j) % 2 == 0 else -det
+
+    upper = {(i, j): cofactor(i, j) for i in range(4) for j in range(i, 4)}  # adj B is symmetric
+    best, column = upper[0, 0], [upper[0, i] for i in range(4)]
+    for j in range(1, 4):
+        # strictly larger: of two tied columns one is kept, never a mix (their signs may differ)
+        larger = upper[j, j] > best
+        best = ivy.where(larger, upper[j, j], best)
+        column = [ivy.where(larger, upper[min(i, j), max(i, j)], column[i]) for i in range(4)]
+    return ivy.stack(column, axis=-2)  # [..., 4, n]

@@ -1,6 +1,6 @@
 """Special values of complex element-wise functions that XLA's kernels get wrong (NaN where the
-standard has an infinity, a zero or pi/2). Real inputs never come here: the ops that use these
-corrections keep jax's own function for them (``fastpath`` dtype guard).
+standard has an infinity, a zero or pi/2; the sign of a zero). Real inputs never come here: the
+ops that use these corrections keep jax's own function for them (``fastpath`` dtype guard).
 
 Each rule is ``(mask, real, imag)`` on the input's parts ``x``, ``y``; later rules win. They are
 the standard's special-case tables (the trigonometric ones through ``cos(z) = cosh(iz)``,
@@ -49,7 +49,9 @@ RULES: dict[str, Callable[..., list[tuple[Any, Any, Any]]]] = {
     "exp": lambda x, y: [((x == -INF) & ~_fin(y), 0.0, 0.0), ((x == INF) & ~_fin(y), INF, NAN)],
     "cosh": lambda x, y: [(_inf(x) & ~_fin(y), INF, NAN), ((x == 0) & ~_fin(y), NAN, 0.0)],
     "sinh": lambda x, y: [((_inf(x) | (x == 0)) & ~_fin(y), x, NAN)],
-    "tanh": lambda x, y: [((x == 0) & ~_fin(y), x, NAN)],
+    "expm1": lambda x, y: [((x == -INF) & ~_fin(y), -1.0, 0.0), ((x == INF) & ~_fin(y), INF, NAN)],
+    # tanh(+-inf + yj): +-1 + 0j with the sign of y on the zero (XLA: C99's sign of sin(2y))
+    "tanh": lambda x, y: [((x == 0) & ~_fin(y), x, NAN), (_inf(x), jnp.copysign(1.0, x), jnp.copysign(0.0, y))],
     "cos": lambda x, y: [(_inf(y) & ~_fin(x), INF, NAN), ((y == 0) & ~_fin(x), NAN, 0.0)],
     "sin": lambda x, y: [((_inf(y) | (y == 0)) & ~_fin(x), NAN, y)],
     "tan": lambda x, y: [((y == 0) & ~_fin(x), NAN, y)],
@@ -62,10 +64,16 @@ RULES: dict[str, Callable[..., list[tuple[Any, Any, Any]]]] = {
         (_inf(x) & _nan(y) & (x < 0), NAN, INF),
         (_inf(y), INF, y),
     ],
-    "acos": lambda x, y: [((x == 0) & _nan(y), _HALF_PI, NAN)],
-    "acosh": lambda x, y: [((x == 0) & _nan(y), NAN, _HALF_PI)],
-    "asin": lambda x, y: [((x == 0) & _nan(y), x, NAN)],
-    "asinh": lambda x, y: [(_nan(x) & (y == 0), NAN, y)],
+    # (x, NaN) and (NaN, y) for a finite nonzero x or y are NaN + NaN j: XLA's large-argument
+    # formulas give one finite part there (acos(1e300 + NaN j) = NaN - 691j)
+    "acos": lambda x, y: [
+        (_fin(x) & (x != 0) & _nan(y), NAN, NAN),
+        ((x == 0) & _nan(y), _HALF_PI, NAN),
+        ((y == 0) & (abs(x) <= 1), jnp.acos(x), -y),  # acos(a + 0j) = acos(a) - 0j (XLA: the sign of y)
+    ],
+    "acosh": lambda x, y: [(_fin(x) & (x != 0) & _nan(y), NAN, NAN), ((x == 0) & _nan(y), NAN, _HALF_PI)],
+    "asin": lambda x, y: [(_fin(x) & (x != 0) & _nan(y), NAN, NAN), ((x == 0) & _nan(y), x, NAN)],
+    "asinh": lambda x, y: [(_nan(x) & _fin(y) & (y != 0), NAN, NAN), (_nan(x) & (y == 0), NAN, y)],
     "atanh": lambda x, y: [
         (_nan(x) & ~_inf(y), NAN, NAN),
         (_nan(y) & _fin(x) & (x != 0), NAN, NAN),

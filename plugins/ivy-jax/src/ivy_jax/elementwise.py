@@ -96,7 +96,7 @@ copysign = jnp.copysign
 cos = complex_corrected(jnp.cos, "cos")
 cosh = complex_corrected(jnp.cosh, "cosh")
 exp = complex_corrected(jnp.exp, "exp")
-expm1 = jnp.expm1
+expm1 = complex_corrected(jnp.expm1, "expm1")
 floor = jnp.floor
 hypot = jnp.hypot
 imag = jnp.imag
@@ -117,7 +117,6 @@ positive = jnp.positive
 real = jnp.real
 reciprocal = jnp.reciprocal
 round = jnp.round
-sign = jnp.sign
 signbit = jnp.signbit
 sin = complex_corrected(jnp.sin, "sin")
 sinh = complex_corrected(jnp.sinh, "sinh")
@@ -167,8 +166,37 @@ add = _int_safe(jnp.add, "add")
 subtract = _int_safe(jnp.subtract, "subtract")
 multiply = _int_safe(jnp.multiply, "multiply")
 divide = _int_safe(jnp.divide, "divide")
-floor_divide = _int_safe(jnp.floor_divide, "floor_divide")
-remainder = _int_safe(jnp.remainder, "remainder")
+
+
+@jax.jit  # one dispatch, as jnp.sign alone (itself a jitted function)
+def sign(x: Any, /) -> jax.Array:
+    # sign(-0) is 0 (the standard, and NumPy and torch), sign(-0 - 0j) is 0 + 0j: XLA keeps the
+    # zero's sign (and folds away an added +0, so select it)
+    return jnp.where(x == 0, 0, jnp.sign(x))
+
+
+@jax.jit  # one dispatch, as jnp.floor_divide alone (itself a jitted function)
+def _floor_divide(x1: Any, x2: Any) -> jax.Array:
+    out = jnp.floor_divide(x1, x2)
+    if jnp.issubdtype(out.dtype, jnp.floating):  # (decided while tracing: integers have no -0)
+        # XLA gives a zero quotient the wrong sign (-0 // 1 is +0, -1 // -inf is -0): the
+        # standard's is negative exactly where the operands' signs differ
+        neg = jnp.signbit(x1) != jnp.signbit(x2)
+        out = jnp.where(out == 0, jnp.where(neg, -0.0, 0.0), out)
+    return out
+
+
+@jax.jit
+def _remainder(x1: Any, x2: Any) -> jax.Array:
+    out = jnp.remainder(x1, x2)
+    if jnp.issubdtype(out.dtype, jnp.floating):
+        # a zero remainder takes the sign of x2 (the standard); XLA keeps the sign of x1
+        out = jnp.where(out == 0, jnp.where(jnp.signbit(x2), -0.0, 0.0), out)
+    return out
+
+
+floor_divide = _int_safe(_floor_divide, "floor_divide")
+remainder = _int_safe(_remainder, "remainder")
 bitwise_and = _int_safe(jnp.bitwise_and, "bitwise_and")
 bitwise_or = _int_safe(jnp.bitwise_or, "bitwise_or")
 bitwise_xor = _int_safe(jnp.bitwise_xor, "bitwise_xor")

@@ -21,11 +21,13 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
+from jax.scipy.ndimage import map_coordinates
 
 from ivy.plugin_kit import add_channel_bias as _add_bias
 from ivy.plugin_kit import (
     axis_index,
     axis_tuple,
+    bilinear_sample_layout,
     check_integer_indices,
     composed,
     conv_family,
@@ -71,6 +73,7 @@ __all__ = [
     "one_hot",
     "lstm_update",
     "scaled_dot_product_attention",
+    "bilinear_sample",
 ]
 
 _Array = jax.Array
@@ -225,6 +228,35 @@ max_pool3d = _FAMILY["max_pool3d"]
 avg_pool1d = _FAMILY["avg_pool1d"]
 avg_pool2d = _FAMILY["avg_pool2d"]
 avg_pool3d = _FAMILY["avg_pool3d"]
+
+
+# ------------------------------------------------------------------------------------- sampling
+
+
+def _sample_channel(channel: _Array, y: _Array, x: _Array) -> _Array:
+    # order 1, "nearest": the spec's bilinear blend with coordinates clamped to the border
+    return map_coordinates(channel, [y, x], order=1, mode="nearest")
+
+
+@jax.jit  # one dispatch (and one program per shape): eagerly, each op of the blend would pay one
+def _sample(image: _Array, coords: _Array) -> _Array:
+    """``image`` ``[N, h, w, c]`` read at ``coords`` ``[N, n, 2]``: ``[N, n, c]``."""
+    per_channel = jax.vmap(_sample_channel, in_axes=(-1, None, None), out_axes=-1)
+    return jax.vmap(per_channel)(image, coords[..., 1], coords[..., 0])
+
+
+def _real_float(dtype: Any) -> bool:
+    return bool(jnp.issubdtype(dtype, jnp.floating))
+
+
+def bilinear_sample(image: _Array, coords: _Array, /) -> _Array:
+    batch, samples = bilinear_sample_layout(image, coords, _real_float)
+    dtype = jnp.result_type(image.dtype, coords.dtype)
+    h, w, c = image.shape[-3:]
+    n, nbatch = math.prod(samples), math.prod(batch)
+    image = jnp.broadcast_to(image.astype(dtype), (*batch, h, w, c)).reshape(nbatch, h, w, c)
+    coords = jnp.broadcast_to(coords.astype(dtype), (*batch, *samples, 2)).reshape(nbatch, n, 2)
+    return _sample(image, coords).reshape(*batch, *samples, c)
 
 
 # ---------------------------------------------------------------------------------- activations

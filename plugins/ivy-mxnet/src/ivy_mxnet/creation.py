@@ -189,9 +189,12 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
     n = operator.index(n_rows)
     m = n if n_cols is None else operator.index(n_cols)
     dt = native(dtype, "eye") or DEFAULT_FLOAT
+    k = operator.index(k)
+    if not -n < k < m:  # a diagonal outside the matrix (MXNet refuses a k beyond int64)
+        k = 0 if n == 0 or m == 0 else m
     if dt == bool_:  # (MXNet's eye takes numbers)
-        return mnp.eye(n, m, k=operator.index(k), dtype="uint8", ctx=to_ctx(device)).astype(bool_)
-    return mnp.eye(n, m, k=operator.index(k), dtype=dt, ctx=to_ctx(device))
+        return mnp.eye(n, m, k=k, dtype="uint8", ctx=to_ctx(device)).astype(bool_)
+    return mnp.eye(n, m, k=k, dtype=dt, ctx=to_ctx(device))
 
 
 def arange(

@@ -98,7 +98,6 @@ conj = np.conj
 cos = np.cos
 cosh = np.cosh
 exp = np.exp
-expm1 = np.expm1
 floor = np.floor
 imag = np.imag
 isfinite = np.isfinite
@@ -121,8 +120,53 @@ sinh = np.sinh
 sqrt = np.sqrt
 square = np.square
 tan = np.tan
-tanh = np.tanh
 trunc = np.trunc
+
+#: every dtype but the complex ones: the ufunc itself, called from C
+_NOT_COMPLEX = frozenset(d for d in DTYPES.values() if d.kind != "c") | {np.dtype("float16")}
+
+
+def _with_parts(out: Any, where: Any, re: Any, im: Any) -> Any:
+    """``out`` with the parts ``re`` and ``im`` where ``where`` holds (set part by part:
+    ``re + 1j * im`` would turn an infinite ``im`` into a NaN real part)."""
+    fixed = np.array(out)  # (a copy: 0-d input gives a NumPy scalar)
+    fixed.real = np.where(where, re, fixed.real)
+    fixed.imag = np.where(where, im, fixed.imag)
+    return fixed[()] if isinstance(out, np.generic) else fixed
+
+
+# complex input alone pays for the corrections: the other dtypes go to the ufunc, called from C
+@fastpath(np.expm1, nargs=1, dtypes=_NOT_COMPLEX)
+def expm1(x: Any, /) -> Any:
+    out = np.expm1(x)
+    if getattr(out, "dtype", None) is None or out.dtype.kind != "c":
+        return out
+    # NumPy's complex expm1 has NaN parts wherever the real part is infinite or NaN; there the
+    # standard's values are exp(z) - 1, and np.exp follows the standard's table for them. And
+    # expm1(-0 + 0j) is +0 + 0j (the standard), not -0 + 0j.
+    z = np.asarray(x)
+    bad = ~np.isfinite(z.real)
+    zero = (z.real == 0) & (z.imag == 0)
+    if not (bad.any() or zero.any()):
+        return out
+    with np.errstate(all="ignore"):
+        e = np.exp(np.where(bad, z, 0))
+    return _with_parts(out, bad | zero, np.where(zero, 0.0, e.real - 1), np.where(zero, z.imag, e.imag))
+
+
+@fastpath(np.tanh, nargs=1, dtypes=_NOT_COMPLEX)
+def tanh(x: Any, /) -> Any:
+    out = np.tanh(x)
+    if getattr(out, "dtype", None) is None or out.dtype.kind != "c":
+        return out
+    # tanh(+-inf + yj) is +-1 + 0j with the sign of y on the zero (the standard); NumPy follows
+    # C99's sign of sin(2y), which is -0 for tanh(inf + 2j)
+    z = np.asarray(x)
+    inf = np.isinf(z.real)
+    if not inf.any():
+        return out
+    return _with_parts(out, inf, np.copysign(1, z.real), np.copysign(0, z.imag))
+
 
 _ARRAYS = (np.ndarray, np.generic)
 #: dtype -> name (NumPy's ``dtype.name`` builds the string in Python: microseconds)

@@ -209,6 +209,8 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
     check_size((n_rows, m), dt, dev, "eye")  # paddle segfaults on an impossible size
     if k == 0 and id(dt) not in _NARROW:
         return paddle.eye(n_rows, m, dt, device=dev)
+    if not -n_rows < k < m:  # a diagonal outside the matrix (k may be beyond int64)
+        return paddle.zeros((n_rows, m), dt, device=dev)
     # off-diagonal or a dtype without kernel: compare row and column indices
     r = paddle.arange(n_rows, dtype=int64, device=dev).unsqueeze(1)
     c = paddle.arange(m, dtype=int64, device=dev).unsqueeze(0)

@@ -20,6 +20,7 @@ from typing import Any
 from ivy.plugin_kit import (
     axis_index,
     axis_tuple,
+    bilinear_sample_layout,
     composed,
     conv_family,
     conv_transpose_family,
@@ -28,7 +29,7 @@ from ivy.plugin_kit import (
 )
 
 from ._bounds import check_indices, integral
-from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, int32, int64, native
+from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, float32, float64, int32, int64, native
 from ._framework import Tensor, paddle
 from ._helpers import c_op
 
@@ -66,6 +67,7 @@ __all__ = [
     "batch_norm",
     "group_norm",
     "adaptive_avg_pool2d",
+    "bilinear_sample",
     "embedding",
     "one_hot",
     "mse_loss",
@@ -327,6 +329,32 @@ def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int], /, *, data_
         return _compose("adaptive_avg_pool2d")(x, output_size, data_format=data_format)
     size = [output_size, output_size] if isinstance(output_size, int) else list(output_size)
     return F.adaptive_avg_pool2d(x, size, "NCHW" if data_format.startswith("NC") else "NHWC")
+
+
+# ------------------------------------------------------------------------------------- sampling
+
+
+def _real_float(dtype: Any) -> bool:
+    return id(dtype) in FLOATS
+
+
+def bilinear_sample(image: Tensor, coords: Tensor, /) -> Tensor:
+    batch, samples = bilinear_sample_layout(image, coords, _real_float)
+    h, w, c = (int(d) for d in image.shape[-3:])
+    n, nbatch = math.prod(samples), math.prod(batch)
+    if n * nbatch * c == 0:  # nothing to sample
+        return _compose("bilinear_sample")(image, coords)
+    dtype = float64 if float64 in (image.dtype, coords.dtype) else float32
+    image = paddle.broadcast_to(image.astype(dtype), [*batch, h, w, c]).reshape([nbatch, h, w, c])
+    coords = paddle.broadcast_to(coords.astype(dtype), [*batch, *samples, 2]).reshape([nbatch, 1, n, 2])
+    # grid_sample reads [-1, 1] across the image: with align_corners=True, -1 and 1 are the
+    # centres of the first and last pixels, which its "border" padding clamps to, as the spec
+    scale = paddle.to_tensor([2.0 / max(w - 1, 1), 2.0 / max(h - 1, 1)], dtype=dtype, place=coords.place)
+    grid = coords * scale - 1.0
+    out = F.grid_sample(
+        image.transpose([0, 3, 1, 2]), grid, mode="bilinear", padding_mode="border", align_corners=True
+    )  # [N, c, 1, n]
+    return out.reshape([nbatch, c, n]).transpose([0, 2, 1]).reshape([*batch, *samples, c])
 
 
 # ---------------------------------------------------------------------------------- activations

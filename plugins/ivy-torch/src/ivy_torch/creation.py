@@ -199,7 +199,8 @@ def eye(
     if n_cols is None:
         n_cols = n_rows
     out = torch.zeros((n_rows, n_cols), dtype=dtype, device=device)
-    out.diagonal(k).fill_(1)  # torch.eye has no diagonal offset
+    if -n_rows < k < n_cols:  # (a diagonal outside the matrix, even beyond int64, is empty)
+        out.diagonal(k).fill_(1)  # torch.eye has no diagonal offset
     return out
 
 

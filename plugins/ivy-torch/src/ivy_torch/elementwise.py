@@ -87,7 +87,6 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------- unary: aliases (floating input)
-acos = torch.acos
 acosh = torch.acosh
 asin = torch.asin
 asinh = torch.asinh
@@ -96,7 +95,6 @@ atanh = torch.atanh
 cos = torch.cos
 cosh = torch.cosh
 exp = torch.exp
-expm1 = torch.expm1
 log = torch.log
 log10 = torch.log10
 log2 = torch.log2
@@ -106,7 +104,6 @@ sin = torch.sin
 sinh = torch.sinh
 sqrt = torch.sqrt
 tan = torch.tan
-tanh = torch.tanh
 isfinite = torch.isfinite
 isinf = torch.isinf
 isnan = torch.isnan
@@ -156,6 +153,47 @@ def log1p(x: Tensor, /) -> Tensor:
     if x.dtype in COMPLEX:
         # torch gives NaN + NaN j where a part is infinite; the standard (like torch.log) +inf + ...j
         out = torch.where(x.real.isinf() | x.imag.isinf(), torch.log(x + 1), out)
+    return out
+
+
+_REAL_ALL = ALL - set(COMPLEX)
+
+
+# The complex corrections below are branch-free (no host sync on an accelerator), and real input
+# goes to torch's own function from C.
+@fastpath(torch.acos, nargs=1, dtypes=_REAL_ALL)
+def acos(x: Tensor, /) -> Tensor:
+    out = torch.acos(x)
+    if x.dtype in COMPLEX:
+        # acos(a + 0j) is acos(a) - 0j for |a| <= 1 (the standard, C99); torch gives + 0j
+        zero = (x.imag == 0) & (out.imag == 0)
+        out = torch.where(zero, torch.complex(out.real, -x.imag), out)
+    return out
+
+
+@fastpath(torch.expm1, nargs=1, dtypes=_REAL_ALL)
+def expm1(x: Tensor, /) -> Tensor:
+    out = torch.expm1(x)
+    if x.dtype in COMPLEX:
+        # torch gives NaN parts wherever the real part is infinite or NaN; there the standard's
+        # values are exp(z) - 1, and torch.exp follows the standard's table for them. And
+        # expm1(-0 + 0j) is +0 + 0j (the standard), not -0 + 0j.
+        re, im = x.real, x.imag
+        e = torch.exp(x)
+        out = torch.where(re.isfinite(), out, torch.complex(e.real - 1, e.imag))
+        out = torch.where((re == 0) & (im == 0), torch.complex(torch.zeros_like(re), im), out)
+    return out
+
+
+@fastpath(torch.tanh, nargs=1, dtypes=_REAL_ALL)
+def tanh(x: Tensor, /) -> Tensor:
+    out = torch.tanh(x)
+    if x.dtype in COMPLEX:
+        # tanh(+-inf + yj) is +-1 + 0j with the sign of y on the zero (the standard); torch
+        # follows C99's sign of sin(2y), which is -0 for tanh(inf + 2j)
+        re, im = x.real, x.imag
+        one = torch.complex(torch.copysign(torch.ones_like(re), re), torch.copysign(torch.zeros_like(im), im))
+        out = torch.where(re.isinf(), one, out)
     return out
 
 

@@ -17,7 +17,15 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy.plugin_kit import axis_tuple, composed, conv_family, conv_transpose_family, fastpath, pool_family
+from ivy.plugin_kit import (
+    axis_tuple,
+    bilinear_sample_layout,
+    composed,
+    conv_family,
+    conv_transpose_family,
+    fastpath,
+    pool_family,
+)
 
 from ._dtypes import FLOATS, PARTIAL, native
 from ._helpers import ORDER, Tensor, int_indices, uint_call
@@ -56,6 +64,7 @@ __all__ = [
     "batch_norm",
     "group_norm",
     "adaptive_avg_pool2d",
+    "bilinear_sample",
     "embedding",
     "one_hot",
     "lstm_update",
@@ -245,6 +254,33 @@ def adaptive_avg_pool2d(x: Tensor, output_size: int | Sequence[int], /, *, data_
     if data_format.startswith("NC"):
         return F.adaptive_avg_pool2d(x, output_size)  # type: ignore[arg-type]
     return F.adaptive_avg_pool2d(x.movedim(-1, -3), output_size).movedim(-3, -1)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------- sampling
+
+
+def _real_float(dtype: torch.dtype) -> bool:
+    return dtype.is_floating_point
+
+
+def bilinear_sample(image: Tensor, coords: Tensor, /) -> Tensor:
+    batch, samples = bilinear_sample_layout(image, coords, _real_float)
+    dtype = torch.promote_types(image.dtype, coords.dtype)
+    h, w, c = image.shape[-3:]
+    nb, n, nbatch = len(batch), math.prod(samples), math.prod(batch)
+    if dtype not in FLOATS or n * nbatch * c == 0:  # half precision, or nothing to sample
+        return _compose("bilinear_sample")(image, coords)
+    if image.shape[:nb] != batch:
+        image = image.expand(*batch, h, w, c)
+    if coords.shape[:nb] != batch:
+        coords = coords.expand(*batch, *samples, 2)
+    # grid_sample reads [-1, 1] across the image: with align_corners=True, -1 and 1 are the
+    # centres of the first and last pixels, which its "border" padding clamps to, as the spec
+    scale = torch.tensor((2.0 / max(w - 1, 1), 2.0 / max(h - 1, 1)), dtype=dtype, device=coords.device)
+    grid = coords.to(dtype).reshape(nbatch, 1, n, 2) * scale - 1.0
+    nchw = image.to(dtype).reshape(nbatch, h, w, c).permute(0, 3, 1, 2)  # a view of channels-last data
+    out = F.grid_sample(nchw, grid, mode="bilinear", padding_mode="border", align_corners=True)
+    return out.reshape(nbatch, c, n).transpose(1, 2).reshape(*batch, *samples, c)
 
 
 # ---------------------------------------------------------------------------------- activations

@@ -1,5 +1,5 @@
 """NumPy reference implementations shared by the plugins' functional tests: convolutions,
-pooling, layer norm, attention, LSTM and finite differences, written once here."""
+pooling, layer norm, attention, LSTM, bilinear sampling and finite differences, written once here."""
 
 from __future__ import annotations
 
@@ -115,6 +115,17 @@ def _np_lstm(x, h, c, k, rk, b, rb):
         h = sig(o) * np.tanh(c)
         hs.append(h)
     return np.stack(hs, 1), h, c
+
+
+def np_bilinear_sample(img, coords):
+    """``ivy.bilinear_sample`` of one image ``[h, w, c]`` at ``coords`` ``[..., 2]`` (x, y) by
+    ``scipy.ndimage.map_coordinates`` (order 1, mode "nearest": the border clamp) on each
+    channel, whose coordinates are (row, column)."""
+    from scipy import ndimage
+
+    rc = [coords[..., 1], coords[..., 0]]
+    channels = [ndimage.map_coordinates(img[..., k], rc, order=1, mode="nearest") for k in range(img.shape[-1])]
+    return np.stack(channels, -1)
 
 
 def fd_grad(f, xs, eps=1e-6):

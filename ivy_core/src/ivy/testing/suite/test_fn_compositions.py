@@ -11,7 +11,7 @@ from scipy import special
 import ivy
 from ivy.plugin_kit import composed
 from ivy.testing._helpers.facts import expect, expect_cmp, expect_dtype, expect_shape
-from ivy.testing._helpers.nn_reference import _np_attention, _np_layer_norm, _np_lstm
+from ivy.testing._helpers.nn_reference import _np_attention, _np_layer_norm, _np_lstm, np_bilinear_sample
 from ivy.testing.convert import shape_of
 
 R = np.random.default_rng(50)
@@ -20,6 +20,7 @@ X = R.normal(size=(2, 3, 4))
 M = np.arange(12.0).reshape(3, 4)
 P = R.normal(size=(3, 4, 5))
 IMG = R.normal(size=(1, 5, 6, 2))
+PTS = np.array([[[0, 0], [5, 4], [2.5, 1.25], [-2, 7], [9, -1], [4.75, 3.5]]])  # centres, border, outside
 Q, K, V = R.normal(size=(2, 4, 8)), R.normal(size=(2, 4, 8)), R.normal(size=(2, 4, 3))
 MEAN, VAR = R.normal(size=(4,)), R.uniform(0.5, 2, size=(4,))
 SEQ, H0, C0 = R.normal(size=(2, 4, 3)), R.normal(size=(2, 2)), R.normal(size=(2, 2))
@@ -64,6 +65,7 @@ COMPOSITIONS = {
     "gather": lambda c, n: [(c(n(P), n(np.array([[1, 3]])), axis=1), np.take(P, [[1, 3]], axis=1))],
     "gather_nd": lambda c, n: [(c(n(P), n(np.array([[0, 1], [2, 2]]))), P[[0, 2], [1, 2]])],
     "adaptive_avg_pool2d": lambda c, n: [(c(n(IMG), 1), IMG.mean(axis=(1, 2), keepdims=True))],
+    "bilinear_sample": lambda c, n: [(c(n(IMG), n(PTS)), np_bilinear_sample(IMG[0], PTS[0])[None])],
     "group_norm": lambda c, n: [(c(n(IMG), 1), _np_layer_norm(IMG, (1, 2, 3)))],
     "embedding": lambda c, n: [(c(n(P[0]), n(np.array([3, 0]))), P[0][[3, 0]])],
     "flatten": lambda c, n: [(c(n(P), start_dim=1), P.reshape(3, 20))],

@@ -203,6 +203,7 @@ CALLS: dict[str, Call] = {
     "avg_pool2d": lambda m: _a(m.f(1, 4, 4, 2), 2, 2, "SAME"),
     "avg_pool3d": lambda m: _a(m.f(1, 4, 4, 4, 2), 2, 2, "VALID"),
     "adaptive_avg_pool2d": lambda m: _a(m.f(1, 6, 6, 2), 3),
+    "bilinear_sample": lambda m: _a(m.f(2, 4, 5, 3), m.f(2, 3, 2, lo=-1.0, hi=5.0)),
     "layer_norm": lambda m: _a(m.f(2, 4), -1),
     "batch_norm": lambda m: _a(m.f(2, 3, 3, 4), m.f(4), m.f(4), training=True),
     "group_norm": lambda m: _a(m.f(2, 3, 3, 4), 2),

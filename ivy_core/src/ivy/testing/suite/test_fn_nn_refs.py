@@ -1,7 +1,8 @@
 """Neural-network functions beyond ``test_fn_nn``: activations at extreme inputs and with their
 options, the layouts, axes, eps and dtypes of the normalisations, index dtypes of embedding and
 one_hot, attention with unequal lengths, masks and causal alignment, LSTM biases, loss broadcasting
-and errors, and gradients against central finite differences; NumPy/SciPy references."""
+and errors, bilinear sampling, and gradients against central finite differences; NumPy/SciPy
+references."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from scipy import special
 
 import ivy
 from ivy.testing._helpers.facts import expect, expect_dtype, expect_shape
-from ivy.testing._helpers.nn_reference import _np_attention, _np_layer_norm, _np_lstm, fd_grad
+from ivy.testing._helpers.nn_reference import _np_attention, _np_layer_norm, _np_lstm, fd_grad, np_bilinear_sample
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import dtype_name
 
@@ -390,3 +391,80 @@ def test_fn_batch_norm_training_gradient_matches_finite_differences(autodiff, to
 
     _, g, _ = ivy.value_and_grad_flat(loss, [to_native(x)])
     _close(to_numpy(g[0]), fd_grad(loss_np, [x])[0], 1e-5)
+
+
+# ---------------------------------------------------------------------------- sampling
+
+
+#: pixel centres, the last row and column, points between them and outside on every side
+_SAMPLE_POINTS = np.array(
+    [[0, 0], [6, 4], [6, 0.5], [2.5, 4], [-3, 2.2], [9, -1], [3.3, 7], [-0.5, -0.5], [1.25, 2.75], [5.9, 3.1]]
+)
+
+
+@covers("bilinear_sample")
+def test_fn_bilinear_sample_borders_outside_points_and_batch_axes(to_native, to_numpy):
+    r = np.random.default_rng(31)
+    img = r.normal(size=(2, 5, 7, 3))
+    coords = np.concatenate([np.broadcast_to(_SAMPLE_POINTS, (2, 10, 2)), r.uniform(-1, 8, (2, 6, 2))], 1)
+    want = np.stack([np_bilinear_sample(img[i], coords[i]) for i in range(2)])
+    got = ivy.bilinear_sample(to_native(img), to_native(coords.reshape(2, 4, 4, 2)))  # sample axes S = (4, 4)
+    expect_shape(got, (2, 4, 4, 3), "ivy.bilinear_sample")
+    _close(to_numpy(got).reshape(2, 16, 3), want, 1e-12)
+    # no batch axes, and no sample axes
+    _close(to_numpy(ivy.bilinear_sample(to_native(img[1]), to_native(coords[1]))), want[1], 1e-12)
+    _close(to_numpy(ivy.bilinear_sample(to_native(img), to_native(coords[:, 3]))), want[:, 3], 1e-12)
+    # batch axes broadcast both ways: one image for two sets of points, two images for one set
+    got = ivy.bilinear_sample(to_native(img[:1, None]), to_native(coords[None]))  # [1, 1] with [1, 2]
+    _close(to_numpy(got)[0], np.stack([np_bilinear_sample(img[0], c) for c in coords]), 1e-12)
+    got = ivy.bilinear_sample(to_native(img), to_native(coords[:1]))
+    _close(to_numpy(got), np.stack([np_bilinear_sample(img[i], coords[0]) for i in range(2)]), 1e-12)
+    # a single row, a single column, a single pixel
+    for part in (img[0, 2:3], img[0, :, 4:5], img[0, 1:2, 1:2]):
+        got = ivy.bilinear_sample(to_native(part), to_native(coords[0]))
+        _close(to_numpy(got), np_bilinear_sample(part, coords[0]))
+
+
+@covers("bilinear_sample")
+def test_fn_bilinear_sample_dtypes_and_errors(to_native, to_numpy):
+    r = np.random.default_rng(32)
+    img, coords = r.normal(size=(4, 6, 2)), r.uniform(-1, 6, (5, 2))
+    want = np_bilinear_sample(img, coords)
+    got = ivy.bilinear_sample(to_native(img.astype(np.float32)), to_native(coords.astype(np.float32)))
+    expect_dtype(got, "float32", "ivy.bilinear_sample of float32 arrays")
+    _close(to_numpy(got), want, 1e-5)
+    got = ivy.bilinear_sample(to_native(img.astype(np.float32)), to_native(coords))
+    expect_dtype(got, "float64", "ivy.bilinear_sample of a float32 image at float64 coords")
+    _close(to_numpy(got), np_bilinear_sample(img.astype(np.float32).astype(np.float64), coords), 1e-12)
+    with pytest.raises(ValueError, match=r"bilinear_sample: expected an image of shape \[\.\.\., h, w, c\]"):
+        ivy.bilinear_sample(to_native(img[..., 0]), to_native(coords))
+    with pytest.raises(ValueError, match=r"bilinear_sample: the image of shape \[0, 6, 2\] has no pixels"):
+        ivy.bilinear_sample(to_native(img[:0]), to_native(coords))
+    with pytest.raises(ValueError, match=r"bilinear_sample: expected coords of shape \[B\.\.\., S\.\.\., 2\]"):
+        ivy.bilinear_sample(to_native(img), to_native(np.ones((5, 3))))
+    with pytest.raises(ValueError, match=r"bilinear_sample: expected coords .* B\.\.\. = \[2\] first"):
+        ivy.bilinear_sample(to_native(np.ones((2, 4, 6, 2))), to_native(np.ones((2,))))
+    with pytest.raises(ValueError, match=r"bilinear_sample: batch axis 0 of the image \(2\) and of coords \(3\)"):
+        ivy.bilinear_sample(to_native(np.ones((2, 4, 6, 2))), to_native(np.ones((3, 5, 2))))
+    with pytest.raises(TypeError, match=r"bilinear_sample: image must have a real floating dtype"):
+        ivy.bilinear_sample(to_native(np.ones((4, 6, 2), np.int32)), to_native(coords))
+    with pytest.raises(TypeError, match=r"bilinear_sample: coords must have a real floating dtype"):
+        ivy.bilinear_sample(to_native(img), to_native(np.ones((5, 2), np.int32)))
+
+
+@covers("bilinear_sample")
+def test_fn_bilinear_sample_gradients_match_finite_differences(autodiff, to_native, to_numpy):
+    """With respect to the image and the coordinates, inside and outside the image (where the
+    clamped coordinate has no gradient), away from the kinks at pixel centres."""
+    r = np.random.default_rng(33)
+    img = r.normal(size=(1, 4, 5, 2))
+    coords = np.array([[[1.3, 2.6], [0.4, 0.7], [3.8, 2.2], [-1.5, 1.4], [2.7, 4.5], [6.2, -2.1]]])
+    weights = r.normal(size=(1, 6, 2))
+
+    def loss(ls):
+        return ivy.sum(ivy.multiply(ivy.bilinear_sample(ls[0], ls[1]), to_native(weights)))
+
+    _, g, _ = ivy.value_and_grad_flat(loss, [to_native(img), to_native(coords)])
+    want = fd_grad(lambda ls: float(np.sum(np_bilinear_sample(ls[0][0], ls[1][0]) * weights[0])), [img, coords])
+    _close(to_numpy(g[0]), want[0], 1e-6)
+    _close(to_numpy(g[1]), want[1], 1e-6)
