@@ -21,7 +21,6 @@ if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
   # template (backend "strict") runs the conformance kit in CI. The test references of the
   # libraries: scipy, transforms3d, kornia (on the pinned torch), gymnasium; the transpiler's
   # sources in its acceptance tests: Hugging Face transformers models (from configs), Haiku.
-  # filelock: JAX's compilation cache with a size limit, which scripts/test uses, locks with it.
   "$PY" -m pip install -q -c "$ROOT/constraints.txt" \
     -e "$ROOT/ivy_core" \
     -e "$ROOT/plugins/ivy-numpy" \
@@ -31,7 +30,7 @@ if [ ! -x "$PY" ] || [ "$(cat "$STAMP" 2>/dev/null)" != "$want" ]; then
     -e "$ROOT/plugins/ivy-paddle[cpu]" \
     -e "$ROOT/templates/ivy-plugin" \
     "${libs[@]}" \
-    pytest pytest-xdist hypothesis filelock array-api-strict scipy transforms3d kornia gymnasium ruff mypy matplotlib tqdm \
+    pytest pytest-xdist hypothesis array-api-strict scipy transforms3d kornia gymnasium ruff mypy matplotlib tqdm \
     transformers dm-haiku array-api-compat eagerpy
   echo "$want" > "$STAMP"
 fi
