@@ -594,8 +594,9 @@ def main(argv: list[str] | None = None) -> int:
     if results["skipped"]:
         print(f"not measured (no native model written here): {', '.join(results['skipped'])}")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(results, f, indent=1)
+        from ivy import _atomic
+
+        _atomic.write_text(args.json, json.dumps(results, indent=1))
     return 1 if results["errors"] else 0
 
 

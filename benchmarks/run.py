@@ -55,6 +55,7 @@ if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks._common import BACKENDS, ROOT, Bar, child_env, load, machine
+from ivy import _atomic
 
 STAGES = (
     "usage",
@@ -227,11 +228,9 @@ def write_outputs(results: dict[str, Any], out: str, publish: bool) -> None:
 
     results["analysis"] = _analysis.analyse(results)
     os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump(results, f, indent=1)
+    _atomic.write_text(os.path.join(out, "results.json"), json.dumps(results, indent=1))
     images = _plots.plot_all(results, out)
-    with open(os.path.join(out, "report.md"), "w") as f:
-        f.write(_report.render(results, {name: name for name in images}))
+    _atomic.write_text(os.path.join(out, "report.md"), _report.render(results, {name: name for name in images}))
     print(
         f"\nreport: {os.path.relpath(os.path.join(out, 'report.md'), ROOT)}"
         f"  (raw: results.json, plots: {', '.join(images)})"
@@ -241,10 +240,10 @@ def write_outputs(results: dict[str, Any], out: str, publish: bool) -> None:
         os.makedirs(docs, exist_ok=True)
         for name in images:
             shutil.copy(os.path.join(out, name), os.path.join(docs, name))
-        with open(os.path.join(ROOT, "benchmarks", "RESULTS.md"), "w") as f:
-            f.write(_report.render(results, {name: f"../docs/images/{name}" for name in images}))
-        with open(os.path.join(ROOT, "benchmarks", "RESULTS.json"), "w") as f:
-            json.dump(results, f, indent=1)
+        # (atomic: --update reads RESULTS.json and replaces it, its only copy)
+        published = _report.render(results, {name: f"../docs/images/{name}" for name in images})
+        _atomic.write_text(os.path.join(ROOT, "benchmarks", "RESULTS.md"), published)
+        _atomic.write_text(os.path.join(ROOT, "benchmarks", "RESULTS.json"), json.dumps(results, indent=1))
         print("published: benchmarks/RESULTS.md, benchmarks/RESULTS.json, docs/images/" + ", docs/images/".join(images))
 
 
@@ -341,8 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.no_progress:
             print(f"[{k + 1}/{len(stages)}] {stage}: {time.perf_counter() - t0:.0f} s")
         # kept after every stage: an interrupted run loses nothing (--report DIR writes its report)
-        with open(os.path.join(out, "results.json"), "w") as f:
-            json.dump(results, f, indent=1)
+        _atomic.write_text(os.path.join(out, "results.json"), json.dumps(results, indent=1))
     meta["duration_s"] = time.perf_counter() - started
     meta["uptime_end"] = machine()["uptime"]
     if base is not None:

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -34,6 +32,7 @@ from kornia.geometry.camera import perspective as kpersp
 
 import ivy
 import ivy_vision as iv
+from ivy import _atomic
 
 TARGET = 1.2  # the summary's target: the median ratio over cases
 N_TRIANGULATED = 1024  # point pairs per batch element in the triangulation cases
@@ -258,13 +257,7 @@ def main() -> None:
             "median_ratio": summary,
             "target": TARGET,
         }
-        # a temporary file in the same folder, then renamed: a reader never sees half a file
-        folder = os.path.dirname(os.path.abspath(args.json))
-        with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as f:
-            json.dump(report, f, indent=1)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(f.name, args.json)
+        _atomic.write_text(args.json, json.dumps(report, indent=1))  # a reader never sees half a file
 
 
 if __name__ == "__main__":
