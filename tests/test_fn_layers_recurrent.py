@@ -341,6 +341,39 @@ def test_fn_layers_sequence_first_recurrent_layers_match_torch(backend, kind, ca
     check_layer(backend, layer, _weights(layer), x, refs, call=call, framework="torch")
 
 
+@pytest.mark.parametrize("batch_first", [True, False], ids=["batch_first", "sequence_first"])
+@pytest.mark.parametrize("kind", ["GRU", "LSTM"])
+def test_fn_layers_fused_recurrent_stack_matches_torch(backend, kind, batch_first):
+    # unidirectional, no dropout: the whole stack is one ivy.gru / ivy.lstm (torch.gru and
+    # torch.lstm on torch); two layers, an initial state and the final state, outputs and gradients
+    layer = getattr(ivy, kind)(IN, H, num_layers=2, batch_first=batch_first, backend=backend)
+    names, zero = _torch_names(kind, 2, False)
+    h0, c0 = _f32(2, 2, H, scale=0.5), _f32(2, 2, H, scale=0.5)
+
+    def torch_rnn() -> Any:
+        import torch
+
+        rnn = _zeroed(getattr(torch.nn, kind)(IN, H, num_layers=2, batch_first=batch_first), zero)
+
+        class Wrap(torch.nn.Module):
+            def __init__(self) -> None:
+                super().__init__()
+                self.rnn = rnn
+
+            def forward(self, x: Any) -> Any:
+                return self.rnn(x, (torch.tensor(h0), torch.tensor(c0)) if kind == "LSTM" else torch.tensor(h0))
+
+        return Wrap()
+
+    def call(lyr: Any, x: Any, v: Any) -> Any:
+        h, c = to_native(backend, h0), to_native(backend, c0)
+        return lyr(x, (h, c) if kind == "LSTM" else h, v=v)
+
+    refs = {"torch": Ref(torch_rnn, {k: ("rnn." + n, tf) for k, (n, tf) in names.items()})}
+    x = _f32(2, 5, IN) if batch_first else _f32(5, 2, IN)
+    check_layer(backend, layer, _weights(layer), x, refs, call=call, framework="torch")
+
+
 def test_fn_layers_bidirectional_final_output_joins_both_directions(backend):
     layer = ivy.GRU(IN, H, bidirectional=True, return_sequence=False, return_state=False, backend=backend)
     layer.v = ivy.Container.from_flat_dict({k: to_native(backend, a) for k, a in _weights(layer).items()})

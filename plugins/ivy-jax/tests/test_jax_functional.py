@@ -113,6 +113,9 @@ def test_jax_native_ops_present():
         "one_hot",
         "scaled_dot_product_attention",
         "lstm_update",
+        "lstm",
+        "gru_update",
+        "gru",
         "dropout",
         "gather",
         "gather_nd",
@@ -426,3 +429,43 @@ print("ok")
     env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0 and "ok" in out.stdout, out.stderr[-3000:]
+
+
+@pytest.mark.parametrize("op", ["gru", "lstm"])
+def test_jax_scanned_recurrent_stacks_match_the_composition_with_gradients(op):
+    # a lax.scan per layer against core's loop of Array API ops: the outputs, and jax.grad of
+    # every weight, bias and initial state, eagerly and under jax.jit
+    r = np.random.default_rng(33)
+    g = 3 if op == "gru" else 4
+    x = t(r.normal(size=(2, 5, 3)))
+    ks = [t(r.normal(size=(3, g * 4)) * 0.5), t(r.normal(size=(4, g * 4)) * 0.5)]
+    rks = [t(r.normal(size=(4, g * 4)) * 0.5) for _ in range(2)]
+    bs, rbs = [t(r.normal(size=(g * 4,))) for _ in range(2)], [t(r.normal(size=(g * 4,))) for _ in range(2)]
+    states = [t(r.normal(size=(2, 2, 4))) for _ in range(1 if op == "gru" else 2)]
+
+    def loss(fn):
+        def f(xs, st, w):
+            hs, last = fn(xs, *st, w[0], w[1], biases=w[2], recurrent_biases=w[3])
+            return jnp.sum(hs**2) + sum(jnp.sum(jnp.sin(s)) for s in jax.tree_util.tree_leaves(last))
+
+        return f
+
+    args = (x, states, [ks, rks, bs, rbs])
+    want = jax.value_and_grad(loss(composed(op, "jax")), argnums=(0, 1, 2))(*args)
+    for fn in (loss(getattr(ivy, op)), jax.jit(loss(getattr(ivy, op)))):
+        got = jax.value_and_grad(fn, argnums=(0, 1, 2))(*args)
+        for a, b in zip(jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)):
+            close(a, npa(b), 1e-10)
+
+
+def test_jax_gru_update_scans_and_matches_the_composition():
+    r = np.random.default_rng(34)
+    x, h0, k, rk = r.normal(size=(2, 4, 3)), r.normal(size=(2, 5)), r.normal(size=(3, 15)), r.normal(size=(5, 15))
+    b = t(r.normal(size=(15,)))
+    for kw in ({}, {"bias": b}, {"recurrent_bias": b}):
+        got = ivy.gru_update(t(x), t(h0), t(k), t(rk), **kw)
+        want = composed("gru_update", "jax")(t(x), t(h0), t(k), t(rk), **kw)
+        for a, w in zip(got, want):
+            close(a, npa(w), 1e-12)
+    single, _ = ivy.gru_update(t(x[0]), t(h0[0]), t(k), t(rk), bias=b)  # no batch axis: the composition
+    close(single, npa(ivy.gru_update(t(x), t(h0), t(k), t(rk), bias=b)[0])[0], 1e-12)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -114,6 +115,10 @@ def test_paddle_native_ops_present():
         "huber_loss",
         "batch_norm",
         "selu",
+        "lstm_update",
+        "lstm",
+        "gru_update",
+        "gru",
     }
     assert want <= set(B.native_ops), sorted(want - set(B.native_ops))
     from ivy._registry import signature_mismatch
@@ -277,3 +282,80 @@ def test_paddle_a_graph_emitted_again_runs_again():
     g = ivy.trace_graph(f, args=(t(z),))
     for program in (g.to("paddle"), g.to("paddle"), ivy.trace_graph(f, args=(t(z),), to="paddle")):
         close(program(t(z)), want, 1e-12)
+
+
+def _rnn_case(op, seed):
+    r = np.random.default_rng(seed)
+    g = 3 if op == "gru" else 4
+    x = r.normal(size=(2, 5, 3))
+    ks = [r.normal(size=(3, g * 4)) * 0.5, r.normal(size=(4, g * 4)) * 0.5]
+    rks = [r.normal(size=(4, g * 4)) * 0.5 for _ in range(2)]
+    bs, rbs = [r.normal(size=(g * 4,)) for _ in range(2)], [r.normal(size=(g * 4,)) for _ in range(2)]
+    states = [r.normal(size=(2, 2, 4)) for _ in range(1 if op == "gru" else 2)]
+    return x, states, ks, rks, bs, rbs
+
+
+def _rnn_loss(op, fn, x, states, w):
+    hs, last = fn(x, *states, w[0:2], w[2:4], biases=w[4:6], recurrent_biases=w[6:8])
+    finals = [last] if op == "gru" else list(last)
+    return ivy.sum(hs * hs) + sum(ivy.sum(ivy.sin(f)) for f in finals)
+
+
+@pytest.mark.parametrize("op", ["gru", "lstm"])
+def test_paddle_fused_recurrent_stacks_match_the_composition_with_gradients(op, monkeypatch):
+    # paddle's fused RNN op (a training step's gradient: of every weight) against core's loop of
+    # Array API ops; then gradients it cannot give (of the input alone, of some weights) through
+    # the composition
+    from ivy_paddle import _recurrent
+
+    calls = []
+    rnn = _recurrent._C_ops.rnn
+    monkeypatch.setattr(_recurrent, "_C_ops", SimpleNamespace(rnn=lambda *a: calls.append(1) or rnn(*a)))
+    x, states, ks, rks, bs, rbs = _rnn_case(op, 35)
+    xs, sts, ws = t(x), [t(s) for s in states], [t(a) for a in (*ks, *rks, *bs, *rbs)]
+    for fn_name in ("native", "composed"):
+        fn = getattr(ivy, op) if fn_name == "native" else composed(op, "paddle")
+        v, g, _ = ivy.value_and_grad_flat(lambda w, fn=fn: _rnn_loss(op, fn, xs, sts, w), ws)
+        if fn_name == "native":
+            got = [v, *g]
+        else:
+            for a, b in zip(got, [v, *g]):
+                close(a, b.numpy(), 1e-10)
+    assert calls == [1], "the training step's gradient runs the fused op"
+    want = composed(op, "paddle")
+    for pick in ([0], [2, 5]):  # of the input alone, and of some weights only
+        subset = [([xs] + ws)[i] for i in pick]
+
+        def loss(sub, fn, pick=pick):
+            full = [xs] + ws
+            for i, a in zip(pick, sub):
+                full[i] = a
+            return _rnn_loss(op, fn, full[0], sts, full[1:])
+
+        got_g = ivy.value_and_grad_flat(lambda sub: loss(sub, getattr(ivy, op)), subset)[1]
+        want_g = ivy.value_and_grad_flat(lambda sub: loss(sub, want), subset)[1]
+        for a, b in zip(got_g, want_g):
+            close(a, b.numpy(), 1e-10)
+
+
+def test_paddle_fused_gru_trains_without_biases_and_nested():
+    x, (h0,), ks, rks, _, _ = _rnn_case("gru", 36)
+    xs, hs0, k, rk = t(x), t(h0[0]), t(ks[0]), t(rks[0])
+
+    def loss(w, fn):
+        hs, h = fn(xs, hs0, w[0], w[1])
+        return ivy.sum(hs * hs) + ivy.sum(h)
+
+    got = ivy.value_and_grad_flat(lambda w: loss(w, ivy.gru_update), [k, rk])
+    want = ivy.value_and_grad_flat(lambda w: loss(w, composed("gru_update", "paddle")), [k, rk])
+    for a, b in zip([got[0], *got[1]], [want[0], *want[1]]):
+        close(a, b.numpy(), 1e-10)
+
+    def outer(w, fn):  # a gradient of a gradient: the fused op has no second derivative
+        g = ivy.value_and_grad_flat(lambda xx: ivy.sum(fn(xx[0], hs0, w[0], w[1])[0] ** 2), [xs])[1][0]
+        return ivy.sum(g * g)
+
+    got = ivy.value_and_grad_flat(lambda w: outer(w, ivy.gru_update), [k, rk])[1]
+    want = ivy.value_and_grad_flat(lambda w: outer(w, composed("gru_update", "paddle")), [k, rk])[1]
+    for a, b in zip(got, want):
+        close(a, b.numpy(), 1e-10)

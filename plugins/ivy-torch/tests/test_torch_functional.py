@@ -94,6 +94,9 @@ def test_torch_native_ops_present():
         "top_k",
         "cumsum",
         "lstm_update",
+        "lstm",
+        "gru_update",
+        "gru",
         "scaled_dot_product_attention",
         "one_hot",
         "embedding",
@@ -297,3 +300,42 @@ def test_torch_take_along_axis_wraps_negative_indices_and_checks_bounds():
         ivy.take_along_axis(x, torch.tensor([[5]] * 4), axis=1)
     with pytest.raises(IndexError, match="out of bounds"):
         ivy.take_along_axis(x, torch.tensor([[-6]] * 4), axis=-1)
+
+
+@pytest.mark.parametrize("op", ["gru", "lstm"])
+def test_torch_native_recurrent_stacks_match_the_composition_with_gradients(op):
+    # torch.gru / torch.lstm (one ATen kernel) against core's loop of Array API ops: the outputs,
+    # and autograd's gradients of every weight, bias and initial state
+    r = np.random.default_rng(31)
+    g = 3 if op == "gru" else 4
+    x = r.normal(size=(2, 5, 3))
+    ks, rks = [r.normal(size=(3, g * 4)) * 0.5, r.normal(size=(4, g * 4)) * 0.5], [r.normal(size=(4, g * 4)) * 0.5] * 2
+    bs, rbs = [r.normal(size=(g * 4,)) for _ in range(2)], [r.normal(size=(g * 4,)) for _ in range(2)]
+    states = [r.normal(size=(2, 2, 4)) for _ in range(1 if op == "gru" else 2)]
+
+    def run(fn):
+        leaves = [t(a).requires_grad_() for a in (x, *states, *ks, *rks, *bs, *rbs)]
+        xs, st = leaves[0], leaves[1 : 1 + len(states)]
+        w = leaves[1 + len(states) :]
+        hs, last = fn(xs, *st, w[0:2], w[2:4], biases=w[4:6], recurrent_biases=w[6:8])
+        finals = [last] if op == "gru" else list(last)
+        loss = (hs**2).sum() + sum((f * f.new_tensor(np.arange(f.numel()).reshape(f.shape))).sum() for f in finals)
+        loss.backward()
+        return [npa(hs), *map(npa, finals)], [npa(a.grad) for a in leaves]
+
+    (got, got_g), (want, want_g) = run(getattr(ivy, op)), run(composed(op, "torch"))
+    for a, b in zip(got + got_g, want + want_g):
+        np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-10)
+
+
+def test_torch_gru_update_without_biases_and_on_float32():
+    r = np.random.default_rng(32)
+    x, h0, k, rk = r.normal(size=(2, 4, 3)), r.normal(size=(2, 5)), r.normal(size=(3, 15)), r.normal(size=(5, 15))
+    for kw in ({}, {"recurrent_bias": t(r.normal(size=(15,)))}):  # torch.gru needs both biases or none
+        got = ivy.gru_update(t(x), t(h0), t(k), t(rk), **kw)
+        want = composed("gru_update", "torch")(t(x), t(h0), t(k), t(rk), **kw)
+        for a, b in zip(got, want):
+            np.testing.assert_allclose(npa(a), npa(b), rtol=1e-10, atol=1e-12)
+    f = torch.float32
+    hs, h = ivy.gru_update(t(x, f), t(h0, f), t(k, f), t(rk, f))
+    assert hs.dtype == h.dtype == f and hs.shape == (2, 4, 5)

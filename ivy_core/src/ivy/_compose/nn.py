@@ -342,6 +342,14 @@ def _split4(xp: Any, z: Any) -> tuple[Any, Any, Any, Any]:
     return z[..., :n], z[..., n : 2 * n], z[..., 2 * n : 3 * n], z[..., 3 * n :]
 
 
+def _layer_count(op: str, n: int, lengths: set[int]) -> None:
+    """Per-layer sequences and the states' leading axis must agree on the number of layers."""
+    if lengths != {n}:
+        raise ValueError(
+            f"{op}: per-layer weights and initial states disagree on the number of layers: {sorted(lengths | {n})}"
+        )
+
+
 @composes
 def lstm_update(
     xp: Any,
@@ -388,10 +396,7 @@ def lstm(
     lengths = {len(recurrent_kernels), init_h.shape[0], init_c.shape[0]}
     lengths |= {len(biases)} if biases is not None else set()
     lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
-    if lengths != {n}:
-        raise ValueError(
-            f"lstm: per-layer weights and init_h/init_c disagree on the number of layers: {sorted(lengths | {n})}"
-        )
+    _layer_count("lstm", n, lengths)
     hs_out, hs_last, cs_last = x, [], []
     for layer in range(n):
         hs_out, (h, c) = lstm_update(
@@ -407,6 +412,69 @@ def lstm(
         hs_last.append(h)
         cs_last.append(c)
     return hs_out, (xp.stack(hs_last, axis=0), xp.stack(cs_last, axis=0))
+
+
+@composes
+def gru_update(
+    xp: Any,
+    x: Any,
+    init_h: Any,
+    kernel: Any,
+    recurrent_kernel: Any,
+    /,
+    *,
+    bias: Any = None,
+    recurrent_bias: Any = None,
+) -> tuple[Any, Any]:
+    xw = xp.matmul(x, kernel)  # every time step at once: [..., t, 3h]
+    if bias is not None:
+        xw = xp.add(xw, bias)
+    n = kernel.shape[-1] // 3
+    h = init_h
+    hs = []
+    for t in range(x.shape[-2]):
+        xt = xw[..., t, :]
+        hw = xp.matmul(h, recurrent_kernel)
+        if recurrent_bias is not None:  # inside the reset gate's product: not foldable into xw
+            hw = xp.add(hw, recurrent_bias)
+        r = sigmoid(xp, xp.add(xt[..., :n], hw[..., :n]))
+        z = sigmoid(xp, xp.add(xt[..., n : 2 * n], hw[..., n : 2 * n]))
+        cand = xp.tanh(xp.add(xt[..., 2 * n :], xp.multiply(r, hw[..., 2 * n :])))
+        h = xp.add(cand, xp.multiply(z, xp.subtract(h, cand)))  # (1 - z) * n + z * h
+        hs.append(h)
+    return xp.stack(hs, axis=-2), h
+
+
+@composes
+def gru(
+    xp: Any,
+    x: Any,
+    init_h: Any,
+    kernels: Sequence[Any],
+    recurrent_kernels: Sequence[Any],
+    /,
+    *,
+    biases: Sequence[Any] | None = None,
+    recurrent_biases: Sequence[Any] | None = None,
+) -> tuple[Any, Any]:
+    n = len(kernels)
+    lengths = {len(recurrent_kernels), init_h.shape[0]}
+    lengths |= {len(biases)} if biases is not None else set()
+    lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
+    _layer_count("gru", n, lengths)
+    hs_out, hs_last = x, []
+    for layer in range(n):
+        hs_out, h = gru_update(
+            xp,
+            hs_out,
+            init_h[layer, ...],
+            kernels[layer],
+            recurrent_kernels[layer],
+            bias=None if biases is None else biases[layer],
+            recurrent_bias=None if recurrent_biases is None else recurrent_biases[layer],
+        )
+        hs_last.append(h)
+    return hs_out, xp.stack(hs_last, axis=0)
 
 
 # ------------------------------------------------------------------ attention

@@ -240,6 +240,82 @@ def lstm(
     """
 
 
+@spec
+def gru_update(
+    x: Array,
+    init_h: Array,
+    kernel: Array,
+    recurrent_kernel: Array,
+    /,
+    *,
+    bias: Array | None = None,
+    recurrent_bias: Array | None = None,
+) -> tuple[Array, Array]:
+    """Run one GRU layer over a sequence (Cho et al., 2014, in torch's form).
+
+    At every time step ``t``, with ``xz = x[:, t] @ kernel + bias`` and ``hz = h @
+    recurrent_kernel + recurrent_bias`` each split along the last axis into three blocks of size
+    ``hidden`` in the order ``r, z, n`` (``xr, xz_, xn`` and ``hr, hz_, hn``)::
+
+        r = sigmoid(xr + hr)                            # reset gate
+        z = sigmoid(xz_ + hz_)                          # update gate
+        n = tanh(xn + r * hn)                           # candidate state
+        h = (1 - z) * n + z * h
+
+    The reset gate scales ``hn``, the recurrent block including its bias (torch's ``GRU``,
+    Keras' with ``reset_after=True``): the recurrent bias is not interchangeable with ``bias``.
+
+    Args:
+        x: input sequence, ``[batch, time, in]``.
+        init_h: initial hidden state, ``[batch, hidden]``.
+        kernel: input weights, ``[in, 3 * hidden]`` (torch's ``weight_ih`` transposed).
+        recurrent_kernel: recurrent weights, ``[hidden, 3 * hidden]`` (torch's ``weight_hh``
+            transposed).
+        bias: input bias, ``[3 * hidden]`` (torch's ``bias_ih``); ``None``: 0.
+        recurrent_bias: recurrent bias, ``[3 * hidden]`` (torch's ``bias_hh``); ``None``: 0.
+
+    Returns:
+        A tuple ``(hs, h)``: ``hs`` the hidden states of every step, ``[batch, time, hidden]``;
+        ``h`` the final hidden state, ``[batch, hidden]``.
+    """
+
+
+@spec
+def gru(
+    x: Array,
+    init_h: Array,
+    kernels: Sequence[Array],
+    recurrent_kernels: Sequence[Array],
+    /,
+    *,
+    biases: Sequence[Array] | None = None,
+    recurrent_biases: Sequence[Array] | None = None,
+) -> tuple[Array, Array]:
+    """Run a stack of GRU layers over a sequence, each as in :func:`gru_update`.
+
+    Layer ``l`` takes the hidden states of layer ``l - 1`` (of ``x`` for the first layer) as its
+    input sequence.
+
+    Args:
+        x: input sequence, ``[batch, time, in]``.
+        init_h: initial hidden states, ``[num_layers, batch, hidden]``.
+        kernels: input weights, one per layer: ``[in, 3 * hidden]`` for the first layer,
+            ``[hidden, 3 * hidden]`` for the others.
+        recurrent_kernels: recurrent weights, one ``[hidden, 3 * hidden]`` per layer.
+        biases: input biases, one ``[3 * hidden]`` per layer; ``None``: 0.
+        recurrent_biases: recurrent biases, one ``[3 * hidden]`` per layer; ``None``: 0.
+
+    Returns:
+        A tuple ``(hs, h)``: ``hs`` the hidden states of the last layer at every step, ``[batch,
+        time, hidden]``; ``h`` the final hidden states of every layer, ``[num_layers, batch,
+        hidden]``.
+
+    Raises:
+        ValueError: if the per-layer sequences differ in length from each other or from
+            ``init_h.shape[0]``.
+    """
+
+
 # ------------------------------------------------------------------------------------- attention
 
 

@@ -114,6 +114,12 @@ class _RNN(Module):
             )
         return (x if self.batch_first else ivy.permute_dims(x, (1, 0, 2))), h0s, c0s
 
+    @property
+    def _fused(self) -> bool:
+        """Whether the whole stack can run as one op: unidirectional, and no dropout between
+        layers (none in eval mode, nor with a single layer)."""
+        return not self.bidirectional and not (self.dropout and self.training and self.num_layers > 1)
+
     def _sequence_out(self, hs: Any) -> Any:
         """A sequence of outputs ``[batch, time, ...]`` in the layer's layout."""
         return hs if self.batch_first else ivy.permute_dims(hs, (1, 0, 2))
@@ -233,9 +239,9 @@ class SimpleRNN(_RNN):
 
 
 class GRU(_RNN):
-    __doc__ = """Gated recurrent unit layers (Cho et al., 2014), in torch's form (Keras' with
-    ``reset_after=True``): with ``x_t @ w + b`` and ``h @ r + rb`` split along the last axis into
-    the blocks of the gates ``r, z, n`` (torch's order)::
+    __doc__ = """Gated recurrent unit layers (:func:`ivy.gru_update`; Cho et al., 2014), in torch's
+    form (Keras' with ``reset_after=True``): with ``x_t @ w + b`` and ``h @ r + rb`` split along
+    the last axis into the blocks of the gates ``r, z, n`` (torch's order)::
 
         r = sigmoid(xr + hr);  z = sigmoid(xz + hz)
         n = tanh(xn + r * hn);  h = (1 - z) * n + z * h
@@ -248,21 +254,21 @@ class GRU(_RNN):
     _RECURRENT_BIAS = True
 
     def _run(self, x: Any, lv: Any, h0: Any, c0: Any) -> tuple[Any, Any, Any]:
-        n = self.output_channels
-        xs = ivy.matmul(x, lv.w)
-        if self.with_bias:
-            xs = xs + lv.b
-        h, hs = h0, []
-        for xt in ivy.unstack(xs, axis=1):
-            hh = ivy.matmul(h, lv.r)
-            if self.with_bias:
-                hh = hh + lv.rb
-            r = ivy.sigmoid(xt[..., :n] + hh[..., :n])
-            z = ivy.sigmoid(xt[..., n : 2 * n] + hh[..., n : 2 * n])
-            cand = ivy.tanh(xt[..., 2 * n :] + r * hh[..., 2 * n :])
-            h = (1.0 - z) * cand + z * h
-            hs.append(h)
-        return ivy.stack(hs, axis=1), h, None
+        b, rb = (lv.b, lv.rb) if self.with_bias else (None, None)
+        hs, h = ivy.gru_update(x, h0, lv.w, lv.r, bias=b, recurrent_bias=rb)
+        return hs, h, None
+
+    def _forward(self, x: Any, initial_state: Any = None) -> Any:
+        if not self._fused:
+            return super()._forward(x, initial_state)
+        # the whole stack in one ivy.gru (a native kernel on torch, a scan per layer on JAX)
+        x, h0, _ = self._prepare(x, initial_state)
+        layers = [self._vars[f"layer{i}"] for i in range(self.num_layers)]
+        b = [lv.b for lv in layers] if self.with_bias else None
+        rb = [lv.rb for lv in layers] if self.with_bias else None
+        hs, h = ivy.gru(x, h0, [lv.w for lv in layers], [lv.r for lv in layers], biases=b, recurrent_biases=rb)
+        out = self._sequence_out(hs) if self.return_sequence else hs[:, -1]
+        return (out, h) if self.return_state else out
 
 
 class LSTM(_RNN):
@@ -279,9 +285,9 @@ class LSTM(_RNN):
         return hs, h, c
 
     def _forward(self, x: Any, initial_state: Any = None) -> Any:
-        if self.bidirectional or self.dropout:
+        if not self._fused:
             return super()._forward(x, initial_state)
-        # unidirectional and no dropout: the whole stack in one ivy.lstm (a native kernel on torch)
+        # the whole stack in one ivy.lstm (a native kernel on torch, a scan per layer on JAX)
         x, h0, c0 = self._prepare(x, initial_state)
         v = self._vars
         layers = [v[f"layer{i}"] for i in range(self.num_layers)]

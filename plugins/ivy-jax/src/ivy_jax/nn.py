@@ -72,6 +72,9 @@ __all__ = [
     "embedding",
     "one_hot",
     "lstm_update",
+    "lstm",
+    "gru_update",
+    "gru",
     "scaled_dot_product_attention",
     "bilinear_sample",
 ]
@@ -376,30 +379,99 @@ def one_hot(indices: _Array, depth: int, /, *, dtype: Any = None, axis: int = -1
     return jax.nn.one_hot(indices, depth, dtype=dt, axis=axis)  # out-of-range indices: all zeros
 
 
-@jax.jit
-def _lstm(
+def _lstm_layer(
     x: _Array, h: _Array, c: _Array, kernel: _Array, recurrent_kernel: _Array, bias: Any, recurrent_bias: Any
 ) -> tuple[_Array, tuple[_Array, _Array]]:
-    # every input projection at once, then one lax.scan over time: one compiled loop instead of
-    # T steps of eager dispatch
-    xw = jnp.matmul(x, kernel)
-    if bias is not None:
-        xw = xw + bias
-    if recurrent_bias is not None:
-        xw = xw + recurrent_bias
+    # one lax.scan over time: one compiled loop instead of T steps of eager dispatch. The input
+    # projection is made inside the step: on XLA's CPU backend that is about 1.4x faster forward
+    # and backward than projecting every step at once beforehand (the [time, batch, 4h] array
+    # and its gradient cost more than the per-step matmuls save)
+    b = (
+        None
+        if bias is None and recurrent_bias is None
+        else (0 if bias is None else bias) + (0 if recurrent_bias is None else recurrent_bias)
+    )
+    dt = jnp.result_type(x, h, c, kernel, recurrent_kernel, *(() if b is None else (b,)))
     hid = h.shape[-1]
 
-    def step(carry: tuple[_Array, _Array], z_x: _Array) -> tuple[tuple[_Array, _Array], _Array]:
+    def step(carry: tuple[_Array, _Array], x_t: _Array) -> tuple[tuple[_Array, _Array], _Array]:
         h, c = carry
-        z = z_x + jnp.matmul(h, recurrent_kernel)
+        z = jnp.matmul(x_t, kernel) + jnp.matmul(h, recurrent_kernel)
+        if b is not None:
+            z = z + b
         i, f, g, o = z[:, :hid], z[:, hid : 2 * hid], z[:, 2 * hid : 3 * hid], z[:, 3 * hid :]
         c = jax.nn.sigmoid(f) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
         h = jax.nn.sigmoid(o) * jnp.tanh(c)
         return (h, c), h
 
-    dt = jnp.result_type(xw, h, c, recurrent_kernel)
-    (h, c), hs = lax.scan(step, (h.astype(dt), c.astype(dt)), jnp.swapaxes(xw, 0, 1).astype(dt))
+    (h, c), hs = lax.scan(step, (h.astype(dt), c.astype(dt)), jnp.swapaxes(x, 0, 1).astype(dt))
     return jnp.swapaxes(hs, 0, 1), (h, c)
+
+
+def _gru_layer(
+    x: _Array, h: _Array, kernel: _Array, recurrent_kernel: _Array, bias: Any, recurrent_bias: Any
+) -> tuple[_Array, _Array]:
+    # one lax.scan over time, each gate's input and recurrent products made inside the step: on
+    # XLA's CPU backend about 1.5x faster forward and backward than one projection of every step
+    # beforehand and one [hidden, 3h] product a step sliced into the gates
+    extra = tuple(a for a in (bias, recurrent_bias) if a is not None)
+    dt = jnp.result_type(x, h, kernel, recurrent_kernel, *extra)
+    hid = h.shape[-1]
+    gates = [slice(0, hid), slice(hid, 2 * hid), slice(2 * hid, 3 * hid)]
+    ks = [kernel[:, g] for g in gates]
+    rks = [recurrent_kernel[:, g] for g in gates]
+
+    def step(h: _Array, x_t: _Array) -> tuple[_Array, _Array]:
+        xs = [jnp.matmul(x_t, k) for k in ks]
+        hs = [jnp.matmul(h, r) for r in rks]
+        if bias is not None:
+            xs = [a + bias[g] for a, g in zip(xs, gates)]
+        if recurrent_bias is not None:  # inside the reset gate's product: not foldable into bias
+            hs = [a + recurrent_bias[g] for a, g in zip(hs, gates)]
+        r = jax.nn.sigmoid(xs[0] + hs[0])
+        z = jax.nn.sigmoid(xs[1] + hs[1])
+        n = jnp.tanh(xs[2] + r * hs[2])
+        h = n + z * (h - n)  # (1 - z) * n + z * h
+        return h, h
+
+    h, hs = lax.scan(step, h.astype(dt), jnp.swapaxes(x, 0, 1).astype(dt))
+    return jnp.swapaxes(hs, 0, 1), h
+
+
+_lstm = jax.jit(_lstm_layer)
+_gru = jax.jit(_gru_layer)
+
+
+@jax.jit
+def _lstm_stack(x: _Array, h0: _Array, c0: _Array, ks: Any, rks: Any, bs: Any, rbs: Any) -> Any:
+    # one compiled program: a scan per layer, each feeding the next
+    hs_last, cs_last = [], []
+    for layer, (k, rk, b, rb) in enumerate(zip(ks, rks, bs, rbs)):
+        x, (h, c) = _lstm_layer(x, h0[layer], c0[layer], k, rk, b, rb)
+        hs_last.append(h)
+        cs_last.append(c)
+    return x, (jnp.stack(hs_last), jnp.stack(cs_last))
+
+
+@jax.jit
+def _gru_stack(x: _Array, h0: _Array, ks: Any, rks: Any, bs: Any, rbs: Any) -> Any:
+    hs_last = []
+    for layer, (k, rk, b, rb) in enumerate(zip(ks, rks, bs, rbs)):
+        x, h = _gru_layer(x, h0[layer], k, rk, b, rb)
+        hs_last.append(h)
+    return x, jnp.stack(hs_last)
+
+
+def _per_layer(op: str, init_h: _Array, ks: Any, rks: Any, bs: Any, rbs: Any) -> tuple[list[Any], list[Any]]:
+    n = len(ks)
+    lengths = {len(rks), init_h.shape[0]}
+    lengths |= {len(bs)} if bs is not None else set()
+    lengths |= {len(rbs)} if rbs is not None else set()
+    if lengths != {n}:
+        raise ValueError(
+            f"{op}: per-layer weights and initial states disagree on the number of layers: {sorted(lengths | {n})}"
+        )
+    return (list(bs) if bs is not None else [None] * n), (list(rbs) if rbs is not None else [None] * n)
 
 
 def lstm_update(
@@ -418,6 +490,61 @@ def lstm_update(
             x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
         )
     return _lstm(x, init_h, init_c, kernel, recurrent_kernel, bias, recurrent_bias)
+
+
+def lstm(
+    x: _Array,
+    init_h: _Array,
+    init_c: _Array,
+    kernels: Sequence[_Array],
+    recurrent_kernels: Sequence[_Array],
+    /,
+    *,
+    biases: Sequence[_Array] | None = None,
+    recurrent_biases: Sequence[_Array] | None = None,
+) -> tuple[_Array, tuple[_Array, _Array]]:
+    bs, rbs = _per_layer("lstm", init_h, kernels, recurrent_kernels, biases, recurrent_biases)
+    if init_c.shape[0] != len(kernels):
+        raise ValueError(
+            f"lstm: per-layer weights and initial states disagree on the number of layers: "
+            f"{sorted({len(kernels), init_c.shape[0]})}"
+        )
+    if x.ndim != 3 or init_h.ndim != 3 or init_c.ndim != 3:
+        return _compose("lstm")(
+            x, init_h, init_c, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases
+        )
+    return _lstm_stack(x, init_h, init_c, list(kernels), list(recurrent_kernels), bs, rbs)
+
+
+def gru_update(
+    x: _Array,
+    init_h: _Array,
+    kernel: _Array,
+    recurrent_kernel: _Array,
+    /,
+    *,
+    bias: _Array | None = None,
+    recurrent_bias: _Array | None = None,
+) -> tuple[_Array, _Array]:
+    if x.ndim != 3 or init_h.ndim != 2:
+        return _compose("gru_update")(x, init_h, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias)
+    return _gru(x, init_h, kernel, recurrent_kernel, bias, recurrent_bias)
+
+
+def gru(
+    x: _Array,
+    init_h: _Array,
+    kernels: Sequence[_Array],
+    recurrent_kernels: Sequence[_Array],
+    /,
+    *,
+    biases: Sequence[_Array] | None = None,
+    recurrent_biases: Sequence[_Array] | None = None,
+) -> tuple[_Array, _Array]:
+    bs, rbs = _per_layer("gru", init_h, kernels, recurrent_kernels, biases, recurrent_biases)
+    if x.ndim != 3 or init_h.ndim != 3:
+        return _compose("gru")(x, init_h, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases)
+    return _gru_stack(x, init_h, list(kernels), list(recurrent_kernels), bs, rbs)
 
 
 @partial(jax.jit, static_argnames=("scale", "is_causal"))

@@ -32,6 +32,7 @@ from ._bounds import check_indices, integral
 from ._dtypes import DEFAULT_FLOAT, FLOATS, bool_, float32, float64, int32, int64, native
 from ._framework import Tensor, paddle
 from ._helpers import c_op
+from ._recurrent import gru, gru_update, lstm, lstm_update
 
 __all__ = [
     # primitives
@@ -75,6 +76,10 @@ __all__ = [
     "huber_loss",
     "binary_cross_entropy",
     "scaled_dot_product_attention",
+    "lstm_update",
+    "lstm",
+    "gru_update",
+    "gru",
 ]
 
 F = paddle.nn.functional

@@ -69,6 +69,8 @@ __all__ = [
     "one_hot",
     "lstm_update",
     "lstm",
+    "gru_update",
+    "gru",
     "scaled_dot_product_attention",
     "mse_loss",
     "l1_loss",
@@ -443,16 +445,25 @@ def one_hot(indices: Tensor, depth: int, /, *, dtype: Any = None, axis: int = -1
     return out
 
 
-def _lstm_params(
+def _train() -> bool:
+    """ATen's RNN ``train`` flag (the dropout is 0 here): cuDNN keeps what its backward needs only
+    in training mode, so it must be on whenever a gradient may be taken."""
+    return torch.is_grad_enabled()
+
+
+def _rnn_params(
     kernels: Sequence[Tensor],
     recurrent_kernels: Sequence[Tensor],
     biases: Sequence[Tensor | None],
     recurrent_biases: Sequence[Tensor | None],
 ) -> tuple[list[Tensor], bool]:
+    """ATen's flat per-layer parameters ``w_ih, w_hh[, b_ih, b_hh]``; biases for every layer or
+    none (``has_biases``), so a missing one among given ones is a zero vector."""
     has_b = any(b is not None for b in biases) or any(b is not None for b in recurrent_biases)
     params: list[Tensor] = []
     for k, r, b, rb in zip(kernels, recurrent_kernels, biases, recurrent_biases):
-        params += [k.T, r.T]  # torch's weights are [4h, in]; the gate order i, f, g, o is the same
+        # torch's weights are [G * h, in]; its gate orders (LSTM i, f, g, o; GRU r, z, n) are Ivy's
+        params += [k.T, r.T]
         if has_b and b is not None and rb is not None:
             params += [b, rb]
         elif has_b:
@@ -483,8 +494,8 @@ def lstm_update(
         return _compose("lstm_update")(
             x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
         )
-    params, has_b = _lstm_params([kernel], [recurrent_kernel], [bias], [recurrent_bias])
-    hs, h, c = torch.lstm(x, (init_h[None], init_c[None]), params, has_b, 1, 0.0, False, False, True)
+    params, has_b = _rnn_params([kernel], [recurrent_kernel], [bias], [recurrent_bias])
+    hs, h, c = torch.lstm(x, (init_h[None], init_c[None]), params, has_b, 1, 0.0, _train(), False, True)
     return hs, (h[0], c[0])
 
 
@@ -518,9 +529,75 @@ def lstm(
         return _compose("lstm")(
             x, init_h, init_c, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases
         )
-    params, has_b = _lstm_params(kernels, recurrent_kernels, bs, rbs)
-    hs, h, c = torch.lstm(x, (init_h, init_c), params, has_b, n, 0.0, False, False, True)
+    params, has_b = _rnn_params(kernels, recurrent_kernels, bs, rbs)
+    hs, h, c = torch.lstm(x, (init_h, init_c), params, has_b, n, 0.0, _train(), False, True)
     return hs, (h, c)
+
+
+def _layers_checked(
+    op: str,
+    init_h: Tensor,
+    kernels: Sequence[Tensor],
+    recurrent_kernels: Sequence[Tensor],
+    biases: Sequence[Tensor] | None,
+    recurrent_biases: Sequence[Tensor] | None,
+) -> tuple[list[Tensor | None], list[Tensor | None]]:
+    n = len(kernels)
+    lengths = {len(recurrent_kernels), init_h.shape[0]}
+    lengths |= {len(biases)} if biases is not None else set()
+    lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
+    if lengths != {n}:
+        raise ValueError(
+            f"{op}: per-layer weights and initial states disagree on the number of layers: {sorted(lengths | {n})}"
+        )
+    bs: list[Tensor | None] = list(biases) if biases is not None else [None] * n
+    rbs: list[Tensor | None] = list(recurrent_biases) if recurrent_biases is not None else [None] * n
+    return bs, rbs
+
+
+def gru_update(
+    x: Tensor,
+    init_h: Tensor,
+    kernel: Tensor,
+    recurrent_kernel: Tensor,
+    /,
+    *,
+    bias: Tensor | None = None,
+    recurrent_bias: Tensor | None = None,
+) -> tuple[Tensor, Tensor]:
+    dt = x.dtype
+    if (
+        x.ndim != 3
+        or init_h.ndim != 2
+        or any(t is not None and t.dtype != dt for t in (init_h, kernel, recurrent_kernel, bias, recurrent_bias))
+    ):
+        return _compose("gru_update")(x, init_h, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias)
+    params, has_b = _rnn_params([kernel], [recurrent_kernel], [bias], [recurrent_bias])
+    hs, h = torch.gru(x, init_h[None], params, has_b, 1, 0.0, _train(), False, True)
+    return hs, h[0]
+
+
+def gru(
+    x: Tensor,
+    init_h: Tensor,
+    kernels: Sequence[Tensor],
+    recurrent_kernels: Sequence[Tensor],
+    /,
+    *,
+    biases: Sequence[Tensor] | None = None,
+    recurrent_biases: Sequence[Tensor] | None = None,
+) -> tuple[Tensor, Tensor]:
+    bs, rbs = _layers_checked("gru", init_h, kernels, recurrent_kernels, biases, recurrent_biases)
+    dt = x.dtype
+    if (
+        x.ndim != 3
+        or init_h.ndim != 3
+        or any(t is not None and t.dtype != dt for t in (init_h, *kernels, *recurrent_kernels, *bs, *rbs))
+    ):
+        return _compose("gru")(x, init_h, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases)
+    params, has_b = _rnn_params(kernels, recurrent_kernels, bs, rbs)
+    hs, h = torch.gru(x, init_h, params, has_b, len(kernels), 0.0, _train(), False, True)
+    return hs, h
 
 
 def scaled_dot_product_attention(

@@ -117,6 +117,21 @@ def _np_lstm(x, h, c, k, rk, b, rb):
     return np.stack(hs, 1), h, c
 
 
+def _np_gru(x, h, k, rk, b, rb):
+    """One GRU layer over ``x`` ``[batch, time, in]`` in torch's form (gates r, z, n; the reset
+    gate scales the recurrent block with its bias); returns ``(hs, h)``."""
+    sig = lambda z: 1 / (1 + np.exp(-z))  # noqa: E731
+    hs = []
+    for step in range(x.shape[1]):
+        xr, xz, xn = np.split(x[:, step] @ k + b, 3, axis=-1)
+        hr, hz, hn = np.split(h @ rk + rb, 3, axis=-1)
+        r, z = sig(xr + hr), sig(xz + hz)
+        n = np.tanh(xn + r * hn)
+        h = (1 - z) * n + z * h
+        hs.append(h)
+    return np.stack(hs, 1), h
+
+
 def np_bilinear_sample(img, coords):
     """``ivy.bilinear_sample`` of one image ``[h, w, c]`` at ``coords`` ``[..., 2]`` (x, y) by
     ``scipy.ndimage.map_coordinates`` (order 1, mode "nearest": the border clamp) on each

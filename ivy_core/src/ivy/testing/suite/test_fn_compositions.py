@@ -11,7 +11,7 @@ from scipy import special
 import ivy
 from ivy.plugin_kit import composed
 from ivy.testing._helpers.facts import expect, expect_cmp, expect_dtype, expect_shape
-from ivy.testing._helpers.nn_reference import _np_attention, _np_layer_norm, _np_lstm, np_bilinear_sample
+from ivy.testing._helpers.nn_reference import _np_attention, _np_gru, _np_layer_norm, _np_lstm, np_bilinear_sample
 from ivy.testing.convert import shape_of
 
 R = np.random.default_rng(50)
@@ -39,6 +39,13 @@ def _lstm_update(c, n):
     return [(hs, whs), (h, wh), (cell, wc)]
 
 
+def _gru_update(c, n):
+    k, rk, b = KER[:, :6], RKER[:, :6], BIAS[:6]
+    hs, h = c(n(SEQ), n(H0), n(k), n(rk), bias=n(b), recurrent_bias=n(-b))
+    whs, wh = _np_gru(SEQ, H0, k, rk, b, -b)
+    return [(hs, whs), (h, wh)]
+
+
 #: composed op -> a function of (the composition, to_native) giving (result, NumPy reference) pairs
 COMPOSITIONS = {
     "gelu": lambda c, n: [(c(n(A)), 0.5 * A * special.erfc(-A / np.sqrt(2)))],
@@ -50,6 +57,7 @@ COMPOSITIONS = {
     "layer_norm": lambda c, n: [(c(n(X), -1), _np_layer_norm(X, (-1,)))],
     "batch_norm": _batch_norm,
     "lstm_update": _lstm_update,
+    "gru_update": _gru_update,
     "pad": lambda c, n: [
         (c(n(M), ((1, 2), (2, 1)), mode=mode), np.pad(M, ((1, 2), (2, 1)), mode=mode))
         for mode in ("constant", "reflect", "symmetric", "edge", "wrap")

@@ -211,6 +211,8 @@ CALLS: dict[str, Call] = {
     "one_hot": lambda m: _a(m.i(4), 3),
     "lstm_update": lambda m: _a(m.f(2, 3, 4), m.f(2, 5), m.f(2, 5), m.f(4, 20), m.f(5, 20)),
     "lstm": lambda m: _a(m.f(2, 3, 4), m.f(1, 2, 5), m.f(1, 2, 5), [m.f(4, 20)], [m.f(5, 20)]),
+    "gru_update": lambda m: _a(m.f(2, 3, 4), m.f(2, 5), m.f(4, 15), m.f(5, 15), bias=m.f(15), recurrent_bias=m.f(15)),
+    "gru": lambda m: _a(m.f(2, 3, 4), m.f(1, 2, 5), [m.f(4, 15)], [m.f(5, 15)]),
     "scaled_dot_product_attention": lambda m: _a(m.f(2, 3, 4), m.f(2, 5, 4), m.f(2, 5, 4)),
     "multi_head_attention": lambda m: _a(
         m.f(2, 3, 4), num_heads=2, q_weight=m.f(4, 4), k_weight=m.f(4, 4), v_weight=m.f(4, 4), out_weight=m.f(4, 4)

@@ -198,6 +198,40 @@ def test_fn_lstm(backend):
     _close(_np(backend, C), np.stack([c1, c2]), rtol=1e-10, atol=1e-10)
 
 
+def _gru_ref(x, h, k, rk, b, rb):
+    hs = []
+    for t in range(x.shape[1]):
+        gx, gh = x[:, t] @ k + b, h @ rk + rb
+        hid = h.shape[-1]
+        r = _sigmoid(gx[:, :hid] + gh[:, :hid])
+        z = _sigmoid(gx[:, hid : 2 * hid] + gh[:, hid : 2 * hid])
+        n = np.tanh(gx[:, 2 * hid :] + r * gh[:, 2 * hid :])
+        h = (1 - z) * n + z * h
+        hs.append(h)
+    return np.stack(hs, 1), h
+
+
+@covers("gru_update", "gru")
+def test_fn_gru(backend):
+    b_, t_, i_, h_ = 2, 4, 3, 5
+    x, h0 = RNG.standard_normal((b_, t_, i_)), RNG.standard_normal((b_, h_))
+    k, rk = RNG.standard_normal((i_, 3 * h_)), RNG.standard_normal((h_, 3 * h_))
+    bias, rbias = RNG.standard_normal(3 * h_), RNG.standard_normal(3 * h_)
+    n = lambda a: to_native(backend, a)  # noqa: E731
+    hs, h = ivy.gru_update(n(x), n(h0), n(k), n(rk), bias=n(bias), recurrent_bias=n(rbias))
+    rhs, rh = _gru_ref(x, h0, k, rk, bias, rbias)
+    _close(_np(backend, hs), rhs, rtol=1e-10, atol=1e-10)
+    _close(_np(backend, h), rh, rtol=1e-10, atol=1e-10)
+    # two stacked layers, the second without biases
+    k2, rk2 = RNG.standard_normal((h_, 3 * h_)), RNG.standard_normal((h_, 3 * h_))
+    H0 = RNG.standard_normal((2, b_, h_))
+    hs2, H = ivy.gru(n(x), n(H0), [n(k), n(k2)], [n(rk), n(rk2)])
+    l1, h1 = _gru_ref(x, H0[0], k, rk, 0.0, 0.0)
+    l2, h2 = _gru_ref(l1, H0[1], k2, rk2, 0.0, 0.0)
+    _close(_np(backend, hs2), l2, rtol=1e-10, atol=1e-10)
+    _close(_np(backend, H), np.stack([h1, h2]), rtol=1e-10, atol=1e-10)
+
+
 def _sdpa_ref(q, k, v, mask=None, causal=False):
     s = q @ np.swapaxes(k, -1, -2) / math.sqrt(q.shape[-1])
     if causal:

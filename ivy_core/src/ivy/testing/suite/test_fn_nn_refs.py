@@ -12,7 +12,14 @@ from scipy import special
 
 import ivy
 from ivy.testing._helpers.facts import expect, expect_dtype, expect_shape
-from ivy.testing._helpers.nn_reference import _np_attention, _np_layer_norm, _np_lstm, fd_grad, np_bilinear_sample
+from ivy.testing._helpers.nn_reference import (
+    _np_attention,
+    _np_gru,
+    _np_layer_norm,
+    _np_lstm,
+    fd_grad,
+    np_bilinear_sample,
+)
 from ivy.testing._helpers.registry import covers
 from ivy.testing.convert import dtype_name
 
@@ -278,6 +285,57 @@ def test_fn_lstm_gradient_matches_finite_differences(autodiff, to_native, to_num
     _, g, _ = ivy.value_and_grad_flat(loss, [n(k)])
     want = fd_grad(lambda ls: float(np.sum(_np_lstm(x, h0, c0, ls[0], rk, b, rb)[0] ** 2)), [k])[0]
     _close(to_numpy(g[0]), want, 1e-6)
+
+
+@covers("gru_update", "gru")
+def test_fn_gru_biases_and_mismatched_layers(to_native, to_numpy):
+    r = np.random.default_rng(25)
+    b_, t_, i_, h_ = 2, 5, 3, 4
+    x, h0 = r.normal(size=(b_, t_, i_)), r.normal(size=(b_, h_))
+    k, rk = r.normal(size=(i_, 3 * h_)) * 0.5, r.normal(size=(h_, 3 * h_)) * 0.5
+    b, rb = r.normal(size=(3 * h_,)), r.normal(size=(3 * h_,))
+    n = to_native
+    hs, h = ivy.gru_update(n(x), n(h0), n(k), n(rk), bias=n(b), recurrent_bias=n(rb))
+    whs, wh = _np_gru(x, h0, k, rk, b, rb)
+    _close(to_numpy(hs), whs)
+    _close(to_numpy(h), wh)
+    # the recurrent bias alone: inside the reset gate's product, unlike the input bias
+    _close(to_numpy(ivy.gru_update(n(x), n(h0), n(k), n(rk), recurrent_bias=n(rb))[0]), _np_gru(x, h0, k, rk, 0, rb)[0])
+    _close(to_numpy(ivy.gru_update(n(x), n(h0), n(k), n(rk), bias=n(b))[0]), _np_gru(x, h0, k, rk, b, 0)[0])
+    k2, rk2 = r.normal(size=(h_, 3 * h_)) * 0.5, r.normal(size=(h_, 3 * h_)) * 0.5
+    hh = r.normal(size=(2, b_, h_))
+    hs, hn = ivy.gru(n(x), n(hh), [n(k), n(k2)], [n(rk), n(rk2)], biases=[n(b), n(rb)], recurrent_biases=[n(rb), n(b)])
+    l1, h1 = _np_gru(x, hh[0], k, rk, b, rb)
+    l2, h2 = _np_gru(l1, hh[1], k2, rk2, rb, b)
+    _close(to_numpy(hs), l2)
+    _close(to_numpy(hn), np.stack([h1, h2]))
+    with pytest.raises(ValueError, match="number of layers"):
+        ivy.gru(n(x), n(hh), [n(k)], [n(rk), n(rk2)])
+    with pytest.raises(ValueError, match="number of layers"):
+        ivy.gru(n(x), n(hh[:1]), [n(k), n(k2)], [n(rk), n(rk2)])
+
+
+@covers("gru_update")
+def test_fn_gru_gradient_matches_finite_differences(autodiff, to_native, to_numpy):
+    r = np.random.default_rng(26)
+    x, h0 = r.normal(size=(2, 4, 3)), r.normal(size=(2, 2))
+    k, rk = r.normal(size=(3, 6)) * 0.5, r.normal(size=(2, 6)) * 0.5
+    b, rb = r.normal(size=(6,)), r.normal(size=(6,))
+    n = to_native
+
+    def loss(ls):
+        hs, h = ivy.gru_update(n(x), ls[2], ls[0], ls[1], bias=n(b), recurrent_bias=ls[3])
+        return ivy.add(ivy.sum(ivy.multiply(hs, hs)), ivy.sum(h))
+
+    _, g, _ = ivy.value_and_grad_flat(loss, [n(k), n(rk), n(h0), n(rb)])
+
+    def np_loss(ls):
+        hs, h = _np_gru(x, ls[2], ls[0], ls[1], b, ls[3])
+        return float(np.sum(hs**2) + np.sum(h))
+
+    want = fd_grad(np_loss, [k, rk, h0, rb])
+    for got, w in zip(g, want):
+        _close(to_numpy(got), w, 1e-6)
 
 
 @covers("scaled_dot_product_attention")
