@@ -555,7 +555,7 @@ def test_calls_are_inlined():
     check(clip_grad, x, prims=("custom_vjp_call",))
 
 
-def test_scan_is_unrolled():
+def test_scan_is_one_loop():
     x = f32(5, 3)
 
     def cumulative(x):
@@ -565,9 +565,36 @@ def test_scan_is_unrolled():
 
         return lax.scan(body, jnp.zeros(3, jnp.float32), x)
 
-    check(cumulative, x, prims=("scan",))
-    check(lambda x: lax.scan(lambda c, r: (c + r, c), jnp.ones(3, jnp.float32), x, reverse=True), x, prims=("scan",))
-    check(lambda x: lax.fori_loop(0, 3, lambda i, c: c * 2 + i, x), x, prims=("scan",))
+    cases = [
+        cumulative,
+        lambda x: lax.scan(lambda c, r: (c + r, c), jnp.ones(3, jnp.float32), x, reverse=True),
+        lambda x: lax.fori_loop(0, 3, lambda i, c: c * 2 + i, x),  # static bounds: a scan of (i, c)
+        lambda x: lax.scan(lambda c, _: (jnp.sin(c), None), x, None, length=4)[0],
+    ]
+    for fn in cases:
+        graph = check(fn, x, prims=("scan",))
+        assert graph.ops()["scan"] == 1  # one loop in the graph, its body once
+        (loop,) = [n for n in graph.nodes if n.op == "scan"]
+        assert len(loop.subgraphs()) == 1
+
+
+def test_scan_whose_body_cannot_be_a_subgraph_is_unrolled(monkeypatch):
+    from ivy.graph import GraphTraceError
+    from ivy_jax.frontend import _ops_control, to_graph
+
+    def refuse(*args):  # what tracing a body that reads a Python value from a carried array raises
+        raise GraphTraceError("data-dependent Python control flow inside the function of a control-flow op")
+
+    monkeypatch.setattr(_ops_control, "_scan_node", refuse)
+
+    def cumulative(x):
+        return lax.scan(lambda c, r: (c * 0.5 + r, jnp.tanh(c)), jnp.zeros(3, jnp.float32), x, reverse=True)
+
+    x = jnp.asarray(f32(4, 3))
+    graph = to_graph(cumulative, (x,), {}, None)
+    assert "scan" not in graph.ops() and graph.ops()["unstack"] == 1  # the rows of x, one per step
+    for g, w in zip(jax.tree_util.tree_leaves(graph.to("jax")(x)), jax.tree_util.tree_leaves(cumulative(x))):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-6)
 
 
 def test_while_with_static_trip_count_is_unrolled():

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..plugin_kit._checks import axis_index, check_carry, check_count, check_integer_indices, known_true, one_truth
+from ..plugin_kit._scan import scan_loop
 from . import composes, index_dtype
 
 
@@ -256,3 +257,20 @@ def while_loop(xp: Any, cond_fn: Any, body_fn: Any, loop_vars: Sequence[Any], /)
 @composes
 def cond(xp: Any, pred: Any, true_fn: Any, false_fn: Any, operands: Sequence[Any], /) -> Any:
     return (true_fn if one_truth(pred, "cond", "pred") else false_fn)(*operands)
+
+
+@composes
+def scan(
+    xp: Any, f: Any, init: Any, xs: Any = None, /, *, length: int | None = None, reverse: bool = False
+) -> tuple[Any, Any]:
+    return scan_loop(
+        f,
+        init,
+        xs,
+        length,
+        reverse,
+        lambda parts: xp.stack(parts, axis=0),
+        lambda y: xp.zeros((0, *y.shape), dtype=y.dtype),
+        lambda a: xp.zeros(tuple(a.shape[1:]), dtype=a.dtype),
+        ellipsis=True,
+    )

@@ -1,5 +1,5 @@
 """General functions: Ivy's own ops beyond the Array API for indexing, scattering and reshaping,
-and structured control flow (``while_loop``, ``cond``).
+and structured control flow (``while_loop``, ``cond``, ``scan``).
 
 Gathers, scatters, item assignment and ``einsum`` are backend primitives; the others are composed
 in core from the Array API ops (a backend may still provide a native version for speed). Negative
@@ -421,4 +421,50 @@ def cond(pred: Array, true_fn: Callable[..., Any], false_fn: Callable[..., Any],
 
     Raises:
         ValueError: if ``pred`` has more than one element.
+    """
+
+
+@spec
+def scan(
+    f: Callable[[Any, Any], tuple[Any, Any]],
+    init: Sequence[Array] | Array,
+    xs: Sequence[Array] | Array | None = None,
+    /,
+    *,
+    length: int | None = None,
+    reverse: bool = False,
+) -> tuple[Any, Any]:
+    """Loop ``f`` over the leading axis of ``xs``, threading a carry: ``carry, y = f(carry, x)``
+    for each slice ``x`` of ``xs`` in turn, starting from ``carry = init``, and stack the ``y``
+    along a new leading axis. A loop of a fixed number of steps, which a compiler keeps as one
+    loop (``lax.scan`` in JAX, ``tf.while_loop`` in TensorFlow; a Python loop on eager
+    backends), differentiable in reverse mode. As ``lax.scan``, in Python::
+
+        carry, ys = init, []
+        for i in (reversed(range(n)) if reverse else range(n)):
+            carry, y = f(carry, xs[i])  # xs[i]: the i-th slice of every array of xs
+            ys.append(y)
+        return carry, stack(ys[::-1] if reverse else ys)  # ys[i] is the y of xs[i]
+
+    Args:
+        f: called as ``f(carry, x)``; returns ``(carry, y)``: the new carry, with the structure,
+            shapes and dtypes of ``init``, and ``y``, a nest of arrays (or ``None``) of the same
+            structure, shapes and dtypes at every step.
+        init: the initial carry: an array or a nest (tuples, lists, dicts) of arrays.
+        xs: an array or a nest of arrays scanned along their first axis, all of the same length;
+            ``None``: ``f`` gets ``x = None``, ``length`` times.
+        length: the number of steps; required where ``xs`` is ``None``, else it must equal the
+            first dimension of the arrays of ``xs``.
+        reverse: run from the last slice to the first (``ys`` stays in the order of ``xs``).
+
+    Returns:
+        ``(carry, ys)``: the final carry (``init`` where there is no step) and the ``y`` of each
+        step stacked along a new first axis, in the order of ``xs`` (``None`` where ``f``
+        returns ``y = None``).
+
+    Raises:
+        ValueError: if ``xs`` is ``None`` and ``length`` is not given, the arrays of ``xs`` differ
+            in their first dimension or from ``length``, or ``f`` returns a carry of another
+            structure, shape or dtype than ``init`` has.
+        TypeError: if ``f`` is not a function or does not return a pair ``(carry, y)``.
     """

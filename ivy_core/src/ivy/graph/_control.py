@@ -12,6 +12,7 @@ branches in Python on a value read from an array cannot be a subgraph (the trace
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._spec import SPECS
@@ -23,10 +24,12 @@ from ._trace import Scope, State, Tracer, source_of
 __all__ = ["CONTROL", "call_control", "subgraph_outputs"]
 
 #: the control-flow ops, and the names of their function arguments (as subgraphs print)
-CONTROL = {"while_loop": ("cond_fn", "body_fn"), "cond": ("true_fn", "false_fn")}
+CONTROL = {"while_loop": ("cond_fn", "body_fn"), "cond": ("true_fn", "false_fn"), "scan": ("f",)}
 
 
 def call_control(tracer: Tracer, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    if name == "scan":
+        return _call_scan(tracer, args, kwargs)
     bound = SPECS[name].signature.bind(*args, **kwargs)
     source = source_of(3)
     label = f"ivy.{name} at {source}"
@@ -85,10 +88,19 @@ def call_control(tracer: Tracer, name: str, args: tuple[Any, ...], kwargs: dict[
 
 
 def _trace_fn(
-    tracer: Tracer, scope: Scope, fn: Any, fn_name: str, cargs: tuple[Any, ...], op_shadows: Any, label: str
+    tracer: Tracer,
+    scope: Scope,
+    fn: Any,
+    fn_name: str,
+    cargs: Sequence[Any],
+    op_shadows: Any,
+    label: str,
+    pack: Callable[[list[Any]], tuple[Any, ...]] | None = None,
+    arg_names: list[str] | None = None,
 ) -> tuple[Subgraph, Any, Any]:
     """The graph of ``fn`` called on proxies of ``cargs`` (in a scope nested in ``scope``), its
-    result's natives and second-example natives."""
+    result's natives and second-example natives. ``pack`` makes the call's arguments of the list
+    of proxies (each its own argument without it), named ``arg_names``."""
 
     inner = Scope(tracer, scope, label)
     tracer.scopes.append(inner)
@@ -101,28 +113,109 @@ def _trace_fn(
                 p._sh = shadow
                 p._v.shape = tracer.new_value(n, "input", p._v.hint, shadow).shape
             proxies.append(p)
-        result = fn(*proxies)
+        result = fn(*(pack(proxies) if pack else proxies))
         if isinstance(result, list):
             result = tuple(result)
         enc_out, nat_out, sh_out = subgraph_outputs(tracer, inner, result, f"{label} ({fn_name})")
     finally:
         tracer.scopes.pop()
     for leaf in tree_leaves(enc_out):
-        if not isinstance(leaf, Value):
+        if not isinstance(leaf, Value) and not (leaf is None and pack is not None):  # (scan's y may hold None)
             raise GraphTraceError(
                 f"{label}: {fn_name} must return arrays computed from its arguments or outer arrays, "
                 f"got {type(leaf).__name__}"
             )
+    refs = [InputRef(i) for i in range(len(proxies))]
     graph = GraphIR(
         name=fn_name,
         inputs=inner.inputs,
-        in_tree=(tuple(InputRef(i) for i in range(len(proxies))), {}),
+        in_tree=(pack(refs) if pack else tuple(refs), {}),
         captures=inner.captures,
         nodes=inner.nodes,
         outputs=enc_out,
-        arg_names=[f"x{i}" for i in range(len(proxies))],
+        arg_names=arg_names or [f"x{i}" for i in range(len(proxies))],
     )
     return Subgraph(graph, list(inner.outer)), nat_out, sh_out
+
+
+def _call_scan(tracer: Tracer, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``scan`` as one node: ``f`` traced once as a subgraph of ``(carry, x)``, its arguments'
+    nests kept (the emitted subgraph takes and returns what ``f`` does)."""
+    bound = SPECS["scan"].signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    f, init, xs = bound.args
+    length, reverse = bound.kwargs["length"], bound.kwargs["reverse"]
+    label = f"ivy.scan at {source_of(4)}"
+    if not callable(f):
+        raise TypeError(f"ivy.scan: f must be a function, got {type(f).__name__}")
+    for what, tree in (("init", init), ("xs", xs if xs is not None else ())):
+        if not all(isinstance(leaf, TracedArray) for leaf in tree_leaves(tree)):
+            raise GraphTraceError(f"{label}: {what} must be a traced array or a nest of them")
+    scope = tracer.scopes[-1]
+    st = State()
+    enc, nat, sh = tracer._encode((init, xs), scope, st)
+    if st.foreign:
+        raise GraphTraceError(f"{label} got objects the graph cannot hold")
+    enc_init, enc_xs = enc
+    n_carry = len(list(tree_leaves(enc_init)))
+    # the second example of each argument of f: the carry's, and a slice of each of xs
+    xs_shadows = [] if enc_xs is None else list(tree_leaves(sh[1]))
+    op_shadows = list(tree_leaves(sh[0])) + [a[0] if a.shape[0] else a for a in xs_shadows]
+
+    def pack(items: list[Any]) -> tuple[Any, Any]:
+        carry = _fill(enc_init, iter(items[:n_carry]))
+        return carry, (None if enc_xs is None else _fill(enc_xs, iter(items[n_carry:])))
+
+    traced: list[tuple[Subgraph, Any]] = []
+
+    def run(c: Any, x: Any) -> Any:
+        cargs = _leaves_like(enc_init, c) + ([] if enc_xs is None else _leaves_like(enc_xs, x))
+        sub, nat_out, sh_out = _trace_fn(tracer, scope, f, "f", cargs, op_shadows, label, pack, ["carry", "x"])
+        if not traced:  # every call traces the same path (no guards inside): the first is kept
+            traced.append((sub, sh_out))
+        return nat_out
+
+    kw = {} if length is None else {"length": length}
+    if reverse:
+        kw["reverse"] = reverse
+    res = tracer.concrete.calls["scan"](run, nat[0], nat[1], **kw)
+    if not traced:
+        raise GraphTraceError(f"{label}: the backend's scan never called f")
+    sub, f_shadow = traced[0]
+    outs = sub.graph.outputs
+    if not isinstance(outs, tuple) or len(outs) != 2:
+        raise TypeError(f"{label}: f must return a pair (carry, y)")
+    shadow_out = None
+    if tracer.shadow:  # shaped as the results at the other size (only shapes matter)
+        steps = xs_shadows[0].shape[0] if xs_shadows else length
+        zeros = tracer.concrete.calls["zeros"]
+        ys = map_tree(lambda y: None if y is None else zeros((steps, *tuple(y.shape)), dtype=y.dtype), f_shadow[1])
+        shadow_out = (_like(res[0], sh[0]), ys)
+    return tracer._record("scan", (sub, enc_init, enc_xs), kw, res, shadow_out, scope, known=False)
+
+
+def _fill(tree: Any, items: Any) -> Any:
+    """``tree`` with its leaves replaced, in order, by ``items``."""
+    return map_tree(lambda _: next(items), tree)
+
+
+def _like(result: Any, shadow: Any) -> Any:
+    """``shadow`` (a tree of the same keys and lengths) in the order of ``result``'s dicts."""
+    if isinstance(result, dict):
+        return {k: _like(result[k], shadow[k]) for k in result}
+    if isinstance(result, (tuple, list)):
+        return [_like(r, x) for r, x in zip(result, shadow)]
+    return shadow
+
+
+def _leaves_like(tree: Any, native: Any) -> list[Any]:
+    """The leaves of ``native`` in the order of ``tree``'s (a dict's by its keys: a framework may
+    rebuild it in another order)."""
+    if isinstance(tree, dict):
+        return [leaf for k in tree for leaf in _leaves_like(tree[k], native[k])]
+    if isinstance(tree, (tuple, list)):
+        return [leaf for t, n in zip(tree, native) for leaf in _leaves_like(t, n)]
+    return [native]
 
 
 def _same(a: Value, b: Value) -> bool:

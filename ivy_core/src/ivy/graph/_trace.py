@@ -26,7 +26,7 @@ __all__ = ["Tracer", "Scope", "State", "HOPS", "EFFECTS", "RANDOM", "source_of"]
 
 #: ops taking a function: recorded with the function's own graph as a subgraph argument
 #: (gradient ops, and the control flow of ``_control``)
-HOPS = frozenset({"value_and_grad_flat", "vjp", "jvp", "jacobian", "while_loop", "cond"})
+HOPS = frozenset({"value_and_grad_flat", "vjp", "jvp", "jacobian", "while_loop", "cond", "scan"})
 #: ops recorded although they return no array (their effect is the point)
 EFFECTS = frozenset({"seed"})
 #: ops whose results are random: never folded or merged

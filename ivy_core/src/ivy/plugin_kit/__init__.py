@@ -30,7 +30,9 @@ Argument checks
     :func:`check_int_scalar` (a Python int outside an integer array's dtype), :func:`one_truth`
     and :func:`check_carry` (a control-flow op's predicate, and a loop body's results against its
     loop variables): one wording of each error, called by the plugins whose framework would not
-    refuse the input itself.
+    refuse the input itself. :func:`scan_inputs` and :func:`scan_step` (``scan``'s inputs and
+    each step's result, checked), :func:`scan_loop` (``scan`` as a Python loop, for eager
+    backends).
 
 Speed
     :func:`fastpath`: the framework's function called from C for plain calls;
@@ -99,6 +101,7 @@ from ._nn import (
     padding_pairs,
     pool_family,
 )
+from ._scan import scan_inputs, scan_loop, scan_step
 from ._specialize import specializer
 
 __all__ = [
@@ -126,6 +129,9 @@ __all__ = [
     "known_true",
     "one_truth",
     "check_carry",
+    "scan_inputs",
+    "scan_step",
+    "scan_loop",
     "channels_last",
     "ntuple",
     "padding_pairs",

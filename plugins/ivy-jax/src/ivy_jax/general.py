@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from ivy.plugin_kit import axis_index, check_carry, check_count, check_index_range, composed
+from ivy.plugin_kit import axis_index, check_carry, check_count, check_index_range, composed, scan_inputs, scan_step
 
 from ._bounds import check_indices, check_item_query
 from ._dtypes import _CACHE, BOOL, DEFAULT_INT, DEFAULT_UINT, native
@@ -46,6 +46,7 @@ __all__ = [
     # structured control flow
     "while_loop",
     "cond",
+    "scan",
 ]
 
 _Array = jax.Array
@@ -390,3 +391,13 @@ def while_loop(cond_fn: Any, body_fn: Any, loop_vars: Sequence[Any], /) -> tuple
 
 def cond(pred: Any, true_fn: Any, false_fn: Any, operands: Sequence[Any], /) -> Any:
     return lax.cond(_scalar_pred(pred, "cond", "pred"), true_fn, false_fn, *operands)
+
+
+def scan(f: Any, init: Any, xs: Any = None, /, *, length: int | None = None, reverse: bool = False) -> tuple[Any, Any]:
+    # lax.scan: one loop under jax.jit, differentiable in both modes; the checks are the other
+    # backends' (lax.scan's own errors for a changed carry differ from theirs)
+    if not callable(f):
+        raise TypeError(f"scan: f must be a function, got {type(f).__name__}")
+    scan_inputs(xs, length)
+    init = jax.tree_util.tree_map(jnp.asarray, init)
+    return lax.scan(lambda c, x: scan_step(init, f(c, x)), init, xs, length=length, reverse=reverse)

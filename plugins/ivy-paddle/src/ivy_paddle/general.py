@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ivy.plugin_kit import axis_index, check_count, check_index_range, composed
+from ivy.plugin_kit import axis_index, check_count, check_index_range, composed, scan_loop
 
 from ._bounds import bounds, check_item_query, integral
 from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, bool_, idset, int8, int16, int32, int64, native, uint8
@@ -42,6 +42,8 @@ __all__ = [
     "pad",
     "top_k",
     "split",
+    # structured control flow
+    "scan",
 ]
 
 F = paddle.nn.functional
@@ -325,3 +327,24 @@ def einsum(equation: str, /, *operands: Tensor) -> Tensor:
         out = np.einsum(equation, *[o.numpy() for o in ops])
         return paddle.to_tensor(np.asarray(out), dtype=dt, place=ops[0].place)
     return paddle.einsum(equation, *ops)
+
+
+# ------------------------------------------------------------------------------- control flow
+
+
+def _stack0(parts: list[Tensor]) -> Tensor:
+    return paddle.stack(parts, axis=0)
+
+
+def _empty_ys(y: Tensor) -> Tensor:
+    return paddle.zeros((0, *y.shape), dtype=y.dtype)
+
+
+def _zero_slice(a: Tensor) -> Tensor:
+    return paddle.zeros(a.shape[1:], dtype=a.dtype)
+
+
+def scan(f: Any, init: Any, xs: Any = None, /, *, length: int | None = None, reverse: bool = False) -> tuple[Any, Any]:
+    # a Python loop, with module-level helpers: paddle's SOT cannot read the composed default's
+    # closures over the namespace when it compiles a program calling scan
+    return scan_loop(f, init, xs, length, reverse, _stack0, _empty_ys, _zero_slice)

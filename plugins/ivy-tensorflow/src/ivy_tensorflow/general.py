@@ -11,7 +11,8 @@ from tensorflow.python.ops import gen_array_ops as ga
 from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
 
-from ivy.plugin_kit import axis_index, check_carry, check_integer_indices, composed
+from ivy.nest import tree_flatten, tree_unflatten
+from ivy.plugin_kit import axis_index, check_carry, check_integer_indices, composed, scan_inputs, scan_step
 
 from . import _dtypes as D
 from ._helpers import ints, norm_axis, tensor
@@ -39,6 +40,7 @@ __all__ = [
     # structured control flow
     "while_loop",
     "cond",
+    "scan",
 ]
 
 _TENSORS = (tf.Tensor, tf.Variable)
@@ -461,3 +463,47 @@ def while_loop(cond_fn: Any, body_fn: Any, loop_vars: Sequence[Any], /) -> tuple
 def cond(pred: Any, true_fn: Any, false_fn: Any, operands: Sequence[Any], /) -> Any:
     ops = tuple(operands)
     return tf.cond(_scalar_pred(pred, "cond", "pred"), lambda: true_fn(*ops), lambda: false_fn(*ops))
+
+
+def scan(f: Any, init: Any, xs: Any = None, /, *, length: int | None = None, reverse: bool = False) -> tuple[Any, Any]:
+    # one tf.while_loop writing each y into a TensorArray (a Python loop when eager, one While op
+    # inside tf.function; differentiable both ways). The first step runs before the loop: it
+    # gives the structure, shapes and dtypes of y, which the TensorArrays need up front (so a
+    # length that only the running graph knows must not be 0).
+    if not callable(f):
+        raise TypeError(f"scan: f must be a function, got {type(f).__name__}")
+    n, leaves, structure = scan_inputs(xs, length)
+    leaves = [tf.convert_to_tensor(a) for a in leaves]
+    c_flat, c_structure = tree_flatten(init)
+    init = tree_unflatten(c_structure, [tf.convert_to_tensor(a) for a in c_flat])
+    steps: Any = n if n is not None else tf.shape(leaves[0])[0]
+
+    def x_at(i: Any) -> Any:
+        return None if structure is None else tree_unflatten(structure, [a[i] for a in leaves])
+
+    if n == 0:  # no step: f on zero slices, for the shapes of the empty ys
+        x0 = None if structure is None else tree_unflatten(structure, [tf.zeros(a.shape[1:], a.dtype) for a in leaves])
+        _, y0 = scan_step(init, f(init, x0))
+        y_flat, y_structure = tree_flatten(y0)
+        empty = [None if y is None else tf.zeros((0, *y.shape), y.dtype) for y in y_flat]
+        return init, tree_unflatten(y_structure, empty)
+    first = steps - 1 if reverse else 0
+    carry, y = scan_step(init, f(init, x_at(first)))
+    y_flat, y_structure = tree_flatten(y)
+    holes = [v is None for v in y_flat]  # (a None in y stays None in ys)
+    arrays = [
+        tf.TensorArray(v.dtype, size=steps, element_shape=v.shape).write(first, v) for v in y_flat if v is not None
+    ]
+
+    def body(k: Any, c: list[Any], tas: list[Any]) -> tuple[Any, list[Any], list[Any]]:
+        i = steps - 1 - k if reverse else k
+        new_c, new_y = scan_step(init, f(tree_unflatten(c_structure, list(c)), x_at(i)))
+        got = [v for v in tree_flatten(new_y)[0] if v is not None]
+        return k + 1, tree_flatten(new_c)[0], [ta.write(i, v) for ta, v in zip(tas, got)]
+
+    _, c_out, arrays = tf.while_loop(
+        lambda k, c, tas: k < steps, body, (tf.constant(1), tree_flatten(carry)[0], arrays)
+    )
+    done = iter(arrays)
+    ys = [None if h else next(done).stack() for h in holes]
+    return tree_unflatten(c_structure, list(c_out)), tree_unflatten(y_structure, ys)

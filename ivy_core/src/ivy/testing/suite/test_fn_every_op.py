@@ -179,6 +179,7 @@ CALLS: dict[str, Call] = {
         lambda v: ivy.less(ivy.sum(v), 10.0), lambda v: ivy.multiply(v, 2.0), [m.f(3, lo=0.5, hi=1.0)]
     ),
     "cond": lambda m: _a(m.b(1), lambda v: ivy.add(v, 1.0), lambda v: ivy.subtract(v, 1.0), [m.f(3)]),
+    "scan": lambda m: _a(lambda c, x: (ivy.add(c, x), ivy.multiply(c, x)), m.f(3), m.f(4, 3), reverse=True),
     "seed": lambda m: _a(3),
     "random_uniform": lambda m: _a(shape=(2, 3), dtype="float32"),
     "random_normal": lambda m: _a(shape=(2, 3), dtype="float32"),

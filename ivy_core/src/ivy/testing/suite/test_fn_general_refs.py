@@ -513,3 +513,100 @@ def test_fn_cond_takes_the_branch_the_data_chooses(to_native, to_numpy, pred):
         [to_native(a), to_native(b)],
     )
     np.testing.assert_allclose(to_numpy(got), a + b if pred else a * b, rtol=1e-6)
+
+
+def _scan_reference(c0, k0, xs_a, xs_b, reverse):
+    """``scan``'s reference: a Python loop over NumPy rows."""
+    c, k, ys_s, ys_p = c0.copy(), k0, {}, {}
+    for i in reversed(range(len(xs_a))) if reverse else range(len(xs_a)):
+        c, k = c * xs_b[i] + xs_a[i], k + 1
+        ys_s[i], ys_p[i] = np.sum(c), c * 2.0
+    n = len(xs_a)
+    return c, k, np.array([ys_s[i] for i in range(n)]), np.array([ys_p[i] for i in range(n)]).reshape(n, *c0.shape)
+
+
+def _scan_step(carry, x):
+    c, k = carry
+    c = ivy.add(ivy.multiply(c, x["b"]), x["a"])
+    return (c, ivy.add(k, 1)), (ivy.sum(c), ivy.multiply(c, 2.0))
+
+
+@covers("scan")
+@pytest.mark.parametrize("reverse", [False, True])
+def test_fn_scan_carries_and_stacks_like_a_loop(to_native, to_numpy, reverse):
+    r = np.random.default_rng(40)
+    c0, xa, xb = r.normal(size=3), r.normal(size=(4, 3)), r.uniform(0.5, 1.5, (4, 1))
+    (c, k), (ys_s, ys_p) = ivy.scan(
+        _scan_step,
+        (to_native(c0), to_native(np.zeros((), np.int32))),
+        {"a": to_native(xa), "b": to_native(xb)},
+        reverse=reverse,
+    )
+    want_c, want_k, want_s, want_p = _scan_reference(c0, 0, xa, xb, reverse)
+    np.testing.assert_allclose(to_numpy(c), want_c, rtol=1e-10)
+    expect(int(to_numpy(k)), want_k, "ivy.scan: the carried step count")
+    expect_shape(ys_s, (4,), "ivy.scan: ys of a scalar y")
+    np.testing.assert_allclose(to_numpy(ys_s), want_s, rtol=1e-10)
+    np.testing.assert_allclose(to_numpy(ys_p), want_p, rtol=1e-10)
+
+
+@covers("scan")
+def test_fn_scan_without_xs_runs_length_steps(to_native, to_numpy):
+    x0 = np.array([0.5, -1.0])
+    c, ys = ivy.scan(lambda c, x: (ivy.add(ivy.multiply(c, c), 0.25), None), to_native(x0), None, length=3)
+    want = x0
+    for _ in range(3):
+        want = want * want + 0.25
+    np.testing.assert_allclose(to_numpy(c), want, rtol=1e-12)
+    expect_is(ys, None, "ivy.scan: ys where f returns y = None")
+
+
+@covers("scan")
+def test_fn_scan_of_no_step_returns_init_and_empty_ys(to_native, to_numpy):
+    c0 = np.array([1.0, 2.0])
+    c, ys = ivy.scan(lambda c, x: (ivy.add(c, x), ivy.sum(x)), to_native(c0), to_native(np.zeros((0, 2))))
+    np.testing.assert_allclose(to_numpy(c), c0)
+    expect_shape(ys, (0,), "ivy.scan: ys of no step")
+
+
+@covers("scan")
+def test_fn_scan_refuses_bad_input(to_native):
+    x, xs = to_native(np.ones(2)), to_native(np.ones((3, 2)))
+    with pytest.raises(ValueError, match="length"):
+        ivy.scan(lambda c, x: (c, c), x, None)
+    with pytest.raises(ValueError, match="first dimension"):
+        ivy.scan(lambda c, x: (c, c), x, (xs, to_native(np.ones((4, 2)))))
+    with pytest.raises(ValueError, match="length"):
+        ivy.scan(lambda c, x: (c, c), x, xs, length=5)
+    with pytest.raises(ValueError, match="shape"):
+        ivy.scan(lambda c, x: (ivy.concat([c, c]), x), x, xs)
+    with pytest.raises(TypeError, match="pair"):
+        ivy.scan(lambda c, x: c, x, xs)
+
+
+@covers("scan")
+@pytest.mark.parametrize("reverse", [False, True])
+def test_fn_scan_gradient_matches_finite_differences(autodiff, to_native, to_numpy, reverse):
+    r = np.random.default_rng(41)
+    c0, xa, xb = r.normal(size=3), r.normal(size=(4, 3)), r.uniform(0.5, 1.5, (4, 1))
+    w = r.normal(size=(4, 3))
+
+    def loss_np(ls):
+        c, _, ys_s, ys_p = _scan_reference(ls[0], 0, ls[1], xb, reverse)
+        return float(np.sum(np.sin(c)) + np.sum(ys_s**2) + np.sum(ys_p * w))
+
+    def loss(ls):
+        (c, _), (ys_s, ys_p) = ivy.scan(
+            _scan_step,
+            (ls[0], to_native(np.zeros((), np.int32))),
+            {"a": ls[1], "b": to_native(xb)},
+            reverse=reverse,
+        )
+        return ivy.add(
+            ivy.add(ivy.sum(ivy.sin(c)), ivy.sum(ivy.multiply(ys_s, ys_s))), ivy.sum(ivy.multiply(ys_p, to_native(w)))
+        )
+
+    _, g, _ = ivy.value_and_grad_flat(loss, [to_native(c0), to_native(xa)])
+    want = fd_grad(loss_np, [c0, xa])
+    np.testing.assert_allclose(to_numpy(g[0]), want[0], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(to_numpy(g[1]), want[1], rtol=1e-6, atol=1e-7)

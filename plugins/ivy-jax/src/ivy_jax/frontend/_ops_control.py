@@ -4,7 +4,10 @@
   the callee's jaxpr is interpreted in place. For the custom-derivative calls that is the primal
   function (``jax.nn.relu``, ``gelu``, ``softmax``...): the target differentiates it with its own
   autodiff, which agrees with the custom rule wherever the primal is differentiable.
-* ``scan``: unrolled (its length is always static), ``xs`` unstacked, ``ys`` stacked.
+* ``scan`` (``lax.scan``, and ``fori_loop`` with static bounds): one ``ivy.scan`` whose function
+  is the body's graph (the target runs its own loop: ``lax.scan``, ``tf.while_loop``, Python);
+  unrolled, ``xs`` unstacked and ``ys`` stacked, where the body's translation reads a Python
+  value from a carried or scanned array, which a subgraph cannot hold (see ``_scan``).
 * ``while``: unrolled when the condition is known at transpile time on every iteration (loops
   whose trip count depends on constants only, such as ``fori_loop`` with traced bounds computed
   from constants); otherwise one ``ivy.while_loop`` whose condition and body are the jaxprs'
@@ -23,6 +26,7 @@ import numpy as np
 
 import ivy
 from ivy.errors import TranspileError
+from ivy.graph import GraphTraceError
 
 from ._interpret import MAX_WHILE_ITERATIONS
 from ._table import Ctx, Lazy, Val, Vals, rule
@@ -52,12 +56,50 @@ def _row(v: Val, i: int, rows: list[Any]) -> Val:
     return Val(rows[i], None if const is None else (lambda: np.asarray(const())[i]))
 
 
-@rule("scan", doc="unrolled: the body inlined once per step, xs unstacked, ys stacked")
+@rule("scan", doc="one ivy.scan (unrolled where its body reads a Python value from a carried array)")
 def _scan(*args: Any, ctx: Ctx) -> Any:
     p = ctx.eqn.params
-    n_consts, n_carry, length = int(p["num_consts"]), int(p["num_carry"]), int(p["length"])
+    n_consts, n_carry = int(p["num_consts"]), int(p["num_carry"])
     ops = ctx.operands()
     consts, carry, xs = ops[:n_consts], ops[n_consts : n_consts + n_carry], ops[n_consts + n_carry :]
+    try:
+        return Vals(_scan_node(ctx, consts, carry, xs))
+    except GraphTraceError:
+        # the body read a Python value from a carried or scanned array (a translation that needs
+        # a static index or size, such as a fori_loop counter used as a slice bound): a loop in
+        # the graph cannot give one, so the body is inlined once per step with its values known
+        pass
+    return Vals(_unrolled(ctx, consts, carry, xs))
+
+
+def _scan_node(ctx: Ctx, consts: list[Val], carry: list[Val], xs: list[Val]) -> list[Val]:
+    """``scan`` as one ``ivy.scan``: the body's jaxpr interpreted inside its function (tuples of
+    the carried and the scanned arrays), the constants it reads captured from around it."""
+    p = ctx.eqn.params
+    n_carry, length = int(p["num_carry"]), int(p["length"])
+    _force([*consts, *carry, *xs])
+    body = p["jaxpr"]
+    out_avals = [v.aval for v in body.jaxpr.outvars]
+    in_avals = [v.aval for v in ctx.eqn.invars[len(consts) :]]
+
+    def f(c: tuple[Any, ...], x: tuple[Any, ...] | None) -> Any:
+        out = ctx.inline(body, [*consts, *(Val(v) for v in c), *(Val(v) for v in x or ())])
+        arrays = tuple(_array(o, a) for o, a in zip(out, out_avals))
+        return arrays[:n_carry], arrays[n_carry:]
+
+    init = tuple(_array(v, a) for v, a in zip(carry, in_avals[:n_carry]))
+    scanned = tuple(_array(v, a) for v, a in zip(xs, in_avals[n_carry:]))
+    kw: dict[str, Any] = {"reverse": True} if p["reverse"] else {}
+    if not scanned:
+        kw["length"] = length
+    c_out, ys = ivy.scan(f, init, scanned or None, **kw)
+    return [Val(v) for v in (*c_out, *ys)]
+
+
+def _unrolled(ctx: Ctx, consts: list[Val], carry: list[Val], xs: list[Val]) -> list[Val]:
+    """``scan`` with the body inlined once per step, ``xs`` unstacked and ``ys`` stacked."""
+    p = ctx.eqn.params
+    n_carry, length = int(p["num_carry"]), int(p["length"])
     rows = [list(ivy.unstack(x.value, axis=0)) if length else [] for x in xs]
     ys_by_step: dict[int, list[Val]] = {}
     steps = range(length - 1, -1, -1) if p["reverse"] else range(length)
@@ -70,7 +112,7 @@ def _scan(*args: Any, ctx: Ctx) -> Any:
             ys.append(Val(ivy.stack([_array(ys_by_step[i][j], var.aval) for i in range(length)], axis=0)))
         else:
             ys.append(Val(ivy.zeros(tuple(var.aval.shape), dtype=str(var.aval.dtype))))
-    return Vals([*carry, *ys])
+    return [*carry, *ys]
 
 
 def _array(v: Val, aval: Any) -> Any:

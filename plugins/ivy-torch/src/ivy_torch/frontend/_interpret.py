@@ -102,8 +102,8 @@ def _scan_graph(graph: Any, owner: Any, missing: dict[str, list[str]], rejected:
         if target in _CONTROL:
             reason = _control_check(node, owner)
             if reason is None:
-                first = 0 if target is torch.ops.higher_order.while_loop else 1
-                for sub in node.args[first : _CONTROL[target]]:
+                first, end = _CONTROL[target]
+                for sub in node.args[first:end]:
                     gm = getattr(owner, sub.target)
                     _scan_graph(gm.graph, gm, missing, rejected)
                 continue
@@ -124,7 +124,7 @@ def _scan_graph(graph: Any, owner: Any, missing: dict[str, list[str]], rejected:
 
 #: torch.export's control-flow ops the frontend does not read yet (the others are read, or are
 #: wrappers the decomposition removes)
-_UNREAD_CONTROL = frozenset({"scan", "map_impl", "associative_scan"})
+_UNREAD_CONTROL = frozenset({"associative_scan"})
 
 
 def _unread_control(graph: Any, owner: Any, found: dict[str, list[str]]) -> dict[str, list[str]]:
@@ -141,22 +141,31 @@ def _unread_control(graph: Any, owner: Any, found: dict[str, list[str]]) -> dict
     return found
 
 
-#: torch.export's control-flow ops the frontend reads (as ``ivy.while_loop`` / ``ivy.cond``),
-#: with the position of the last of their function arguments (GraphModules) plus one
-_CONTROL: dict[Any, int] = {torch.ops.higher_order.while_loop: 2, torch.ops.higher_order.cond: 3}
+#: torch.export's control-flow ops the frontend reads (as ``ivy.while_loop``, ``ivy.cond`` and
+#: ``ivy.scan``; ``map_impl`` is a scan without a carry), with the positions of their function
+#: arguments (GraphModules) as a slice: the arguments after them are lists of operands
+_CONTROL: dict[Any, tuple[int, int]] = {
+    torch.ops.higher_order.while_loop: (0, 2),
+    torch.ops.higher_order.cond: (1, 3),
+    torch.ops.higher_order.scan: (0, 1),
+    torch.ops.higher_order.map_impl: (0, 1),
+}
 
 
 def _control_check(node: Any, owner: Any) -> str | None:
     """Why this use of a control-flow op cannot be read, or None."""
-    first = 0 if node.target is torch.ops.higher_order.while_loop else 1
-    for sub in node.args[first : _CONTROL[node.target]]:
+    first, end = _CONTROL[node.target]
+    for sub in node.args[first:end]:
         if not (isinstance(sub, torch.fx.Node) and sub.op == "get_attr"):
             return "a function that is not a subgraph of the program"
         if not isinstance(getattr(owner, str(sub.target), None), torch.fx.GraphModule):
             return "a function that is not a subgraph of the program"
     if node.target is torch.ops.higher_order.cond and not isinstance(node.args[0], torch.fx.Node):
         return "a predicate that is not a tensor"
-    operands = [*node.args[_CONTROL[node.target]], *(node.args[3] if first == 0 and len(node.args) > 3 else ())]
+    scanned = node.args[2 if node.target is torch.ops.higher_order.scan else 1]
+    if node.target in (torch.ops.higher_order.scan, torch.ops.higher_order.map_impl) and not scanned:
+        return "a loop over no tensor"
+    operands = [o for group in node.args[end:] for o in group]
     for o in operands:
         val = o.meta.get("val") if isinstance(o, torch.fx.Node) else o
         if not isinstance(val, torch.Tensor):
@@ -341,12 +350,34 @@ class Interpreter:
                 return tuple(out) if isinstance(out, (tuple, list)) else (out,)
 
             return ivy.while_loop(cond_fn, body_fn, carried)
+        if node.target in (torch.ops.higher_order.scan, torch.ops.higher_order.map_impl):
+            return self._scan(node, args)
         pred, true_gm, false_gm, operands = args[0], args[1], args[2], tuple(args[3])
 
         def branch(gm: Any) -> Any:
             return lambda *vs: self._subgraph(gm, vs)
 
         return ivy.cond(pred, branch(true_gm), branch(false_gm), list(operands))
+
+    def _scan(self, node: Any, args: Any) -> list[Any]:
+        """``scan(combine, init, xs, additional)`` and ``map_impl(body, xs, additional)`` of
+        torch.export as one ``ivy.scan`` (a map carries nothing): flat lists of tensors, the
+        function returning the new carry then the outputs of the step (torch.export makes a
+        reversed scan by flipping ``xs`` and ``ys`` around it, so the loop always runs forward)."""
+        if node.target is torch.ops.higher_order.scan:
+            gm, init, xs = args[0], tuple(args[1]), tuple(args[2])
+            extra = tuple(args[3]) if len(args) > 3 else ()
+        else:
+            gm, init, xs, extra = args[0], (), tuple(args[1]), tuple(args[2]) if len(args) > 2 else ()
+        n_carry = len(init)
+
+        def f(carry: tuple[Any, ...], x: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+            out = self._subgraph(gm, (*carry, *x, *extra))
+            out = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+            return out[:n_carry], out[n_carry:]
+
+        carry, ys = ivy.scan(f, init, xs)
+        return [*carry, *ys]
 
     def _subgraph(self, gm: Any, inputs: tuple[Any, ...]) -> Any:
         """A control-flow op's function (a GraphModule of the program) run on ``inputs``."""
