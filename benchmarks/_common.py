@@ -109,10 +109,12 @@ def run_child(
     env: dict[str, str] | None = None,
     python: str = sys.executable,
     timeout: float | None = None,
+    on_note: Callable[[str], None] | None = None,
 ) -> Any:
     """Runs ``module.func(**kwargs)`` in a fresh interpreter and returns its JSON result.
 
-    ``on_progress(fraction)`` is called as the child reports progress.
+    ``on_progress(fraction)`` is called as the child reports progress, ``on_note(text)`` for each
+    ``@@N text`` line it writes (what it is doing now).
     """
     code = (
         f"import sys; sys.path.insert(0, {ROOT!r}); "
@@ -136,6 +138,8 @@ def run_child(
                     on_progress(min(done / total, 1.0))
             elif line.startswith("@@R "):
                 result = json.loads(line[4:])
+            elif line.startswith("@@N ") and on_note is not None:
+                on_note(line[4:].rstrip())
             else:
                 other.append(line.rstrip())
             if timeout is not None and time.perf_counter() - started > timeout:

@@ -735,6 +735,12 @@ def problems_section(results: dict[str, Any]) -> str:
     return "## Omissions, errors and timings\n\n" + "\n".join(lines) + "\n"
 
 
+def native_models_section(results: dict[str, Any]) -> str:
+    from benchmarks.bench_native_models import report_section  # (its table lives with the stage)
+
+    return report_section(results)
+
+
 def render(results: dict[str, Any], images: dict[str, str]) -> str:
     parts = [
         header(results),
@@ -747,6 +753,7 @@ def render(results: dict[str, Any], images: dict[str, str]) -> str:
         peers_section(results, images),
         compiled_section(results),
         training_section(results),
+        native_models_section(results),
         models_section(results),
         external_section(results, "graph", "Graph tracer (bench_graph.py)"),
         external_section(results, "transpile", "Transpiler (bench_transpile.py)"),

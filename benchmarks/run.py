@@ -2,6 +2,7 @@
 
     bash scripts/bench [--quick] [--out DIR] [--backends numpy,torch,...] [--stages a,b] [--skip a,b]
                        [--publish] [--no-progress] [--recount] [--torch-compile] [--quick-external]
+                       [--skip-slow-compile]
     python -m benchmarks.run ...            (the same, in an environment that is already set up)
     python -m benchmarks.run --report DIR   (write the report and plots again from DIR/results.json)
 
@@ -19,6 +20,10 @@ paired ratios; see ``_common.py``):
   upstream   upstream Ivy (PyPI ``ivy``) in its own venv                bench_upstream.py
   training   an MLP training step (Module + Adam) vs native             bench_training.py
   compiled   four model functions through ivy.compile vs native compilers  bench_compiled.py
+  native_models  seven small models (MLP, CNN, GRU, LSTM, transformer, ViT, VAE) in Ivy against the
+             same models written natively (torch.nn, flax + optax, Keras, paddle.nn), eager and
+             compiled, with compile times; --skip-slow-compile leaves out torch.compile (minutes
+             per model)                                              bench_native_models.py
   models     the stateful API, when benchmarks/bench_models.py exists (run as a subprocess with
              --json PATH; the report renders its table)
   graph      the graph tracer, when benchmarks/bench_graph.py exists (likewise)
@@ -65,6 +70,7 @@ STAGES = (
     "upstream",
     "training",
     "compiled",
+    "native_models",
     "models",
     "graph",
     "transpile",
@@ -78,6 +84,7 @@ TITLES = {
     "upstream": "upstream Ivy",
     "compiled": "compiled model functions",
     "training": "training step",
+    "native_models": "Ivy models vs native models",
     "models": "stateful API (bench_models.py)",
     "graph": "graph tracer (bench_graph.py)",
     "transpile": "transpiler (bench_transpile.py)",
@@ -100,6 +107,7 @@ EXPECTED = {
     "upstream": (120, 180),
     "training": (160, 240),
     "compiled": (130, 200),
+    "native_models": (600, 1200),
     "models": (200, 400),
     "graph": (420, 600),
     "transpile": (900, 1500),
@@ -183,6 +191,7 @@ def run_stage(stage: str, cfg: dict[str, Any], bar: Bar) -> Any:
         "upstream": "bench_upstream",
         "compiled": "bench_compiled",
         "training": "bench_training",
+        "native_models": "bench_native_models",
     }[stage]
     return importlib.import_module(f"benchmarks.{module}").run_stage(cfg, bar)
 
@@ -264,6 +273,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--quick-external", action="store_true", help="run bench_models/graph/transpile with --quick in a full run"
     )
+    ap.add_argument(
+        "--skip-slow-compile",
+        action="store_true",
+        help="native_models: leave out torch's compiled steps (torch.compile: minutes per model)",
+    )
     ap.add_argument("--recount", action="store_true", help="count the libraries' function usage again")
     ap.add_argument("--upstream-venv", help="the venv with upstream Ivy (default .venv-peers-ivy)")
     ap.add_argument("--report", metavar="DIR", help="only write the report and plots again from DIR/results.json")
@@ -300,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         "recount": args.recount,
         "torch_compile": args.torch_compile,
         "quick_external": args.quick_external,
+        "skip_slow_compile": args.skip_slow_compile,
     }
     meta = machine()
     meta.update(
