@@ -86,3 +86,58 @@ def test_compiled_step_follows_state_changed_between_calls(autodiff, accumulate_
     for k, a in o_c.state.to_flat_dict().items():
         b = o_e.state.to_flat_dict()[k]
         np.testing.assert_allclose(native_to_numpy(backend, a), native_to_numpy(backend, b), rtol=1e-4, atol=2e-5)
+
+
+def test_step_without_arguments_compiles_for_the_backend_it_holds(autodiff):
+    """A training step taking no arguments (closing over its model, optimizer and data) is
+    compiled by its arrays' backend, as one called with the arrays is, not run eagerly on the
+    default backend (NumPy); so is a function holding arrays only in its closure."""
+    backend = autodiff
+    traces = []
+
+    def run(compiled):
+        ivy.seed(7)
+        model = Net(backend=backend)
+        x, y = to_native(backend, X), to_native(backend, Y)
+        model.build(x)
+        opt = ivy.Adam(1e-2)
+
+        def step():
+            traces.append(1)  # Python runs: once per trace where the compiler keeps no side effect
+            loss, grads = ivy.execute_with_gradients(lambda v: ivy.mse_loss(y, model(x, v=v)), model.v)
+            model.v = opt.step(model.v, grads)
+            return loss
+
+        options = {"options": {"backend": "aot_eager"}} if backend == "torch" else {}
+        f = ivy.compile(step, **options) if compiled else step
+        return f, [float(native_to_numpy(backend, f())) for _ in range(6)]
+
+    _, eager = run(False)
+    traces.clear()
+    f, comp = run(True)
+    np.testing.assert_allclose(comp, eager, rtol=1e-4, atol=2e-5)
+    assert list(f._cache) == [backend] and f._programs() >= 1  # given to the backend's compiler
+    if backend in ("jax", "tensorflow"):  # traced per state layout (before/after Adam's moments)
+        assert len(traces) <= 2
+    x = to_native(backend, X)
+    g = ivy.compile(lambda: ivy.sum(x * 2.0) if X.size else None)  # (X: NumPy data, named too)
+    np.testing.assert_allclose(native_to_numpy(backend, g()), X.sum() * 2, rtol=1e-5)
+    assert list(g._cache) == [backend] and g._programs() == 1
+
+
+def test_function_holding_no_array_warns_it_runs_eagerly():
+    """Nothing to take a backend from: the default one is used, and where it has no compiler the
+    user is told so, once, with what to do."""
+    import warnings
+
+    from ivy import _registry
+    from ivy._functional.compile import _has_compiler
+
+    if _has_compiler(_registry.default_backend()):
+        pytest.skip("the default backend has a compiler")
+    f = ivy.compile(lambda: 3)
+    with pytest.warns(UserWarning, match="no array arguments and holds no arrays.*backend="):
+        assert f() == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert f() == 3

@@ -462,8 +462,18 @@ def _gather_scatter(x: Any, idx: Any) -> Any:
     return rows, torch.cumsum(out, dim=1)[:, ::2], torch.where(x > 0, x, 0.1 * x).logsumexp(-1)
 
 
+def _convnext_block(x: Any, w: Any, b: Any) -> Any:
+    """ConvNeXt's block: a 7x7 depthwise convolution (stride 2 too), a layer norm over the
+    channels between permutes, GELU."""
+    y = torch.nn.functional.conv2d(x, w, b, padding=3, groups=x.shape[1])
+    z = torch.nn.functional.conv2d(x, w, None, stride=2, padding=(1, 3), groups=x.shape[1])
+    y = torch.nn.functional.layer_norm(y.permute(0, 2, 3, 1), (x.shape[1],)).permute(0, 3, 1, 2)
+    return (torch.nn.functional.gelu(y), z)
+
+
 FUNCTIONS = {
     "grouped_conv": (_patches, lambda: (rand(2, 4, 7, 7), rand(6, 2, 3, 3, seed=1))),
+    "convnext_block": (_convnext_block, lambda: (rand(2, 5, 9, 10), rand(5, 1, 7, 7, seed=1), rand(5, seed=2))),
     "gather_scatter": (_gather_scatter, lambda: (rand(5, 4), np.array([3, 0, 3], np.int64))),
 }
 
@@ -522,6 +532,22 @@ def test_a_torch_function_becomes_a_native_function(backend: str, which: str, to
     got_grads = _input_grads(backend, native, [to_native(a) for a in args], floats, weights, to_native)
     for g, w in zip(got_grads, want_grads):
         close(g, w.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_a_depthwise_convolution_on_jax_cpu_is_no_grouped_convolution(backend: str, to_native: Any) -> None:
+    """XLA's CPU grouped convolution is 10-200x slower than the element-wise sum of shifted
+    products the JAX plugin writes a depthwise convolution as there: the program has none."""
+    if backend != "jax":
+        pytest.skip("a JAX program")
+    import jax
+
+    if jax.default_backend() != "cpu":
+        pytest.skip("XLA's CPU backend")
+    fn, make = FUNCTIONS["convnext_block"]
+    args = make()
+    native = ivy.transpile(fn, to="jax", args=tuple(torch.from_numpy(a) for a in args))
+    jaxpr = str(jax.make_jaxpr(native)(*[to_native(a) for a in args]))
+    assert "conv_general_dilated" not in jaxpr
 
 
 def test_unsupported_ops_are_listed_together_with_their_lines(backend: str) -> None:

@@ -217,6 +217,46 @@ def _scan_function(fn: Any, found: dict[int, Any], seen: set[int], depth: int) -
         _scan_value(d, found, seen, depth)
 
 
+def reachable_values(fn: Callable[..., Any]) -> list[Any]:
+    """The values ``fn`` names (globals and closure cells of its code and the code it defines,
+    defaults, a bound method's ``self``'s attributes, a ``functools.partial``'s arguments), with
+    the items of those that are lists, tuples or dicts: where ``ivy.compile`` looks for the
+    arrays a function without array arguments holds."""
+    out: list[Any] = []
+    if isinstance(fn, types.MethodType):
+        out.extend(vars(fn.__self__).values() if hasattr(fn.__self__, "__dict__") else ())
+        fn = fn.__func__
+    if not isinstance(fn, types.FunctionType):
+        inner = getattr(fn, "func", None)
+        out.extend((*getattr(fn, "args", ()), *getattr(fn, "keywords", {}).values()))
+        if isinstance(inner, (types.FunctionType, types.MethodType)):
+            out.extend(reachable_values(inner))
+        return _with_items(out)
+    glb = fn.__globals__
+    for code in _code_objects(fn.__code__):
+        out.extend(glb[name] for name in code.co_names if name in glb)
+    for cell in fn.__closure__ or ():
+        try:
+            out.append(cell.cell_contents)
+        except ValueError:  # an empty cell
+            continue
+    out.extend((*(fn.__defaults__ or ()), *(fn.__kwdefaults__ or {}).values()))
+    return _with_items(out)
+
+
+def _with_items(values: list[Any]) -> list[Any]:
+    out = []
+    for v in values:
+        if isinstance(v, types.ModuleType):
+            continue
+        out.append(v)
+        if isinstance(v, (list, tuple)):
+            out.extend(v)
+        elif isinstance(v, dict):
+            out.extend(v.values())
+    return out
+
+
 def reachable_stateful(fn: Callable[..., Any]) -> list[Any]:
     """The stateful objects ``fn`` can reach by name: globals and closure cells of its code (and
     of the functions it defines or refers to), the ``self`` of a bound method, the arguments of a

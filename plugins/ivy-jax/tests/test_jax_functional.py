@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from functools import partial
 
 import numpy as np
 import pytest
@@ -365,6 +366,42 @@ def test_jax_nn_and_general_ops_under_jit():
     want[0, 1], want[2, 3] = 3.0, -2.0
     close(got, want, 0)
     close(jax.jit(lambda v: ivy.set_item(v, 1, -1.0))(t([1.0, 2.0])), [1.0, -1.0], 0)
+
+
+@pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
+def test_jax_depthwise_conv2d_on_cpu_equals_lax_grouped_conv_with_its_gradients(layout):
+    """On CPU the plugin writes a depthwise convolution as a sum of shifted products (XLA's
+    grouped convolution is far slower there): values and gradients equal lax's grouped
+    convolution, for strides, dilations and uneven padding, under jit, with no convolution left."""
+    if jax.default_backend() != "cpu":
+        pytest.skip("XLA's CPU backend")
+    from jax import lax
+
+    r = np.random.default_rng(5)
+    x, w, b = t(r.normal(size=(2, 9, 10, 3))), t(r.normal(size=(5, 3, 3))), t(r.normal(size=(3,)))
+    cl = layout == "NHWC"
+    xin = x if cl else jnp.transpose(x, (0, 3, 1, 2))
+    for strides, dil, pad in [(1, 1, "SAME"), ((2, 1), (1, 2), [(2, 1), (0, 3)]), (2, 1, "VALID")]:
+
+        def ours(xin, w, b, strides=strides, dil=dil, pad=pad):
+            return ivy.depthwise_conv2d(xin, w, strides, pad, data_format=layout, dilations=dil, bias=b)
+
+        def want(xin, w, b, strides=strides, dil=dil, pad=pad):
+            s, d = ivy.plugin_kit.ntuple(strides, 2, "s"), ivy.plugin_kit.ntuple(dil, 2, "d")
+            dims = (layout, "HWIO", layout)
+            y = lax.conv_general_dilated(
+                xin, w[:, :, None, :], s, pad, rhs_dilation=d, dimension_numbers=dims, feature_group_count=3
+            )
+            return y + (b if cl else b[:, None, None])
+
+        def with_grads(f, *a):
+            y, pull = jax.vjp(f, *a)
+            return y, pull(jnp.cos(jnp.arange(y.size, dtype=y.dtype).reshape(y.shape)))
+
+        got, expected = jax.jit(partial(with_grads, ours))(xin, w, b), jax.jit(partial(with_grads, want))(xin, w, b)
+        for g, h in zip(jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(expected)):
+            close(g, h)
+        assert "conv_general_dilated" not in str(jax.make_jaxpr(ours)(xin, w, b))
 
 
 def test_jax_extensions_beyond_the_spec():

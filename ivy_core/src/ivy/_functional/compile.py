@@ -9,8 +9,8 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import _context, _registry, _tracking, nest
-from .._dispatch import _cdispatch, _infer, _traceable_call
+from .. import _context, _registry, _stack, _tracking, nest
+from .._dispatch import _NEUTRAL, _cdispatch, _infer, _loaded_owner, _traceable_call
 from ..errors import StateNotThreadedError
 
 __all__ = ["compile", "compile_fn"]
@@ -417,6 +417,20 @@ def _pure_function(
     return pure
 
 
+def _owner(x: Any) -> _registry.Backend | None:
+    """The backend whose array ``x`` is, if any."""
+    t = type(x)
+    if t in _NEUTRAL:
+        return None
+    b = _loaded_owner(x)
+    return b if b is not None else _registry.backend_for_type(t)
+
+
+def _has_array(values: Any) -> bool:
+    """Whether any of ``values`` is an array of an Ivy backend."""
+    return any(_owner(x) is not None for x in values)
+
+
 def _stateful_objects(fn: Callable[..., Any], pos: dict[int, Any], kw: dict[str, Any]) -> list[Any]:
     found: dict[int, Any] = {id(o): o for o in _tracking.reachable_stateful(fn)}
     for a in (*pos.values(), *kw.values()):
@@ -449,6 +463,10 @@ class Compiled(_Switch):
         self._by_type: dict[type, Callable[..., Any]] = {}
         self._miss = self._first_call_of
         self._on_error = self._failed
+        #: without array arguments: the backend of the arrays the function holds, False where it
+        #: holds none, None until worked out (see :meth:`_backend_of`)
+        self._held: _registry.Backend | bool | None = None
+        self._warned = False
         self.__ivy_python__ = self._python_call  # what torch.compile's dynamo traces
 
     def _python_call(self, *args: Any, **kwargs: Any) -> Any:
@@ -478,7 +496,54 @@ class Compiled(_Switch):
     def _backend_of(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _registry.Backend:
         if self._backend is not None:
             return _context.resolve(self._backend)
-        return _infer("compile", {}, tuple(nest.leaves((args, kwargs))), ())
+        leaves = tuple(nest.leaves((args, kwargs)))
+        if _has_array(leaves):
+            return _infer("compile", {}, leaves, ())
+        # No array argument (a training step closing over its data): the arrays the function
+        # holds decide, not the default backend (NumPy, whose "compiled" step is the eager one)
+        held = self._held
+        if held is None:
+            held = self._held_backend(args, kwargs)
+        if isinstance(held, _registry.Backend):
+            return held
+        stack = _stack.stack_get()
+        if stack:
+            return stack[-1]
+        b = _registry.default_backend()
+        if not self._warned and not _has_compiler(b):
+            self._warned = True
+            warnings.warn(
+                f"ivy.compile: {_label(self._fn)} got no array arguments and holds no arrays (no "
+                f"module, optimizer or array it reaches by name), so it runs on the default backend "
+                f"{b.name!r}, which has no compiler: it runs eagerly. Pass backend= to ivy.compile, or "
+                "call it under ivy.use_backend(...)",
+                stacklevel=4,
+            )
+        return b
+
+    def _held_backend(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _registry.Backend | bool:
+        """The backend of the arrays the function holds (its modules' and optimizers' states,
+        the arrays it reaches by name), or False where it holds none. Kept once every object is
+        built (a module still to build holds no variables yet)."""
+        pos, kw = _stateful_args(args, kwargs)
+        objs = _stateful_objects(self._fn, pos, kw)
+        ready = all(o._ivy_ready() for o in objs)
+        leaves: list[Any] = []
+        for o in objs:
+            if o._ivy_ready():
+                _object_state(o, leaves)
+        got: _registry.Backend | bool = False
+        if _has_array(leaves):
+            got = _infer("compile", {}, tuple(leaves), ())
+        else:  # no state: the arrays it names, where they are of one framework (NumPy data aside)
+            found = {id(b): b for b in map(_owner, _tracking.reachable_values(self._fn)) if b is not None}
+            if len(found) > 1:
+                found = {k: b for k, b in found.items() if _has_compiler(b)}
+            if len(found) == 1:
+                got = next(iter(found.values()))
+        if ready and not pos and not kw:  # (objects given as arguments may differ per call)
+            self._held = got
+        return got
 
     def _first_call(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         b = self._backend_of(args, kwargs)
@@ -562,12 +627,15 @@ def compile(  # the paper's name
     """Compile ``fn`` with the backend's own compiler; usable as a decorator.
 
     The backend is ``backend`` if given, else the framework of the first call's arrays (each
-    backend compiles separately, on its first call). With ``backend`` given (and no state to
-    thread, see below), the result is the framework's compiled callable itself (what
-    ``jax.jit(fn)`` returns, say: no Ivy wrapper, no per-call cost; paddle's ``to_static``
-    cannot convert a function of ``*args``, so such a function is converted once per number of
-    arguments behind a small object; JAX, whose random key may need threading, gets that small
-    object too); without it, a
+    backend compiles separately, on its first call); a call without array arguments (a training
+    step closing over its model, optimizer and data) takes the framework of the arrays the
+    function holds (its modules' and optimizers' state, the arrays it names), else the backend
+    in context, else the default one (with a warning where that one has no compiler). With
+    ``backend`` given (and no state to thread, see below), the result is the framework's
+    compiled callable itself (what ``jax.jit(fn)`` returns, say: no Ivy wrapper, no per-call
+    cost; paddle's ``to_static`` cannot convert a function of ``*args``, so such a function is
+    converted once per number of arguments behind a small object; JAX, whose random key may
+    need threading, gets that small object too); without it, a
     small object that picks the compiled function by the type of the first argument (when that
     is an array; otherwise it infers the backend on each call). Compiler options pass through:
     ``torch.compile(fn, **options)``, ``jax.jit(fn, **options)``, ``tf.function(fn, **options)``,
@@ -601,7 +669,8 @@ def compile(  # the paper's name
 
     Args:
         fn: the function to compile (omit it to use ``ivy.compile(...)`` as a decorator).
-        backend: the Ivy backend to compile for; default: the first call's arrays decide.
+        backend: the Ivy backend to compile for; default: the first call's arrays decide (see
+            above for a call without array arguments).
         options: compiler options, as a mapping; the way to pass options whose names clash with
             this function's own (``options={"backend": "aot_eager"}`` for ``torch.compile``).
         **more_options: further compiler options (``static_argnums=(1,)`` for ``jax.jit``).
