@@ -113,6 +113,26 @@ def test_fn_layers_batch_norm_matches_the_framework_layer(backend, nd, training)
     check_layer(backend, layer, w, x, _bn_refs(nd, training), state=state)
 
 
+def _framework_bn(backend: str, nd: int) -> tuple[Any, Any] | None:
+    """torch's or paddle's own layer in training mode: a step on an array, and its statistics."""
+    if backend == "torch":
+        import torch
+
+        m = getattr(torch.nn, f"BatchNorm{nd}d")(4, momentum=0.2).train()
+        return (lambda a: m(torch.from_numpy(a))), lambda: {
+            "running_mean": m.running_mean.numpy(),
+            "running_var": m.running_var.numpy(),
+        }
+    if backend == "paddle":
+        import paddle
+
+        p = getattr(paddle.nn, f"BatchNorm{nd}D")(4, momentum=0.8)
+        p.train()
+        # paddle's running variance takes the biased batch variance; its mean follows the same rule
+        return (lambda a: p(paddle.to_tensor(a))), lambda: {"running_mean": p._mean.numpy()}
+    return None
+
+
 @pytest.mark.parametrize("nd", [1, 2])
 def test_fn_layers_batch_norm_running_statistics(backend, nd):
     # torch's rule (and Ivy's): running = (1 - m) running + m batch, the variance unbiased
@@ -120,14 +140,20 @@ def test_fn_layers_batch_norm_running_statistics(backend, nd):
     ch = 1 if _channel_first(backend) else -1
     axes = tuple(a for a in range(x.ndim) if a != ch % x.ndim)
     mean, var = np.zeros(4), np.ones(4)
+    fw = _framework_bn(backend, nd)
     for step in range(3):
         xs = x * (step + 1)
         layer(to_native(backend, xs))
         n = xs.size // 4
         mean = 0.8 * mean + 0.2 * xs.mean(axis=axes)
         var = 0.8 * var + 0.2 * xs.var(axis=axes) * n / (n - 1)
+        if fw is not None:
+            fw[0](xs)
     np.testing.assert_allclose(native_to_numpy(backend, layer.state.running_mean), mean, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(native_to_numpy(backend, layer.state.running_var), var, rtol=1e-5, atol=1e-6)
+    if fw is not None:  # the framework's own layer, fed the same batches
+        for k, got in fw[1]().items():
+            np.testing.assert_allclose(native_to_numpy(backend, layer.state[k]), got, rtol=1e-5, atol=1e-6)
     frozen = layer.eval().state
     layer(to_native(backend, x))
     for k in ("running_mean", "running_var"):  # evaluation mode leaves them

@@ -88,6 +88,22 @@ def test_core_module_assigning_v_of_another_structure_names_the_key_chains() -> 
         model.v = bad
 
 
+def test_core_module_assigning_v_checks_every_level_of_lists_of_submodules() -> None:
+    model = InitFirst()  # a list attribute with a submodule without variables (blocks/1)
+    v = model.v
+    model.v = ivy.Container({"blocks": dict(reversed(v.blocks.items())), "linear0": v.linear0})  # order: free
+    assert model.v.all_equal(v)
+    extra = v.copy()
+    extra["blocks/1"] = ivy.Container(w=np.ones((2, 2)))  # a key where the layer has no variables
+    missing = v.prune_key_chains(["blocks/2"])
+    leaf = v.copy()
+    leaf["linear0/w"] = ivy.Container(a=np.ones(1))  # a Container where the layer has an array
+    for bad in (extra, missing, leaf):
+        with pytest.raises(ValueError, match="blocks/1|blocks/2|linear0/w"):
+            model.v = bad
+        assert model.v.all_equal(v)  # left as it was
+
+
 def test_core_module_lazy_build_from_the_first_input() -> None:
     lin = ivy.Linear(None, 4)
     with pytest.raises(ivy.ModuleNotBuiltError, match="first input"):

@@ -74,8 +74,9 @@ class Container(dict):
         """Whether ``other`` has the same keys as this Container at every level (in any order)."""
         if self.keys() != other.keys():
             return False
+        plain = isinstance(other, dict)  # (plain item access: other's keys are those of self here)
         for k, v in dict.items(self):
-            w = other[k]
+            w = dict.__getitem__(other, k) if plain else other[k]  # type: ignore[index]
             if isinstance(v, Container):
                 if not (isinstance(w, Mapping) and v._same_keys(w)):
                     return False

@@ -72,10 +72,10 @@ def _reduce(loss: Any, reduction: str, denominator: Any = None) -> Any:
     _check_reduction(reduction)
     if reduction == "none":
         return loss
+    if reduction == "mean" and denominator is None:  # (no sum to build: it would be unused)
+        return ivy.mean(loss)
     total = ivy.sum(loss)
-    if reduction == "sum":
-        return total
-    return ivy.mean(loss) if denominator is None else total / denominator
+    return total if reduction == "sum" else total / denominator
 
 
 def _is_int(x: Any) -> bool:

@@ -32,7 +32,7 @@ weights.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from .. import _api as ivy
@@ -366,8 +366,14 @@ class Module:
             if sub:  # modules without variables (activations, pooling) leave no key
                 if key is None:
                     dict.__setitem__(out, name, sub)
-                else:  # an item of a list or dict attribute: nested under the attribute's name
+                elif SEPARATOR in key:  # a dict key that is itself a key chain
                     out[f"{name}{SEPARATOR}{key}"] = sub
+                else:  # an item of a list or dict attribute: nested under the attribute's name
+                    group = dict.get(out, name)
+                    if group is None:
+                        group = Container._trusted(())
+                        dict.__setitem__(out, name, group)
+                    dict.__setitem__(group, key, sub)
         return out
 
     @v.setter
@@ -380,11 +386,52 @@ class Module:
                 self._build((new,), {})
             except ModuleNotBuiltError:
                 pass  # sizes come from an input: adopt the variables as they are
-        if all(own is not None for _, own in self._own_v_or_none()):
+        fast = _tracking._session is None and self._v_matches(new)  # (v's touches count when compiling)
+        if not fast and all(own is not None for _, own in self._own_v_or_none()):
             cur = self.v
             if not cur._same_keys(new):  # (the same key chains in another order pass)
                 Container.assert_identical_structure(new, cur, "the new v and the module's v")
         self._assign_v(new)
+
+    def _v_matches(self, part: Container | None) -> bool:
+        """Whether ``part`` has the key chains of the built ``v`` (``None``: ``v`` is empty),
+        checked against each module's own variables without building ``v`` (the setter's check on
+        every training step). ``False`` where unsure: the caller then compares the built ``v``."""
+        own = self._own_v
+        if own is None:
+            return False
+        top: set[str] = set()
+        groups: dict[str, int] = {}
+        for name, key, m in self._children():
+            if key is None:
+                sub = dict.get(part, name) if part is not None else None
+            elif SEPARATOR in key:
+                return False
+            else:
+                group = dict.get(part, name) if part is not None else None
+                sub = dict.get(group, key) if isinstance(group, Container) else None
+            if sub is not None and not (isinstance(sub, Container) and sub):
+                return False  # (a leaf, or an empty Container where v leaves no key)
+            if not m._v_matches(sub):
+                return False
+            if sub is not None:
+                top.add(name)
+                if key is not None:
+                    groups[name] = groups.get(name, 0) + 1
+        if part is None:
+            return not own
+        if len(part) != len(own) + len(top) or any(len(dict.__getitem__(part, g)) != n for g, n in groups.items()):
+            return False
+        for k, mine in dict.items(own):
+            if k in top or k not in part:
+                return False
+            theirs = dict.__getitem__(part, k)
+            if isinstance(mine, Container):
+                if not (isinstance(theirs, Container) and mine._same_keys(theirs)):
+                    return False
+            elif isinstance(theirs, Mapping):
+                return False
+        return True
 
     @property
     def _vars(self) -> Container:

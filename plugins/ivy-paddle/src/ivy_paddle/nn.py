@@ -530,6 +530,8 @@ def layer_norm(
 
 
 _BN_FORMAT = {
+    (2, True): "NC",
+    (2, False): "NC",
     (3, True): "NLC",
     (3, False): "NCL",
     (4, True): "NHWC",
@@ -552,12 +554,9 @@ def batch_norm(
     momentum: float = 0.1,
     data_format: str = "NHWC",
 ) -> tuple[Tensor, Tensor, Tensor]:
-    # native for inference only: in training paddle updates the running statistics in place with
-    # its own momentum convention; the composition returns new ones as the spec says
     fmt = _BN_FORMAT.get((x.ndim, not data_format.startswith("NC")))
     if (
-        training
-        or fmt is None
+        fmt is None
         or id(x.dtype) not in FLOATS
         or any(t is not None and t.dtype != x.dtype for t in (mean, variance, offset, scale))
     ):
@@ -572,18 +571,53 @@ def batch_norm(
             momentum=momentum,
             data_format=data_format,
         )
+    if not training:
+        y = F.batch_norm(
+            x,
+            mean,
+            variance,
+            weight=scale,
+            bias=offset,
+            training=False,
+            epsilon=eps,
+            data_format=fmt,
+            use_global_stats=True,
+        )
+        return y, mean, variance
+    c = x.shape[1 if data_format.startswith("NC") else -1]
+    n = math.prod(x.shape) // max(c, 1)
+    if n <= 1 or x.dtype != float32 or not (mean.stop_gradient and variance.stop_gradient):
+        # one value per channel has no unbiased variance; paddle's kernel takes the momentum as a
+        # float32 (float64 statistics would lose precision); the in-place update has no gradient
+        return _compose("batch_norm")(
+            x,
+            mean,
+            variance,
+            offset=offset,
+            scale=scale,
+            training=True,
+            eps=eps,
+            momentum=momentum,
+            data_format=data_format,
+        )
+    # paddle updates the running statistics it is given in place, as ``p * running + (1 - p) *
+    # batch`` with the biased batch variance; the spec weighs the batch by ``momentum`` and takes
+    # the unbiased variance (``k`` times the biased one). With ``p = 1 - momentum``, a copy of the
+    # mean and ``variance / k`` (a new tensor), then ``k`` times paddle's variance, both match.
+    k = n / (n - 1)
+    mean_out, var_out = mean.clone(), variance / k
     y = F.batch_norm(
         x,
-        mean,
-        variance,
+        mean_out,
+        var_out,
         weight=scale,
         bias=offset,
-        training=False,
+        training=True,
+        momentum=1.0 - momentum,
         epsilon=eps,
         data_format=fmt,
-        use_global_stats=True,
     )
-    return y, mean, variance
+    return y, mean_out, var_out * k
 
 
 _GN_FORMAT = {

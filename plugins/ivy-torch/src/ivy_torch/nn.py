@@ -374,7 +374,8 @@ def batch_norm(
         x.ndim < 2
         or (training and x.numel() <= x.shape[1 if data_format.startswith("NC") else -1])
         or any(t is not None and t.dtype != dt for t in (mean, variance, offset, scale))
-        or (not training and (mean.requires_grad or variance.requires_grad))
+        or mean.requires_grad
+        or variance.requires_grad
     ):  # F.batch_norm needs one dtype, and has no gradient for the running statistics
         return _compose("batch_norm")(
             x,
@@ -391,13 +392,10 @@ def batch_norm(
     if not training:
         y = F.batch_norm(xc, mean, variance, scale, offset, False, momentum, eps)
         return (y if xc is x else y.movedim(1, -1)), mean, variance
-    # batch statistics: F.batch_norm normalises (with their gradient), var_mean feeds the running ones
-    y = F.batch_norm(xc, None, None, scale, offset, True, momentum, eps)
-    axes = [0, *range(2, xc.ndim)]
-    n = xc.numel() // max(xc.shape[1], 1)
-    bvar, bmean = torch.var_mean(xc, dim=axes, correction=0)
-    mean_out = mean * (1.0 - momentum) + bmean * momentum
-    var_out = variance * (1.0 - momentum) + bvar * (momentum * n / max(n - 1, 1))
+    # torch's fused kernel updates the running statistics it is given in place, with the spec's
+    # momentum and unbiased variance: hand it copies, so that the inputs stay untouched
+    mean_out, var_out = mean.clone(), variance.clone()
+    y = F.batch_norm(xc, mean_out, var_out, scale, offset, True, momentum, eps)
     return (y if xc is x else y.movedim(1, -1)), mean_out, var_out
 
 
