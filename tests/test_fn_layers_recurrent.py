@@ -424,3 +424,38 @@ def test_fn_layers_recurrent_dropout_between_layers_only_in_training(backend):
     if has_autodiff(backend):
         loss, grads = ivy.execute_with_gradients(lambda v: ivy.sum(layer(x, v=v)), layer.v)
         assert all(np.isfinite(native_to_numpy(backend, g)).all() for g in ivy.nest.leaves(grads))
+
+
+@pytest.mark.parametrize("kind", ["GRU", "LSTM"])
+def test_fn_layers_recurrent_training_step_compiles(autodiff, kind):
+    # the fused kernels (torch.lstm, torch.gru) differentiated inside a compiled training step:
+    # one program, the eager step's losses
+    backend = autodiff
+    x, y = to_native(backend, _f32(2, 5, IN)), to_native(backend, _f32(2, 1))
+    runs = []
+    for compiled in (True, False):
+        ivy.seed(5)
+        rnn, head = getattr(ivy, kind)(IN, H, backend=backend), ivy.Linear(H, 1, backend=backend)
+        rnn.build(x)
+        opt = ivy.Adam(1e-2)
+
+        def loss(v: Any, rnn: Any = rnn, head: Any = head) -> Any:
+            out = rnn(x, v=v["rnn"])
+            seq = out[0] if isinstance(out, tuple) else out
+            return ivy.mse_loss(y, head(seq[:, -1], v=v["head"]))
+
+        def step(rnn: Any = rnn, head: Any = head, opt: Any = opt) -> Any:
+            v = ivy.Container(rnn=rnn.v, head=head.v)
+            value, grads = ivy.execute_with_gradients(loss, v)
+            new = opt.step(v, grads)
+            rnn.v, head.v = new["rnn"], new["head"]
+            return value
+
+        # (torch: dynamo's tracing, which is where it failed, without inductor's minutes)
+        options = {"options": {"backend": "eager"}} if backend == "torch" else {}
+        f = ivy.compile(step, backend=backend, **options) if compiled else step
+        runs.append([float(native_to_numpy(backend, f())) for _ in range(3)])
+        if compiled:
+            assert f._programs() == 1
+    np.testing.assert_allclose(runs[0], runs[1], rtol=1e-4, atol=1e-5)
+    assert runs[1][2] < runs[1][0]

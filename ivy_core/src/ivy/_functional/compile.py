@@ -234,6 +234,10 @@ class _Layout:
             _set_object_state(o, sig, it, True)
 
 
+def _no() -> bool:
+    return False
+
+
 def _surfaced(e: BaseException) -> BaseException:
     """Ivy's own error behind a compiler's wrapper of it (TensorFlow's StagingError), else ``e``."""
     seen = set()
@@ -318,6 +322,8 @@ class _Threaded:
         self._layouts: list[_Layout] = []
         #: set when the compiler failed (see :func:`_eager_instead`): every call runs eagerly
         self.eager = False
+        #: whether a call may still run eagerly for an object to create its state (see __call__)
+        self._warm = any(getattr(o, "_ivy_lazy", _no)() for o in objs)
 
     def _layout(self, sigs: list[Any], leaves: list[Any]) -> _Layout:
         for k, lay in enumerate(self._layouts):
@@ -337,6 +343,12 @@ class _Threaded:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.eager:
+            return self._fn(*args, **kwargs)
+        if self._warm:
+            # an object that makes its state on first use (an optimizer's moments) makes it in
+            # one eager call: a program traced before would be for a state the object no longer
+            # has after that call, and the next call would compile a second program
+            self._warm = False
             return self._fn(*args, **kwargs)
         given = (args, kwargs)
         pos, kw = self._arg_objs
@@ -655,10 +667,12 @@ def compile(  # the paper's name
     the eager step, call after call (as Keras' stateless scope or flax nnx's ``jit``). With
     ``backend=`` the function is searched when ``ivy.compile`` is called (the objects must exist
     then); without it, on the first call. While a module still has to build its variables (it
-    takes sizes from its first input), calls run eagerly. A function that updates a module or
-    optimizer it was not given this way raises :class:`ivy.errors.StateNotThreadedError` while
-    the compiler traces it, rather than lose the update. A learning-rate schedule then receives
-    the step count as a scalar array: write it with ``ivy`` ops.
+    takes sizes from its first input), calls run eagerly; so does the first call where an
+    optimizer has yet to make its state (Adam's moments), so that one program is compiled. A
+    function that updates a module or optimizer it was not given this way raises
+    :class:`ivy.errors.StateNotThreadedError` while the compiler traces it, rather than lose the
+    update. A learning-rate schedule then receives the step count as a scalar array: write it
+    with ``ivy`` ops.
 
     **Compiler crashes.** Where the framework's compiler crashes on the first call of a program
     (an internal error of the framework, a ``SystemError``: paddle's ``to_static`` on some

@@ -356,6 +356,9 @@ class Optimizer:
     def _ivy_ready(self) -> bool:
         return True
 
+    def _ivy_lazy(self) -> bool:  # state still to be made by the first step (see ivy.compile)
+        return self._flat is None and not self._state
+
     #: whether state loaded from a file still has to move to the variables' backend and device
     _place_state = False
 
@@ -583,6 +586,10 @@ class SGD(Optimizer):
         self.momentum, self.dampening, self.nesterov, self.weight_decay = momentum, dampening, nesterov, weight_decay
 
     _FLAT = ("momentum",)
+
+    def _ivy_lazy(self) -> bool:
+        # without momentum or accumulation, SGD keeps no state: nothing to make first
+        return (bool(self.momentum) or self.accumulate_steps > 1) and super()._ivy_lazy()
 
     def _step_leaves(self, leaves: list[Any], grads: list[Any], structure: Any, lr: float) -> Any:
         # explicit loops, no comprehensions: see ivy._functional.optimizers

@@ -449,6 +449,13 @@ def _train() -> bool:
     return torch.is_grad_enabled()
 
 
+def _lstm_kernel_ok() -> bool:
+    """Whether ``torch.lstm`` may run: not while torch.compile traces, where the gradient of its
+    decomposition fails (torch's ``lstm_cell`` adds ``[1, B, 4h]`` gates into a ``[B, 4h]``
+    gradient in place under torch.func); the composed cell compiles to the same unrolled graph."""
+    return not torch.compiler.is_compiling()
+
+
 def _rnn_params(
     kernels: Sequence[Tensor],
     recurrent_kernels: Sequence[Tensor],
@@ -488,6 +495,7 @@ def lstm_update(
         or any(
             t is not None and t.dtype != dt for t in (init_h, init_c, kernel, recurrent_kernel, bias, recurrent_bias)
         )
+        or not _lstm_kernel_ok()
     ):
         return _compose("lstm_update")(
             x, init_h, init_c, kernel, recurrent_kernel, bias=bias, recurrent_bias=recurrent_bias
@@ -523,6 +531,7 @@ def lstm(
         x.ndim != 3
         or init_h.ndim != 3
         or any(t is not None and t.dtype != dt for t in (init_h, init_c, *kernels, *recurrent_kernels, *bs, *rbs))
+        or not _lstm_kernel_ok()
     ):
         return _compose("lstm")(
             x, init_h, init_c, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases
