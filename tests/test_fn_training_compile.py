@@ -152,7 +152,7 @@ def test_fn_training_compile_runs_eagerly_where_the_compiler_crashes(autodiff, m
         return step
 
     step = ivy.compile(make(model, opt))
-    with pytest.warns(compile_mod.CompileFailedWarning, match=r"failed \(SystemError: \(Fatal\) Invalid rank.*eagerly"):
+    with pytest.warns(ivy.errors.CompileFailedWarning, match=r"failed \(SystemError: \(Fatal\) Invalid rank.*eagerly"):
         first = step(x, y)
     with warnings.catch_warnings():
         warnings.simplefilter("error")

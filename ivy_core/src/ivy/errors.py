@@ -17,6 +17,7 @@ __all__ = [
     "TranspileError",
     "UnsupportedOpsError",
     "UnsafeCacheError",
+    "CompileFailedWarning",
 ]
 
 
@@ -118,3 +119,12 @@ class UnsupportedOpsError(TranspileError):
             + "\nRewrite those parts with supported ops, or add mappings to the frontend "
             "(see docs/transpiling.md for the coverage table)."
         )
+
+
+class CompileFailedWarning(RuntimeWarning):
+    """``ivy.compile``: the backend's compiler failed on a function, which runs eagerly instead
+    (filter or catch this warning to make that an error); ``error``: the compiler's exception."""
+
+    def __init__(self, message: str, error: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.error = error

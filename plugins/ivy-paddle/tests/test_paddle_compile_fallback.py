@@ -12,7 +12,7 @@ import pytest
 paddle = pytest.importorskip("paddle")
 
 import ivy
-from ivy._functional.compile import CompileFailedWarning
+from ivy.errors import CompileFailedWarning
 
 
 class _Encoder(ivy.Module):

@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import _context, _registry, _stack, _tracking, nest
 from .._dispatch import _NEUTRAL, _cdispatch, _infer, _loaded_owner, _traceable_call
-from ..errors import StateNotThreadedError
+from ..errors import CompileFailedWarning, StateNotThreadedError
 
 __all__ = ["compile", "compile_fn"]
 
@@ -254,15 +254,6 @@ def _stateful_args(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[dict[
     pos = {i: a for i, a in enumerate(args) if _tracking.is_stateful(a)}
     kw = {k: a for k, a in kwargs.items() if _tracking.is_stateful(a)}
     return pos, kw
-
-
-class CompileFailedWarning(RuntimeWarning):
-    """The backend's compiler failed on a function, which runs eagerly instead; ``error``: the
-    compiler's exception."""
-
-    def __init__(self, message: str, error: BaseException | None = None) -> None:
-        super().__init__(message)
-        self.error = error
 
 
 def _compiler_crash(e: BaseException) -> bool:
@@ -677,7 +668,7 @@ def compile(  # the paper's name
     **Compiler crashes.** Where the framework's compiler crashes on the first call of a program
     (an internal error of the framework, a ``SystemError``: paddle's ``to_static`` on some
     training steps), the call runs eagerly instead, and so do the later ones, with a
-    :class:`CompileFailedWarning` (a ``RuntimeWarning``) naming the compiler's error; an error
+    :class:`ivy.errors.CompileFailedWarning` (a ``RuntimeWarning``) naming the compiler's error; an error
     the function raises eagerly too is raised as it is. Other errors while tracing (Python
     control flow on a traced value under ``jax.jit``) are raised.
 

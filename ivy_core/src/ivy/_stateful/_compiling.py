@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import _api as ivy
-from .._functional.compile import CompileFailedWarning
+from ..errors import CompileFailedWarning
 
 __all__ = ["AUTO_COMPILES", "StepMonitor", "auto_compiles"]
 
