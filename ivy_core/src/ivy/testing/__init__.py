@@ -32,7 +32,8 @@ The conformance suite itself is the package :mod:`ivy.testing.suite`::
 Profiles: ``--ivy-profile quick|ci|dev`` (else ``$HYPOTHESIS_PROFILE``, else ``ci`` when ``$CI`` is
 set, else ``dev``). ``quick`` is the one to iterate with: 2 fixed examples per property, and the
 tests marked ``ivy_slow`` (compiled training steps, optimizer checkpoints, seeding in fresh
-processes) skipped; ``ci`` runs 6 fixed examples per property, ``dev`` 50 random ones, both every test. One
+processes) skipped; ``ci`` runs 6 fixed examples per property, ``dev`` 50 random ones and also the
+tests marked ``ivy_long`` (whole example programs, a minute of CPU per backend each). One
 category alone: ``-k test_ref_linalg`` (the test modules are named by category).
 
 Progress and time (``ivy.testing._progress``): a progress line every ``--ivy-progress`` seconds
@@ -64,9 +65,10 @@ SKIP_REASON = "run with --ivy-backend NAME (scripts/test runs every backend in i
 
 
 #: the kit's profiles: hypothesis examples per property, and whether tests marked ivy_slow run
-PROFILES = {"quick": (2, False), "ci": (6, True), "dev": (50, True)}
-#: what the marker says (registered in pytest_configure)
+PROFILES = {"quick": (2, False, False), "ci": (6, True, False), "dev": (50, True, True)}
+#: what the markers say (registered in pytest_configure)
 SLOW_MARK = "ivy_slow: a slow test of the conformance kit (skipped by the quick profile)"
+LONG_MARK = "ivy_long: a long test, a whole example program per backend (run by the dev profile only)"
 
 
 def _register_hypothesis_profiles() -> bool:
@@ -75,7 +77,7 @@ def _register_hypothesis_profiles() -> bool:
     except ImportError:
         return False
     quiet = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
-    for name, (examples, _) in PROFILES.items():
+    for name, (examples, _, _) in PROFILES.items():
         settings.register_profile(
             name,
             max_examples=examples,
@@ -161,6 +163,7 @@ def pytest_configure(config: pytest.Config) -> None:
         # Before jax is imported: the reference dtypes include 64-bit ones.
         os.environ.setdefault("JAX_ENABLE_X64", "1")
     config.addinivalue_line("markers", SLOW_MARK)
+    config.addinivalue_line("markers", LONG_MARK)
     name = _profile_name(config)
     if name not in PROFILES:
         raise pytest.UsageError(
@@ -196,6 +199,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 def pytest_runtest_setup(item: pytest.Item) -> None:
     if item.get_closest_marker("ivy_slow") is not None and not PROFILES[_profile_name(item.config)][1]:
         pytest.skip("a slow test: the quick profile skips it (--ivy-profile ci or dev runs it)")
+    if item.get_closest_marker("ivy_long") is not None and not PROFILES[_profile_name(item.config)][2]:
+        # (the ci profile is the test command's, which must finish in 20 minutes)
+        pytest.skip("a long test: only the dev profile runs it (--ivy-profile dev, or HYPOTHESIS_PROFILE=dev)")
 
 
 @pytest.hookimpl(hookwrapper=True)
