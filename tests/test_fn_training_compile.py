@@ -168,3 +168,31 @@ def test_fn_training_compile_runs_eagerly_where_the_compiler_crashes(autodiff, m
 
     with pytest.raises(ValueError, match="the function's own error"):  # raised eagerly too: raised
         ivy.compile(own_error)(x)
+
+
+def test_fn_training_compile_a_reshaping_model_inside_a_compiled_gradient(autodiff):
+    """A step that differentiates through ``Reshape`` compiles and equals the eager step (on torch,
+    dynamo broke its graph on the layer's size check, and a graph break inside the step's
+    ``torch.func.grad`` then failed to compile)."""
+    backend = autodiff
+    options = _compile_option(backend)
+    options = options if isinstance(options, dict) else {}
+    layers = lambda: (ivy.Linear(4, 6), ivy.Reshape((2, 3)), ivy.Tanh(), ivy.Flatten(), ivy.Linear(6, 2))  # noqa: E731
+    model, ref = ivy.Sequential(*layers(), backend=backend), ivy.Sequential(*layers(), backend=backend)
+    ref.v = ivy.Container.from_flat_dict(
+        {k: to_native(backend, native_to_numpy(backend, a)) for k, a in model.v.to_flat_dict().items()}
+    )
+    x, y = to_native(backend, X[:8]), to_native(backend, Y[:8])
+    ce = ivy.CrossEntropyLoss(from_logits=True)
+
+    def step(m: Any, o: Any, x: Any, y: Any) -> Any:
+        loss, grads = ivy.execute_with_gradients(lambda v: ce(y, m(x, v=v)), m.v)
+        m.v = o.step(m.v, grads)
+        return loss
+
+    compiled, opt, ref_opt = ivy.compile(step, **options), ivy.SGD(0.1), ivy.SGD(0.1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # no fallback to eager
+        got = [float(ivy.to_scalar(compiled(model, opt, x, y))) for _ in range(2)]
+    want = [float(ivy.to_scalar(step(ref, ref_opt, x, y))) for _ in range(2)]
+    np.testing.assert_allclose(got, want, rtol=1e-5)

@@ -97,8 +97,14 @@ class Reshape(Module):
         Module.__init__(self, **kwargs)
 
     def _forward(self, x: Any) -> Any:
-        size = math.prod(int(d) for d in x.shape[1:])
-        known = math.prod(d for d in self.target_shape if d != -1)
+        # plain loops: torch.compile (dynamo) breaks its graph on a generator passed to math.prod,
+        # and a graph break inside a differentiated step (torch.func.grad) fails to compile
+        size = 1
+        for d in x.shape[1:]:
+            size *= int(d)
+        known = 1
+        for d in self.target_shape:
+            known *= d if d != -1 else 1
         if (-1 not in self.target_shape and known != size) or (-1 in self.target_shape and size % max(known, 1)):
             raise ValueError(
                 f"Reshape: a sample of shape {tuple(x.shape[1:])} ({size} elements) cannot take the "
