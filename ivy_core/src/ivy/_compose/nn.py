@@ -6,7 +6,14 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ..plugin_kit._checks import axis_index, axis_tuple, check_integer_indices, check_probability, host_bounds
+from ..plugin_kit._checks import (
+    axis_index,
+    axis_tuple,
+    check_integer_indices,
+    check_probability,
+    host_bounds,
+    rnn_layers,
+)
 from ..plugin_kit._nn import bilinear_sample_layout
 from . import composes, index_dtype
 
@@ -342,14 +349,6 @@ def _split4(xp: Any, z: Any) -> tuple[Any, Any, Any, Any]:
     return z[..., :n], z[..., n : 2 * n], z[..., 2 * n : 3 * n], z[..., 3 * n :]
 
 
-def _layer_count(op: str, n: int, lengths: set[int]) -> None:
-    """Per-layer sequences and the states' leading axis must agree on the number of layers."""
-    if lengths != {n}:
-        raise ValueError(
-            f"{op}: per-layer weights and initial states disagree on the number of layers: {sorted(lengths | {n})}"
-        )
-
-
 @composes
 def lstm_update(
     xp: Any,
@@ -393,10 +392,7 @@ def lstm(
     recurrent_biases: Sequence[Any] | None = None,
 ) -> tuple[Any, tuple[Any, Any]]:
     n = len(kernels)
-    lengths = {len(recurrent_kernels), init_h.shape[0], init_c.shape[0]}
-    lengths |= {len(biases)} if biases is not None else set()
-    lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
-    _layer_count("lstm", n, lengths)
+    rnn_layers("lstm", (init_h, init_c), kernels, recurrent_kernels, biases, recurrent_biases)
     hs_out, hs_last, cs_last = x, [], []
     for layer in range(n):
         hs_out, (h, c) = lstm_update(
@@ -458,10 +454,7 @@ def gru(
     recurrent_biases: Sequence[Any] | None = None,
 ) -> tuple[Any, Any]:
     n = len(kernels)
-    lengths = {len(recurrent_kernels), init_h.shape[0]}
-    lengths |= {len(biases)} if biases is not None else set()
-    lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
-    _layer_count("gru", n, lengths)
+    rnn_layers("gru", (init_h,), kernels, recurrent_kernels, biases, recurrent_biases)
     hs_out, hs_last = x, []
     for layer in range(n):
         hs_out, h = gru_update(

@@ -32,7 +32,8 @@ Argument checks
     loop variables): one wording of each error, called by the plugins whose framework would not
     refuse the input itself. :func:`scan_inputs` and :func:`scan_step` (``scan``'s inputs and
     each step's result, checked), :func:`scan_loop` (``scan`` as a Python loop, for eager
-    backends).
+    backends); :func:`rnn_layers` (a stack of recurrent layers' per-layer weights and states
+    agree on the number of layers).
 
 Speed
     :func:`fastpath`: the framework's function called from C for plain calls;
@@ -83,6 +84,7 @@ from ._checks import (
     host_memory,
     known_true,
     one_truth,
+    rnn_layers,
 )
 from ._devices import device_kinds, refresh_device_kinds
 from ._fastpath import fastpath
@@ -132,6 +134,7 @@ __all__ = [
     "scan_inputs",
     "scan_step",
     "scan_loop",
+    "rnn_layers",
     "channels_last",
     "ntuple",
     "padding_pairs",

@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 __all__ = [
+    "rnn_layers",
     "axis_index",
     "axis_tuple",
     "check_probability",
@@ -277,3 +278,27 @@ def check_carry(old: Sequence[Any], new: Any, op: str = "while_loop") -> tuple[A
                 f"where it has shape {tuple(a.shape)} and dtype {a.dtype}: each step must keep both"
             )
     return new
+
+
+def rnn_layers(
+    op: str,
+    states: Sequence[Any],
+    kernels: Sequence[Any],
+    recurrent_kernels: Sequence[Any],
+    biases: Sequence[Any] | None,
+    recurrent_biases: Sequence[Any] | None,
+) -> tuple[list[Any], list[Any]]:
+    """The per-layer biases of a stack of recurrent layers (a list each, ``None`` per layer where
+    not given), checked: the weights, the biases given and the initial ``states`` (one slice a
+    layer along their first axis) agree on the number of layers."""
+    n = len(kernels)
+    lengths = {len(recurrent_kernels), *(s.shape[0] for s in states)}
+    lengths |= {len(biases)} if biases is not None else set()
+    lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
+    if lengths != {n}:
+        raise ValueError(
+            f"{op}: per-layer weights and initial states disagree on the number of layers: {sorted(lengths | {n})}"
+        )
+    return (list(biases) if biases is not None else [None] * n), (
+        list(recurrent_biases) if recurrent_biases is not None else [None] * n
+    )

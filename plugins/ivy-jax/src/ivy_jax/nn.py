@@ -33,6 +33,7 @@ from ivy.plugin_kit import (
     conv_family,
     conv_transpose_family,
     pool_family,
+    rnn_layers,
 )
 
 from ._bounds import check_indices
@@ -510,18 +511,6 @@ def _gru_stack(x: _Array, h0: _Array, ks: Any, rks: Any, bs: Any, rbs: Any) -> A
     return x, jnp.stack(hs_last)
 
 
-def _per_layer(op: str, init_h: _Array, ks: Any, rks: Any, bs: Any, rbs: Any) -> tuple[list[Any], list[Any]]:
-    n = len(ks)
-    lengths = {len(rks), init_h.shape[0]}
-    lengths |= {len(bs)} if bs is not None else set()
-    lengths |= {len(rbs)} if rbs is not None else set()
-    if lengths != {n}:
-        raise ValueError(
-            f"{op}: per-layer weights and initial states disagree on the number of layers: {sorted(lengths | {n})}"
-        )
-    return (list(bs) if bs is not None else [None] * n), (list(rbs) if rbs is not None else [None] * n)
-
-
 def lstm_update(
     x: _Array,
     init_h: _Array,
@@ -551,12 +540,7 @@ def lstm(
     biases: Sequence[_Array] | None = None,
     recurrent_biases: Sequence[_Array] | None = None,
 ) -> tuple[_Array, tuple[_Array, _Array]]:
-    bs, rbs = _per_layer("lstm", init_h, kernels, recurrent_kernels, biases, recurrent_biases)
-    if init_c.shape[0] != len(kernels):
-        raise ValueError(
-            f"lstm: per-layer weights and initial states disagree on the number of layers: "
-            f"{sorted({len(kernels), init_c.shape[0]})}"
-        )
+    bs, rbs = rnn_layers("lstm", (init_h, init_c), kernels, recurrent_kernels, biases, recurrent_biases)
     if x.ndim != 3 or init_h.ndim != 3 or init_c.ndim != 3:
         return _compose("lstm")(
             x, init_h, init_c, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases
@@ -589,7 +573,7 @@ def gru(
     biases: Sequence[_Array] | None = None,
     recurrent_biases: Sequence[_Array] | None = None,
 ) -> tuple[_Array, _Array]:
-    bs, rbs = _per_layer("gru", init_h, kernels, recurrent_kernels, biases, recurrent_biases)
+    bs, rbs = rnn_layers("gru", (init_h,), kernels, recurrent_kernels, biases, recurrent_biases)
     if x.ndim != 3 or init_h.ndim != 3:
         return _compose("gru")(x, init_h, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases)
     return _gru_stack(x, init_h, list(kernels), list(recurrent_kernels), bs, rbs)

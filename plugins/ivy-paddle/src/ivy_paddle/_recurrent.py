@@ -7,29 +7,14 @@ torch's layout and gate orders (LSTM ``i, f, g, o``; GRU ``r, z, n``: Ivy's)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from ivy.plugin_kit import composed
+from ivy.plugin_kit import composed, rnn_layers
 
 from . import gradients as _gradients
 from ._framework import Tensor, paddle
 from ._helpers import _C_ops
 
 __all__ = ["lstm_update", "lstm", "gru_update", "gru"]
-
-
-def _per_layer(
-    op: str, n_states: set[int], kernels: Sequence[Tensor], recurrent_kernels: Sequence[Tensor], biases: Any, rbs: Any
-) -> tuple[list[Any], list[Any]]:
-    n = len(kernels)
-    lengths = {len(recurrent_kernels), *n_states}
-    lengths |= {len(biases)} if biases is not None else set()
-    lengths |= {len(rbs)} if rbs is not None else set()
-    if lengths != {n}:
-        raise ValueError(
-            f"{op}: per-layer weights and initial states disagree on the number of layers: {sorted(lengths | {n})}"
-        )
-    return (list(biases) if biases is not None else [None] * n), (list(rbs) if rbs is not None else [None] * n)
 
 
 def _fusable(x: Tensor, states: Sequence[Tensor], state_ndim: int, *weights: Tensor | None) -> bool:
@@ -119,8 +104,7 @@ def lstm(
     biases: Sequence[Tensor] | None = None,
     recurrent_biases: Sequence[Tensor] | None = None,
 ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
-    n_states = {init_h.shape[0], init_c.shape[0]}
-    bs, rbs = _per_layer("lstm", n_states, kernels, recurrent_kernels, biases, recurrent_biases)
+    bs, rbs = rnn_layers("lstm", (init_h, init_c), kernels, recurrent_kernels, biases, recurrent_biases)
     if not _fusable(x, (init_h, init_c), 3, *kernels, *recurrent_kernels, *bs, *rbs):
         return composed("lstm", "paddle")(
             x, init_h, init_c, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases
@@ -157,7 +141,7 @@ def gru(
     biases: Sequence[Tensor] | None = None,
     recurrent_biases: Sequence[Tensor] | None = None,
 ) -> tuple[Tensor, Tensor]:
-    bs, rbs = _per_layer("gru", {init_h.shape[0]}, kernels, recurrent_kernels, biases, recurrent_biases)
+    bs, rbs = rnn_layers("gru", (init_h,), kernels, recurrent_kernels, biases, recurrent_biases)
     if not _fusable(x, (init_h,), 3, *kernels, *recurrent_kernels, *bs, *rbs):
         return composed("gru", "paddle")(
             x, init_h, kernels, recurrent_kernels, biases=biases, recurrent_biases=recurrent_biases

@@ -25,6 +25,7 @@ from ivy.plugin_kit import (
     conv_transpose_family,
     fastpath,
     pool_family,
+    rnn_layers,
 )
 
 from ._dtypes import FLOATS, PARTIAL, native
@@ -517,15 +518,7 @@ def lstm(
     recurrent_biases: Sequence[Tensor] | None = None,
 ) -> tuple[Tensor, tuple[Tensor, Tensor]]:
     n = len(kernels)
-    lengths = {len(recurrent_kernels), init_h.shape[0], init_c.shape[0]}
-    lengths |= {len(biases)} if biases is not None else set()
-    lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
-    if lengths != {n}:
-        raise ValueError(
-            f"lstm: per-layer weights and init_h/init_c disagree on the number of layers: {sorted(lengths | {n})}"
-        )
-    bs = list(biases) if biases is not None else [None] * n
-    rbs = list(recurrent_biases) if recurrent_biases is not None else [None] * n
+    bs, rbs = rnn_layers("lstm", (init_h, init_c), kernels, recurrent_kernels, biases, recurrent_biases)
     dt = x.dtype
     if (
         x.ndim != 3
@@ -539,27 +532,6 @@ def lstm(
     params, has_b = _rnn_params(kernels, recurrent_kernels, bs, rbs)
     hs, h, c = torch.lstm(x, (init_h, init_c), params, has_b, n, 0.0, _train(), False, True)
     return hs, (h, c)
-
-
-def _layers_checked(
-    op: str,
-    init_h: Tensor,
-    kernels: Sequence[Tensor],
-    recurrent_kernels: Sequence[Tensor],
-    biases: Sequence[Tensor] | None,
-    recurrent_biases: Sequence[Tensor] | None,
-) -> tuple[list[Tensor | None], list[Tensor | None]]:
-    n = len(kernels)
-    lengths = {len(recurrent_kernels), init_h.shape[0]}
-    lengths |= {len(biases)} if biases is not None else set()
-    lengths |= {len(recurrent_biases)} if recurrent_biases is not None else set()
-    if lengths != {n}:
-        raise ValueError(
-            f"{op}: per-layer weights and initial states disagree on the number of layers: {sorted(lengths | {n})}"
-        )
-    bs: list[Tensor | None] = list(biases) if biases is not None else [None] * n
-    rbs: list[Tensor | None] = list(recurrent_biases) if recurrent_biases is not None else [None] * n
-    return bs, rbs
 
 
 def gru_update(
@@ -594,7 +566,7 @@ def gru(
     biases: Sequence[Tensor] | None = None,
     recurrent_biases: Sequence[Tensor] | None = None,
 ) -> tuple[Tensor, Tensor]:
-    bs, rbs = _layers_checked("gru", init_h, kernels, recurrent_kernels, biases, recurrent_biases)
+    bs, rbs = rnn_layers("gru", (init_h,), kernels, recurrent_kernels, biases, recurrent_biases)
     dt = x.dtype
     if (
         x.ndim != 3
