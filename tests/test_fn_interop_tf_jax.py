@@ -340,6 +340,9 @@ def test_fn_interop_jax_to_native_module_gives_params_and_a_pure_apply(backend):
     want = _np_fc(A.init_weights("fc"), x)
     _close(np.asarray(apply(params, jnp.asarray(x))), want)
     _close(np.asarray(jax.jit(apply)(params, jnp.asarray(x))), want)
+    # NumPy inputs, as any JAX function takes them
+    assert isinstance(apply(params, x), jax.Array)
+    _close(np.asarray(apply(params, x)), want)
     assert jax.tree_util.tree_structure(params) == jax.tree_util.tree_structure(model.v)
     assert ivy.jax.to_native_module is not None and ivy.jax.from_native_module is not None
 
@@ -402,6 +405,7 @@ def test_fn_interop_jax_apply_with_state_returns_the_new_buffers(backend):
     assert state.key_chains() == ["layers/1/running_mean", "layers/1/running_var"]
     out, new_state = jax.jit(apply)(params, state, jnp.asarray(x))
     _close(np.asarray(out), (h - h.mean(0)) / np.sqrt(h.var(0) + 1e-5), rtol=1e-4, atol=1e-5)
+    _close(np.asarray(apply(params, state, x)[0]), np.asarray(out), rtol=1e-5, atol=1e-6)  # NumPy input
     _close(np.asarray(new_state["layers/1/running_mean"]), 0.2 * h.mean(0), rtol=1e-5)
     _close(np.asarray(new_state["layers/1/running_var"]), 0.8 + 0.2 * h.var(0, ddof=1), rtol=1e-5)
     _close(np.asarray(model.state["layers/1/running_mean"]), np.zeros(4), rtol=0, atol=0)  # pure

@@ -60,13 +60,25 @@ def _flat(params: Any) -> dict[str, Any]:
     return c.to_flat_dict()
 
 
+def _jax_inputs(args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, Any]:
+    """NumPy arrays among the inputs as JAX arrays, as a JAX function takes them (the Ivy model
+    would otherwise see arrays of two frameworks in one call)."""
+    import numpy as np
+
+    def leaf(x: Any) -> Any:
+        return jax.numpy.asarray(x) if isinstance(x, (np.ndarray, np.generic)) else x
+
+    return jax.tree_util.tree_map(leaf, (args, kwargs))
+
+
 def to_native_module(module: Module, /, *, with_state: bool = False) -> tuple[Any, ...]:
     """``(params, apply)`` for the Ivy module ``module`` (see the module docstring).
 
     ``apply(params, *args, **kwargs)`` runs ``module(*args, v=params, **kwargs)``, with the
     module's state as it is when ``apply`` runs; with ``with_state=True`` the result is
     ``(params, state, apply)`` and ``apply(params, state, *args, **kwargs)`` returns
-    ``(out, new_state)``. The module itself is not changed by ``apply``.
+    ``(out, new_state)``. The module itself is not changed by ``apply``. Like any JAX function,
+    ``apply`` takes NumPy arrays among its inputs too.
     """
     variables, buffers = module_variables(module)
     params = Container.from_flat_dict(variables)
@@ -74,12 +86,14 @@ def to_native_module(module: Module, /, *, with_state: bool = False) -> tuple[An
     if with_state:
 
         def apply_with_state(params: Any, state: Any, *args: Any, **kwargs: Any) -> tuple[Any, Container]:
+            args, kwargs = _jax_inputs(args, kwargs)
             out, new = call_with_variables(module, _flat(params), _flat(state) if state else {}, *args, **kwargs)
             return out, Container.from_flat_dict(new)
 
         return params, Container.from_flat_dict(buffers), apply_with_state
 
     def apply(params: Any, *args: Any, **kwargs: Any) -> Any:
+        args, kwargs = _jax_inputs(args, kwargs)
         # the module's own buffers are read (not updated): apply is a pure function of params
         out, _ = call_with_variables(module, _flat(params), module.state.to_flat_dict(), *args, **kwargs)
         return out
