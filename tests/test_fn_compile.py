@@ -503,6 +503,33 @@ def test_torch_guards_on_ivy_internals_dropped_user_guards_kept(backend, monkeyp
     np.testing.assert_allclose(_np(backend, c(*bigger)), _np(backend, native(*bigger)), rtol=1e-6, atol=1e-7)
 
 
+def test_torch_guards_on_state_in_the_kits_modules_are_kept(backend):
+    """The kit's test modules are under ``ivy.testing`` but hold state like a user's module (an
+    optimizer in a class attribute whose step counter a compiled step changes): their guards
+    stay, those on Ivy's own modules go."""
+    if backend != "torch":
+        pytest.skip("dynamo guards")
+    from types import SimpleNamespace
+
+    import ivy.testing.suite.test_fn_compile_state as kit_module
+    from ivy_torch._compile import drop_ivy_guards
+
+    def entry(name, value):
+        return SimpleNamespace(name=name, has_value=True, value=value, orig_guard=SimpleNamespace(create_fn=None))
+
+    kit = "G['__import_ivy_dot_testing_dot_suite_dot_test_fn_compile_state']"
+    entries = [
+        entry(kit, kit_module),
+        entry(f"{kit}._Registry.opt._step_count", 1),
+        entry("G['__import_ivy_dot_testing']", sys.modules["ivy.testing"]),
+        entry("G['__import_ivy_dot__dispatch']", sys.modules["ivy._dispatch"]),
+        entry("G['__import_ivy_dot__dispatch'].__dict__['_TABLES']", {}),
+        entry("G['__import_ivy_torch']", sys.modules["ivy_torch"]),
+        entry("G['__import_ivy']", ivy),
+    ]
+    assert drop_ivy_guards(entries) == [True, True, True, False, False, False, False]
+
+
 def test_torch_mode_option_still_reaches_torch_compile(backend):
     if backend != "torch":
         pytest.skip("torch.compile option")

@@ -24,9 +24,12 @@ from ivy.plugin import hookimpl
 
 __all__ = ["ivy_compile"]
 
-# Source names dynamo gives Ivy's modules and the Python functions behind the C dispatchers.
-_IVY_SOURCE = re.compile(r"__import_ivy(_torch)?(_dot_\w+)?'\]|\.__ivy_python__\b")
-_IVY_MODULE = re.compile(r"ivy(_torch)?(\.|$)")
+# Source names dynamo gives Ivy's modules and the Python functions behind the C dispatchers. Not
+# ``ivy.testing``'s: its test modules hold state of their own (optimizers, counters) that a
+# compiled step reads and changes, like any user module: their guards stay, or a counter the step
+# changes would be replayed from the first compile.
+_IVY_SOURCE = re.compile(r"__import_ivy(_torch)?(?!_dot_testing(_dot_|'))(_dot_\w+)?'\]|\.__ivy_python__\b")
+_IVY_MODULE = re.compile(r"(?!ivy\.testing(\.|$))ivy(_torch)?(\.|$)")
 
 
 def _is_ivy_object(value: Any) -> bool:
