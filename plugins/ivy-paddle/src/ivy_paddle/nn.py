@@ -178,20 +178,6 @@ def _depthwise(
     return _conv_call(x, w, s, pads, d, cl, bias, groups=filters.shape[-1])
 
 
-def _crop_or_pad(y: Tensor, axis: int, lo: int, size: int) -> Tensor:
-    """y[lo : lo + size] along ``axis``, zero-padded at the end where it runs past y."""
-    have = y.shape[axis]
-    end = min(lo + size, have)
-    if lo or end != have:
-        y = paddle.slice(y, [axis], [lo], [end])
-    extra = size - (end - lo)
-    if extra > 0:
-        shape = list(y.shape)
-        shape[axis] = extra
-        y = paddle.concat([y, paddle.zeros(shape, dtype=y.dtype)], axis)
-    return y
-
-
 def _conv_t(
     x: Tensor,
     filters: Tensor,
@@ -206,12 +192,21 @@ def _conv_t(
     w = filters.transpose(_PERM[n])  # [*k, d_out, d_in] -> [d_in, d_out, *k], paddle's transposed layout
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
-    # the full transposed convolution, then remove `lo` at the start and crop or zero-pad the end
-    y = _CONV_T[n](x, w, stride=list(s), padding=0, dilation=list(d), data_format=_PD_FORMAT[(n, cl)])
+    # The full transposed convolution less `lo` positions at the start, cropped or extended at the
+    # end to `outs`, all by paddle: its padding crops, its output_padding extends (positions no
+    # input reaches: zeros, then the bias). The kit has checked `outs` (at most stride - 1 past the
+    # full output), the range paddle's kernel takes. A slice to crop instead costs, in its
+    # gradient, as much as the convolution's on CPU.
     first = 1 if cl else 2
+    padding: list[int] = []
+    extend: list[int] = []
     for i, (o, (lo, _)) in enumerate(zip(outs, pads)):
-        y = _crop_or_pad(y, first + i, lo, o)
-    # after the crop: positions zero-padded at the end get the bias too
+        hi = (x.shape[first + i] - 1) * s[i] + d[i] * (filters.shape[i] - 1) + 1 - lo - o
+        padding += [lo, max(hi, 0)]
+        extend.append(max(-hi, 0))
+    y = _CONV_T[n](
+        x, w, stride=list(s), padding=padding, output_padding=extend, dilation=list(d), data_format=_PD_FORMAT[(n, cl)]
+    )
     return _add_bias(y, bias, cl)
 
 

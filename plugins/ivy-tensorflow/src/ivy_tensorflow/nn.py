@@ -33,6 +33,7 @@ from ivy.plugin_kit import (
 
 from . import _dtypes as D
 from ._helpers import ints, scalar, tensor
+from ._recurrent import gru, gru_update, lstm, lstm_update
 
 __all__ = [
     # primitives
@@ -68,6 +69,10 @@ __all__ = [
     "embedding",
     "one_hot",
     "scaled_dot_product_attention",
+    "lstm_update",
+    "lstm",
+    "gru_update",
+    "gru",
 ]
 
 

@@ -140,6 +140,9 @@ TRANSPOSE_CASES = [
     (3, (2, 3, 2), (2, 2, 3), (2, 1, 2), "SAME", 1, None),
     (3, (2, 2, 3), (3, 2, 2), 2, [(1, 1), (0, 0), (2, 1)], 1, (4, 4, 4)),
     (3, (2, 3, 2), (2, 2, 2), 1, "VALID", (2, 1, 2), None),
+    # outputs past the full transposed convolution (by up to stride - 1: zeros there, then the bias)
+    (2, (3, 3), (2, 2), 3, "VALID", 1, (9, 10)),
+    (3, (2, 2, 2), (2, 2, 2), (2, 3, 2), "VALID", (2, 1, 1), (5, 6, 5)),
 ]
 
 
