@@ -431,6 +431,20 @@ def test_fn_losses_broadcast_dtype_and_bad_reduction(to_native, to_numpy):
         ivy.mse_loss(to_native(yt), to_native(yp), reduction="avg")
 
 
+@covers("batch_norm")
+def test_fn_batch_norm_batch_statistics_of_data_far_from_zero(to_native, to_numpy):
+    """float32 channels of mean 1e3 and spread 1: the variance of the deviations from the mean (a
+    variance from E[x^2] - E[x]^2, 1e6 - 1e6 in float32, is off by percents there)."""
+    r = np.random.default_rng(22)
+    x = (1e3 + r.normal(size=(8, 4, 4, 3))).astype(np.float32)
+    zeros, ones = to_native(np.zeros(3, np.float32)), to_native(np.ones(3, np.float32))
+    y, _, v = ivy.batch_norm(to_native(x), zeros, ones, training=True, momentum=1.0)
+    x64 = x.astype(np.float64)
+    bm, bv = x64.mean(axis=(0, 1, 2)), x64.var(axis=(0, 1, 2))
+    _close(to_numpy(v), x64.var(axis=(0, 1, 2), ddof=1), 1e-3)
+    _close(to_numpy(y), (x64 - bm) / np.sqrt(bv + 1e-5), 1e-3)
+
+
 # ---------------------------------------------------------------------------- gradients of layers
 
 
