@@ -303,9 +303,10 @@ class IvyHookSpecs:
         """Return ``fn`` compiled by the framework ``backend`` (or None if not this plugin's).
 
         Returning ``fn`` itself says the backend has no compiler (NumPy); ``options`` are the
-        caller's compiler options, passed through. ``fn`` may carry two attributes a compiler
+        caller's compiler options, passed through. ``fn`` may carry attributes a compiler
         can use: ``__ivy_source__`` (it is a program emitted from an :class:`ivy.Graph`:
-        straight-line calls of the backend) and ``__ivy_signature__`` (``fn`` takes ``*args,
+        straight-line calls of the backend) with ``__ivy_ops__`` (a frozenset of the names of
+        the ops it calls, subgraphs' included), and ``__ivy_signature__`` (``fn`` takes ``*args,
         **kwargs`` and passes them on to a function of this signature: a compiler that binds
         each call to the signature, as ``tf.function`` does, binds faster to this one). A third,
         ``__ivy_private_call__``, says that only Ivy calls the result (a training step whose

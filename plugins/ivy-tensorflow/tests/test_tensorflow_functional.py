@@ -313,6 +313,51 @@ def test_tensorflow_compile_hook_only_for_tensorflow_and_options_pass_through():
         fn(t([1, 2], tf.int32))  # the input signature was passed through
 
 
+def _elementwise(x):  # ten kinds of element-wise, indexing and reduction op: XLA fuses them
+    y = ivy.where(x > 0, ivy.sqrt(ivy.abs(x)), ivy.exp(x) - 1.0)
+    y = ivy.set_item(y, (0,), ivy.maximum(y[0], y[1]))
+    return ivy.sum(y * ivy.tanh(x), axis=-1) / ivy.max(ivy.abs(x))
+
+
+def _np_elementwise(x):
+    y = np.where(x > 0, np.sqrt(np.abs(x)), np.exp(x) - 1.0)
+    y[0] = np.maximum(y[0], y[1])
+    return np.sum(y * np.tanh(x), axis=-1) / np.max(np.abs(x))
+
+
+def test_tensorflow_emitted_programs_use_xla_where_it_pays():
+    """A program emitted from an ivy.Graph runs under XLA (``jit_compile=True``) when it is made
+    of element-wise, indexing and reduction ops; with a convolution it runs on TensorFlow's own
+    kernels; where XLA cannot compile it it runs plainly, the same result; a caller's
+    ``jit_compile`` is kept."""
+    from ivy_tensorflow._compile import _XlaFirst
+
+    x = np.random.default_rng(63).normal(size=(4, 5))
+    prog = ivy.trace_graph(_elementwise, args=(t(x),)).to("tensorflow")
+    assert isinstance(prog, _XlaFirst)
+    close(prog(t(x)), _np_elementwise(x.copy()), 1e-9)
+    assert prog._fn is prog._xla  # compiled by XLA on the first call
+    x2 = np.random.default_rng(64).normal(size=(4, 5))
+    close(prog(t(x2)), _np_elementwise(x2.copy()), 1e-9)
+
+    def with_conv(a, w):
+        return ivy.relu(ivy.conv2d(a, w, 1, "SAME")) * 2.0 + ivy.exp(-a) - ivy.sqrt(ivy.abs(a)) / 3.0
+
+    a, w = (t(v) for v in (np.ones((1, 5, 5, 1)), np.ones((3, 3, 1, 1))))
+    assert not isinstance(ivy.trace_graph(with_conv, args=(a, w)).to("tensorflow"), _XlaFirst)
+
+    def host(v):  # tf.numpy_function: a host call XLA cannot compile
+        return tf.numpy_function(np.sort, [v], tf.float64) * 2.0
+
+    v = t(np.random.default_rng(65).normal(size=8))
+    prog = _XlaFirst(tf.function(host, jit_compile=True), tf.function(host))
+    close(prog(v), 2.0 * np.sort(npa(v)), 0)
+    assert prog._fn is prog._plain  # XLA could not compile it: tf.function runs it, from then on
+    close(prog(v), 2.0 * np.sort(npa(v)), 0)
+    g = ivy.trace_graph(_elementwise, args=(t(x),))
+    assert not isinstance(g.to("tensorflow", options={"jit_compile": False}), _XlaFirst)
+
+
 def test_tensorflow_compile_of_a_threaded_step_calls_its_concrete_functions():
     """A program only Ivy calls (``__ivy_private_call__``: a training step's threaded state) runs
     its traced concrete functions directly: same results as tf.function's, a trace per new

@@ -52,6 +52,7 @@ def _guarded(fn: Callable[..., Any], backend: _registry.Backend) -> Callable[...
     source = getattr(fn, "__ivy_source__", None)
     if source is not None:  # a program emitted from an ivy.Graph: compilers may treat it so
         guarded.__ivy_source__ = source  # type: ignore[attr-defined]
+        guarded.__ivy_ops__ = getattr(fn, "__ivy_ops__", frozenset())  # type: ignore[attr-defined]
     try:  # what guarded passes its arguments to (see the ivy_compile hook's contract)
         guarded.__ivy_signature__ = inspect.signature(fn)  # type: ignore[attr-defined]
     except (TypeError, ValueError):  # a callable without a signature: compilers see *args

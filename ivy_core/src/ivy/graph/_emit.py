@@ -344,6 +344,7 @@ def function(
     fn.__qualname__ = name
     fn.__doc__ = f"The graph {g.name!r} emitted for the {backend.name!r} backend."
     fn.__ivy_source__ = src
+    fn.__ivy_ops__ = frozenset(n.op for n in g.walk())  # (the op names the graph's nodes call)
     return fn
 
 
@@ -395,6 +396,7 @@ def emit(
     run.__name__ = eager.__name__
     run.__doc__ = eager.__doc__
     run.__ivy_source__ = program.__ivy_source__  # type: ignore[attr-defined]
+    run.__ivy_ops__ = program.__ivy_ops__  # type: ignore[attr-defined]
     return run
 
 

@@ -240,16 +240,65 @@ def _advanced(x: Any, query: Any) -> Any:
     return out
 
 
+def _slice_spec(query: Any) -> tuple[list[int], list[int], list[int], int, int, int, int] | None:
+    """``(begin, end, strides, begin_mask, end_mask, ellipsis_mask, shrink_axis_mask)`` of a query
+    of Python ints, slices of Python ints and at most one ``...`` (TF's strided-slice form of it),
+    or None for any other query."""
+    items = query if type(query) is tuple else (query,)
+    begin: list[int] = []
+    end: list[int] = []
+    strides: list[int] = []
+    masks = [0, 0, 0, 0]  # begin, end, ellipsis, shrink
+    for i, q in enumerate(items):
+        bit = 1 << i
+        if q is Ellipsis:
+            if masks[2]:
+                return None
+            masks[2] |= bit
+            begin.append(0), end.append(0), strides.append(1)
+        elif type(q) is int:
+            masks[3] |= bit  # (the end is unused for a shrunk axis, -1 included)
+            begin.append(q), end.append(q + 1), strides.append(1)
+        elif type(q) is slice and all(type(b) is int or b is None for b in (q.start, q.stop, q.step)):
+            if q.step == 0:
+                return None
+            masks[0] |= bit if q.start is None else 0
+            masks[1] |= bit if q.stop is None else 0
+            begin.append(q.start or 0), end.append(q.stop or 0), strides.append(q.step or 1)
+        else:
+            return None
+    return (begin, end, strides, *masks)  # type: ignore[return-value]
+
+
 def set_item(x: Any, query: Any, val: Any, /) -> Any:
-    # the positions x[query] selects, as flat indices, then one scatter (differentiable in x and val)
     x = tensor(x) if not isinstance(x, _TENSORS) else x
     if isinstance(x, tf.Variable):
         x = x.read_value()
-    shape = tf.shape(x, out_type=D.I64)
-    pos = get_item(tf.reshape(tf.range(tf.size(x, out_type=D.I64)), shape), query)
     v = tensor(val) if not isinstance(val, _TENSORS) else val
     if v.dtype != x.dtype:
         v = astype(v, x.dtype, copy=False)
+    spec = _slice_spec(query)
+    if spec is not None:
+        # ints and slices: TF's strided-slice update writes just the part, and its gradient is
+        # the part's (the general path below builds and scatters flat indices of all of x: a
+        # loop of 48 such updates of one row ran 7x slower than kornia's own on torch)
+        target = get_item(x, query)  # (the query's checks, and the shape the value fills)
+        begin, end, strides, bm, em, ellipsis, shrink = spec
+        return tf.raw_ops.TensorStridedSliceUpdate(
+            input=x,
+            begin=begin,
+            end=end,
+            strides=strides,
+            value=tf.broadcast_to(v, tf.shape(target)),
+            begin_mask=bm,
+            end_mask=em,
+            ellipsis_mask=ellipsis,
+            new_axis_mask=0,
+            shrink_axis_mask=shrink,
+        )
+    # the positions x[query] selects, as flat indices, then one scatter (differentiable in x and val)
+    shape = tf.shape(x, out_type=D.I64)
+    pos = get_item(tf.reshape(tf.range(tf.size(x, out_type=D.I64)), shape), query)
     v = tf.broadcast_to(v, tf.shape(pos))
     flat = tf.tensor_scatter_nd_update(tf.reshape(x, [-1]), tf.reshape(pos, [-1, 1]), tf.reshape(v, [-1]))
     return tf.reshape(flat, shape)
