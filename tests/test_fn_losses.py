@@ -748,3 +748,28 @@ def test_fn_losses_reject_bad_settings(backend):
         ivy.losses.focal(nat["b"], to_native(backend, BIN_LOGITS), gamma=-1.0)
     with pytest.raises(ValueError, match=r"^categorical_focal: alpha must be in \[0, 1\], got 1.5$"):
         ivy.losses.categorical_focal(nat["l"], nat["z"], alpha=1.5)
+
+
+@pytest.mark.parametrize("bad", [-1, C])
+def test_fn_losses_integer_labels_outside_the_classes_raise(backend, bad):
+    """A label outside [0, C) raises IndexError (torch's rule), from logits or probabilities and
+    in nll: a negative one would otherwise pick a class from the end, silently."""
+    labels = LABELS.copy()
+    labels[2] = bad
+    z = to_native(backend, LOGITS)
+    y = to_native(backend, labels)
+    for call in (
+        lambda: ivy.losses.cross_entropy(y, z, from_logits=True),
+        lambda: ivy.losses.cross_entropy(y, z),
+        lambda: ivy.losses.nll(y, z),
+        lambda: ivy.losses.cross_entropy(y, z, from_logits=True, weight=np.ones(C, np.float32)),
+    ):
+        with pytest.raises(IndexError):
+            call()
+    ok = labels.copy()
+    ok[2] = -100
+    got = ivy.losses.cross_entropy(to_native(backend, ok), z, from_logits=True, ignore_index=-100, reduction="sum")
+    keep = ok != -100
+    logp = LOGITS - np.log(np.exp(LOGITS).sum(-1, keepdims=True))
+    want = -logp[np.arange(N)[keep], ok[keep]].sum()
+    np.testing.assert_allclose(native_to_numpy(backend, got), want, rtol=1e-5)

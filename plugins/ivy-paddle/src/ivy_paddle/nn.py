@@ -75,6 +75,7 @@ __all__ = [
     "l1_loss",
     "huber_loss",
     "binary_cross_entropy",
+    "sparse_cross_entropy",
     "scaled_dot_product_attention",
     "lstm_update",
     "lstm",
@@ -727,3 +728,45 @@ def binary_cross_entropy(
         # paddle's stable form max(z, 0) - z t + log1p(exp(-|z|)) is the spec's
         return F.binary_cross_entropy_with_logits(pred, true, reduction=reduction)
     return _compose("binary_cross_entropy")(true, pred, epsilon=epsilon, from_logits=from_logits, reduction=reduction)
+
+
+#: paddle ignores the labels equal to its ignore_index (-100 by default): the spec ignores none
+#: and raises for every label outside [0, C), so the one ignored is int64's least (never a class)
+_NO_LABEL = -(2**63)
+
+
+def sparse_cross_entropy(
+    true: Tensor,
+    pred: Tensor,
+    /,
+    *,
+    axis: int = -1,
+    epsilon: float = 1e-7,
+    from_logits: bool = False,
+    reduction: str = "mean",
+) -> Tensor:
+    a = axis_index(axis, max(getattr(pred, "ndim", 0), 1), "sparse_cross_entropy")
+    if not (
+        from_logits
+        and isinstance(true, Tensor)
+        and isinstance(pred, Tensor)
+        and pred.ndim >= 2
+        and pred.dtype in (paddle.float32, paddle.float64)
+        and true.dtype in (paddle.int32, paddle.int64, paddle.int16, paddle.int8, paddle.uint8)
+        and list(true.shape) == list(pred.shape[:a] + pred.shape[a + 1 :])
+        and reduction in ("mean", "sum", "none")
+    ):
+        return _compose("sparse_cross_entropy")(
+            true, pred, axis=axis, epsilon=epsilon, from_logits=from_logits, reduction=reduction
+        )
+    # the log-softmax of this plugin (exact; paddle's fused cross_entropy floors the log-probability
+    # at -64), then paddle's nll_loss: one op and one backward for the pick and the reduction, half
+    # the time of the four ops they are otherwise (take_along_axis, a squeeze, a negation, a mean)
+    logp = log_softmax(pred, axis=a)
+    logp = logp if a == 1 else paddle.moveaxis(logp, a, 1)
+    try:
+        return F.nll_loss(logp, true.astype(paddle.int64), ignore_index=_NO_LABEL, reduction=reduction)
+    except ValueError as e:  # paddle's InvalidArgument
+        if "out of bounds" not in str(e):
+            raise
+        raise IndexError(f"ivy.sparse_cross_entropy: a label is out of range [0, {pred.shape[a]})") from None

@@ -255,18 +255,21 @@ def _slice_spec(query: Any) -> tuple[list[int], list[int], list[int], int, int, 
             if masks[2]:
                 return None
             masks[2] |= bit
-            begin.append(0), end.append(0), strides.append(1)
+            b, e, st = 0, 0, 1
         elif type(q) is int:
             masks[3] |= bit  # (the end is unused for a shrunk axis, -1 included)
-            begin.append(q), end.append(q + 1), strides.append(1)
-        elif type(q) is slice and all(type(b) is int or b is None for b in (q.start, q.stop, q.step)):
+            b, e, st = q, q + 1, 1
+        elif type(q) is slice and all(type(v) is int or v is None for v in (q.start, q.stop, q.step)):
             if q.step == 0:
                 return None
             masks[0] |= bit if q.start is None else 0
             masks[1] |= bit if q.stop is None else 0
-            begin.append(q.start or 0), end.append(q.stop or 0), strides.append(q.step or 1)
+            b, e, st = q.start or 0, q.stop or 0, q.step or 1
         else:
             return None
+        begin.append(b)
+        end.append(e)
+        strides.append(st)
     return (begin, end, strides, *masks)  # type: ignore[return-value]
 
 
