@@ -122,8 +122,10 @@ def _conv(
     n = len(s)
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
-    if groups == 1 and _tiny_output(x, w, s, pads, d, cl) and _on_cpu(x):
-        return _biased(_conv_as_matmul(x, w, s, pads, d, cl), bias, cl)
+    if groups == 1 and x.dtype in (jnp.float32, jnp.float64):
+        outs = _out_sizes(x, w.shape[:n], s, pads, d, cl)
+        if _tiny(outs) and _on_cpu(x):
+            return _biased(_conv_as_matmul(x, w, s, pads, d, cl, outs), bias, cl)
     y = lax.conv_general_dilated(
         x, w, s, pads, rhs_dilation=d, dimension_numbers=_dims(n, cl, _SPATIAL[n] + "IO"), feature_group_count=groups
     )
@@ -137,17 +139,12 @@ def _out_sizes(
     return [(x.shape[first + i] + lo + hi - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i, (lo, hi) in enumerate(pads)]
 
 
-def _tiny_output(
-    x: _Array, w: _Array, s: Sequence[int], pads: Sequence[tuple[int, int]], d: Sequence[int], cl: bool
-) -> bool:
+def _tiny(outs: Sequence[int]) -> bool:
     """Whether a dense convolution's output is at most 2 positions along every spatial axis (the
-    window covers about all of the input: a deep CNN's last stages on small images), for float32
-    and float64. XLA's CPU backend runs these through a rewrite that flips the kernel on every
-    call: 512 channels at 2x2, a batch of 2: 17.7 ms against 0.34 ms as one product (torch: 0.8
-    ms), 40 ms against 1.7 ms with the gradient; at 4x4 and more XLA's own is as fast or faster."""
-    if x.dtype not in (jnp.float32, jnp.float64):
-        return False
-    outs = _out_sizes(x, w.shape[: len(s)], s, pads, d, cl)
+    window covers about all of the input: a deep CNN's last stages on small images). XLA's CPU
+    backend runs these through a rewrite that flips the kernel on every call: 512 channels at
+    2x2, a batch of 2: 17.7 ms against 0.34 ms as one product (torch: 0.8 ms), 40 ms against
+    1.7 ms with the gradient; at 4x4 and more XLA's own is as fast or faster."""
     return all(0 < o <= 2 for o in outs)
 
 
@@ -159,7 +156,13 @@ def _on_cpu(x: _Array) -> bool:
 
 
 def _conv_as_matmul(
-    x: _Array, w: _Array, s: tuple[int, ...], pads: list[tuple[int, int]], d: tuple[int, ...], cl: bool
+    x: _Array,
+    w: _Array,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    outs: Sequence[int],
 ) -> _Array:
     """A dense convolution as one matrix product: the padded input's strided slice for each
     window position, side by side on the channel axis ([N, *out, positions * in]), times the
@@ -169,10 +172,8 @@ def _conv_as_matmul(
         x = jnp.moveaxis(x, 1, -1)
     cfg = [(0, 0, 0)] + [(lo, hi, 0) for lo, hi in pads] + [(0, 0, 0)]
     xp = lax.pad(x, jnp.zeros((), x.dtype), cfg)
-    k = w.shape[:n]
-    outs = [(xp.shape[1 + i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(n)]
     cols = []
-    for tap in np.ndindex(*k):
+    for tap in np.ndindex(*w.shape[:n]):
         start = [0, *(t * di for t, di in zip(tap, d)), 0]
         limit = [xp.shape[0], *(st + (o - 1) * si + 1 for st, o, si in zip(start[1:], outs, s)), xp.shape[-1]]
         cols.append(lax.slice(xp, start, limit, [1, *s, 1]))

@@ -675,12 +675,11 @@ def sparse_cross_entropy(
     from_logits: bool = False,
     reduction: str = "mean",
 ) -> Tensor:
-    if not (from_logits and isinstance(true, Tensor) and isinstance(pred, Tensor) and pred.dtype in FLOATS):
-        return _compose("sparse_cross_entropy")(
-            true, pred, axis=axis, epsilon=epsilon, from_logits=from_logits, reduction=reduction
-        )
-    a = axis_index(axis, pred.ndim, "sparse_cross_entropy")
-    if true.dtype not in _LABELS or tuple(true.shape) != tuple(pred.shape[:a] + pred.shape[a + 1 :]):
+    fused = from_logits and isinstance(true, Tensor) and isinstance(pred, Tensor) and pred.dtype in FLOATS
+    if fused:
+        a = axis_index(axis, pred.ndim, "sparse_cross_entropy")
+        fused = true.dtype in _LABELS and tuple(true.shape) == tuple(pred.shape[:a] + pred.shape[a + 1 :])
+    if not fused:
         return _compose("sparse_cross_entropy")(
             true, pred, axis=axis, epsilon=epsilon, from_logits=from_logits, reduction=reduction
         )
