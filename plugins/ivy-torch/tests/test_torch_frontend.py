@@ -64,12 +64,13 @@ def test_parameters_and_buffers_are_lifted_by_key_chain() -> None:
     )
 
 
-def test_convolution_weights_keep_torchs_layout_and_are_permuted_in_the_graph() -> None:
+def test_convolution_weights_keep_torchs_layout_and_go_to_the_convolution_as_they_are() -> None:
     model = ConvBN().eval()
     graph = _to_graph(model, _x(2, 4, 8, 8))
     assert tuple(graph.params["conv/weight"].shape) == (6, 4, 3, 3)  # OIHW, as in the state dict
     text = str(graph)
-    assert "permute_dims(conv_weight, (2, 3, 1, 0))" in text and "data_format='NCHW'" in text
+    assert "filter_format='OIHW'" in text and "data_format='NCHW'" in text
+    assert "permute_dims(conv_weight" not in text  # (a copy of every weight on every call)
 
 
 @pytest.mark.parametrize("groups", [1, 2, 6])

@@ -7,7 +7,10 @@ Layouts: ``N`` is the batch axis, ``C`` the channel axis and ``W``, ``H``, ``D``
 (width, height, depth); ``data_format`` names the layout of the input and output arrays, channel
 last (``"NWC"``, ``"NHWC"``, ``"NDHWC"``, the default) or channel first (``"NCW"``, ``"NCHW"``,
 ``"NCDHW"``). Filters have the same layout whatever ``data_format`` is: the spatial axes first,
-then the channel axes.
+then the channel axes. The convolutions ``conv1d``/``conv2d``/``conv3d`` also take filters in the
+channel-first layout of torch and paddle (``filter_format="OIHW"``: output channels, input
+channels, then the window), so that a model's weights kept in that layout need no permutation on
+every call; ``I`` and ``O`` stand for the input and output channels.
 
 Convolutions take an optional ``bias`` of one value per output channel, added along the channel
 axis of ``data_format`` (fused into the framework's convolution where it has one); it never
@@ -63,12 +66,13 @@ def conv1d(
     data_format: Literal["NWC", "NCW"] = "NWC",
     dilations: int | Sequence[int] = 1,
     bias: Array | None = None,
+    filter_format: Literal["WIO", "OIW"] = "WIO",
 ) -> Array:
     """1-D convolution (cross-correlation, as in every deep-learning framework; no flip).
 
     Args:
         x: input of shape ``[batch, w, d_in]`` for ``"NWC"``, ``[batch, d_in, w]`` for ``"NCW"``.
-        filters: ``[fw, d_in, d_out]``.
+        filters: ``[fw, d_in, d_out]`` (``[d_out, d_in, fw]`` with ``filter_format="OIW"``).
         strides: stride of the window, an int or a sequence of one int.
         padding: ``"SAME"``, ``"VALID"``, an int, or a sequence of one ``(lo, hi)`` pair (see the
             module docstring).
@@ -76,6 +80,7 @@ def conv1d(
         dilations: spacing between filter taps (1: contiguous), an int or a sequence of one int.
         bias: ``[d_out]``, added to every output position along the channel axis of
             ``data_format``, or ``None`` for none.
+        filter_format: the layout of ``filters``: ``"WIO"`` (the default) or ``"OIW"``.
 
     Returns:
         An array of shape ``[batch, w_out, d_out]`` (``"NWC"``) or ``[batch, d_out, w_out]``
@@ -94,13 +99,14 @@ def conv2d(
     data_format: Literal["NHWC", "NCHW"] = "NHWC",
     dilations: int | Sequence[int] = 1,
     bias: Array | None = None,
+    filter_format: Literal["HWIO", "OIHW"] = "HWIO",
 ) -> Array:
     """2-D convolution (cross-correlation; no flip).
 
     Args:
         x: input of shape ``[batch, h, w, d_in]`` for ``"NHWC"``, ``[batch, d_in, h, w]`` for
             ``"NCHW"``.
-        filters: ``[fh, fw, d_in, d_out]``.
+        filters: ``[fh, fw, d_in, d_out]`` (``[d_out, d_in, fh, fw]`` with ``filter_format="OIHW"``).
         strides: stride of the window, an int (both axes) or a sequence ``(sh, sw)``.
         padding: ``"SAME"``, ``"VALID"``, an int, or a sequence of two ``(lo, hi)`` pairs (height,
             then width; see the module docstring).
@@ -108,6 +114,7 @@ def conv2d(
         dilations: spacing between filter taps, an int (both axes) or a sequence ``(dh, dw)``.
         bias: ``[d_out]``, added to every output position along the channel axis of
             ``data_format``, or ``None`` for none.
+        filter_format: the layout of ``filters``: ``"HWIO"`` (the default) or ``"OIHW"``.
 
     Returns:
         An array of shape ``[batch, h_out, w_out, d_out]`` (``"NHWC"``) or
@@ -126,13 +133,14 @@ def conv3d(
     data_format: Literal["NDHWC", "NCDHW"] = "NDHWC",
     dilations: int | Sequence[int] = 1,
     bias: Array | None = None,
+    filter_format: Literal["DHWIO", "OIDHW"] = "DHWIO",
 ) -> Array:
     """3-D convolution (cross-correlation; no flip).
 
     Args:
         x: input of shape ``[batch, depth, h, w, d_in]`` for ``"NDHWC"``,
             ``[batch, d_in, depth, h, w]`` for ``"NCDHW"``.
-        filters: ``[fd, fh, fw, d_in, d_out]``.
+        filters: ``[fd, fh, fw, d_in, d_out]`` (``[d_out, d_in, fd, fh, fw]`` with ``filter_format="OIDHW"``).
         strides: stride of the window, an int (all axes) or a sequence ``(sd, sh, sw)``.
         padding: ``"SAME"``, ``"VALID"``, an int, or a sequence of three ``(lo, hi)`` pairs (depth,
             height, width; see the module docstring).
@@ -140,6 +148,7 @@ def conv3d(
         dilations: spacing between filter taps, an int (all axes) or a sequence ``(dd, dh, dw)``.
         bias: ``[d_out]``, added to every output position along the channel axis of
             ``data_format``, or ``None`` for none.
+        filter_format: the layout of ``filters``: ``"DHWIO"`` (the default) or ``"OIDHW"``.
 
     Returns:
         An array of shape ``[batch, depth_out, h_out, w_out, d_out]`` (``"NDHWC"``) or

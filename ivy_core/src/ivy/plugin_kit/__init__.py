@@ -14,9 +14,9 @@ Dtype promotion
     Ivy's rules outside it, written once; plugins derive their tables from it.
 
 Neural-network argument normalisation
-    :func:`channels_last`, :func:`ntuple`, :func:`padding_pairs`, :func:`check_bias` and
-    :func:`add_channel_bias` (a convolution's bias), :func:`bilinear_sample_layout` (the checked
-    axes of ``ivy.bilinear_sample``), and the op families
+    :func:`channels_last` and :func:`filters_last` (data and filter layouts), :func:`ntuple`,
+    :func:`padding_pairs`, :func:`check_bias` and :func:`add_channel_bias` (a convolution's bias),
+    :func:`bilinear_sample_layout` (the checked axes of ``ivy.bilinear_sample``), and the op families
     :func:`conv_family`, :func:`conv_transpose_family`, :func:`pool_family` (the 1-3-d ops with
     the spec's signatures, from one N-d function), and the types of those N-d functions,
     :class:`ConvND`, :class:`ConvTransposeND`, :class:`PoolND`, :class:`AvgPoolND` (their arguments
@@ -99,6 +99,7 @@ from ._nn import (
     check_bias,
     conv_family,
     conv_transpose_family,
+    filters_last,
     ntuple,
     padding_pairs,
     pool_family,
@@ -136,6 +137,7 @@ __all__ = [
     "scan_loop",
     "rnn_layers",
     "channels_last",
+    "filters_last",
     "ntuple",
     "padding_pairs",
     "check_bias",

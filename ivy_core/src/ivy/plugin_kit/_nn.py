@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "channels_last",
+    "filters_last",
     "ntuple",
     "padding_pairs",
     "check_bias",
@@ -24,6 +25,22 @@ __all__ = [
 ]
 
 _LAYOUTS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
+_FILTER_LAYOUTS = {1: ("WIO", "OIW"), 2: ("HWIO", "OIHW"), 3: ("DHWIO", "OIDHW")}
+
+
+def filters_last(filter_format: str, n: int) -> bool:
+    """Whether ``filter_format`` is the channels-last filter layout of ``n`` spatial dimensions
+    (``"HWIO"`` for 2-d) rather than the channels-first one (``"OIHW"``).
+
+    Raises:
+        ValueError: ``filter_format`` is neither layout of ``n`` dimensions.
+    """
+    last, first = _FILTER_LAYOUTS[n]
+    if filter_format == last:
+        return True
+    if filter_format == first:
+        return False
+    raise ValueError(f"filter_format must be {last!r} or {first!r} for {n}-D, got {filter_format!r}")
 
 
 def channels_last(data_format: str, n: int) -> bool:
@@ -330,6 +347,7 @@ def conv_family(
     fused_bias: bool = False,
     no_cache: Callable[[], bool] | None = None,
     depthwise: bool = False,
+    conv_nd_oi: ConvND | None = None,
 ) -> dict[str, Callable[..., Any]]:
     """``conv1d``/``conv2d``/``conv3d`` with the spec's signatures, from one N-d convolution.
 
@@ -341,6 +359,11 @@ def conv_family(
     ``conv_nd`` (a framework convolution with a bias argument), otherwise it is added to the
     result with :func:`add_channel_bias`.
 
+    Filters given channels first (``filter_format="OIHW"``...) go to ``conv_nd_oi``, the same
+    convolution taking filters ``[d_out, d_in, *window]`` (a framework whose own layout that is
+    calls it without permuting them); without one they are permuted to ``[*window, d_in, d_out]``
+    (``ivy.permute_dims``) for ``conv_nd``.
+
     The normalised arguments are worked out once per signature (shapes, layout, strides,
     padding, dilations) and kept, so that a layer called again with the same ones costs one
     dictionary look-up. ``no_cache``: called on every call, where it returns true the arguments
@@ -349,62 +372,114 @@ def conv_family(
 
     ``depthwise=True`` builds ``depthwise_conv{n}d`` instead (``dims=(2,)`` for the spec's
     ``depthwise_conv2d``): ``conv_nd`` then receives filters ``[*window, channels]``, one filter
-    per channel, and the bias has one value per channel.
+    per channel, and the bias has one value per channel (no ``filter_format``).
     """
     out: dict[str, Callable[..., Any]] = {}
     for n in dims:
-        default = _LAYOUTS[n][0]
         name = f"depthwise_conv{n}d" if depthwise else f"conv{n}d"
+        common = _conv_common(conv_nd, conv_nd_oi, n, name, fused_bias, no_cache)
+        default, filters_default = _LAYOUTS[n][0], _FILTER_LAYOUTS[n][0]
+        if depthwise:
 
-        def conv(
-            x: Any,
-            filters: Any,
-            strides: Any,
-            padding: Any,
-            /,
-            *,
-            data_format: str = default,
-            dilations: Any = 1,
-            bias: Any = None,
-            _n: int = n,
-            _name: str = name,
-        ) -> Any:
-            xs, fs = x.shape, filters.shape
-            if isinstance(xs, list):  # paddle's shapes are lists, which a key cannot hold
-                xs, fs = tuple(xs), tuple(fs)
-            key, got = _cache_get(
-                (
-                    _name,
-                    _n,
-                    xs,
-                    fs,
-                    data_format,
-                    strides,
-                    type(strides),
-                    padding,
-                    type(padding),
-                    dilations,
-                    type(dilations),
-                ),
-                no_cache,
-            )
-            if got is None:
-                last = channels_last(data_format, _n)
-                s, d = ntuple(strides, _n, "strides"), ntuple(dilations, _n, "dilations")
-                k = [int(f) for f in filters.shape[:_n]]
-                pads = padding_pairs(padding, _n, _spatial(x, _n, last), _effective(k, d), s)
-                got = _cache_put(key, (s, pads, d, last))
-            s, pads, d, last = got
-            if bias is not None:
-                check_bias(bias, int(filters.shape[-1]), _name)
-            if fused_bias:
-                return conv_nd(x, filters, s, pads, d, last, bias)
-            y = conv_nd(x, filters, s, pads, d, last)
-            return y if bias is None else add_channel_bias(y, bias, last)
+            def depthwise_conv(
+                x: Any,
+                filters: Any,
+                strides: Any,
+                padding: Any,
+                /,
+                *,
+                data_format: str = default,
+                dilations: Any = 1,
+                bias: Any = None,
+                _common: Callable[..., Any] = common,
+            ) -> Any:
+                return _common(x, filters, strides, padding, data_format, dilations, bias, True)
 
-        conv.__name__ = conv.__qualname__ = name
-        out[name] = conv
+            op = depthwise_conv
+
+        else:
+
+            def conv(
+                x: Any,
+                filters: Any,
+                strides: Any,
+                padding: Any,
+                /,
+                *,
+                data_format: str = default,
+                dilations: Any = 1,
+                bias: Any = None,
+                filter_format: str = filters_default,
+                _common: Callable[..., Any] = common,
+                _default: str = filters_default,
+                _n: int = n,
+            ) -> Any:
+                last_f = True if filter_format == _default else filters_last(filter_format, _n)
+                return _common(x, filters, strides, padding, data_format, dilations, bias, last_f)
+
+            op = conv
+        op.__name__ = op.__qualname__ = name
+        out[name] = op
     return out
+
+
+def _conv_common(
+    conv_nd: ConvND,
+    conv_nd_oi: ConvND | None,
+    n: int,
+    name: str,
+    fused_bias: bool,
+    no_cache: Callable[[], bool] | None,
+) -> Callable[..., Any]:
+    """The body of one op of :func:`conv_family`, given whether the filters are channels last."""
+    perm = (*range(2, n + 2), 1, 0)  # [d_out, d_in, *window] -> [*window, d_in, d_out]
+
+    def common(
+        x: Any, filters: Any, strides: Any, padding: Any, data_format: str, dilations: Any, bias: Any, last_f: bool
+    ) -> Any:
+        xs, fs = x.shape, filters.shape
+        if isinstance(xs, list):  # paddle's shapes are lists, which a key cannot hold
+            xs, fs = tuple(xs), tuple(fs)
+        key, got = _cache_get(
+            (
+                name,
+                n,
+                xs,
+                fs,
+                data_format,
+                strides,
+                type(strides),
+                padding,
+                type(padding),
+                dilations,
+                type(dilations),
+                last_f,
+            ),
+            no_cache,
+        )
+        if got is None:
+            last = channels_last(data_format, n)
+            s, d = ntuple(strides, n, "strides"), ntuple(dilations, n, "dilations")
+            k = [int(f) for f in (filters.shape[:n] if last_f else filters.shape[2:])]
+            pads = padding_pairs(padding, n, _spatial(x, n, last), _effective(k, d), s)
+            got = _cache_put(key, (s, pads, d, last))
+        s, pads, d, last = got
+        if bias is not None:
+            check_bias(bias, int(filters.shape[-1] if last_f else filters.shape[0]), name)
+        fn = conv_nd
+        if not last_f:
+            if conv_nd_oi is not None:
+                fn = conv_nd_oi
+            else:
+                import ivy  # (the plugin's own permute_dims, through dispatch)
+
+                filters = ivy.permute_dims(filters, perm)
+        if fused_bias:
+            return fn(x, filters, s, pads, d, last, bias)
+        y = fn(x, filters, s, pads, d, last)
+        return y if bias is None else add_channel_bias(y, bias, last)
+
+    return common
 
 
 def _transpose_args(

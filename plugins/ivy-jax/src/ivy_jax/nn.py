@@ -132,6 +132,28 @@ def _conv(
     return _biased(y, bias, cl)
 
 
+def _conv_oi(
+    x: _Array,
+    w: _Array,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    bias: _Array | None = None,
+) -> _Array:
+    """:func:`_conv` with filters [out, in, *window] (a transpiled torch model's parameters),
+    taken as they lie: a permutation of them would be a copy of every weight on every call."""
+    n = len(s)
+    if w.dtype != x.dtype:
+        w = w.astype(x.dtype)
+    if x.dtype in (jnp.float32, jnp.float64):
+        outs = _out_sizes(x, w.shape[2:], s, pads, d, cl)
+        if _tiny(outs) and _on_cpu(x):
+            return _biased(_conv_as_matmul(x, w, s, pads, d, cl, outs, filters_last=False), bias, cl)
+    y = lax.conv_general_dilated(x, w, s, pads, rhs_dilation=d, dimension_numbers=_dims(n, cl, "OI" + _SPATIAL[n]))
+    return _biased(y, bias, cl)
+
+
 def _out_sizes(
     x: _Array, k: Sequence[int], s: Sequence[int], pads: Sequence[tuple[int, int]], d: Sequence[int], cl: bool
 ) -> list[int]:
@@ -163,21 +185,29 @@ def _conv_as_matmul(
     d: tuple[int, ...],
     cl: bool,
     outs: Sequence[int],
+    filters_last: bool = True,
 ) -> _Array:
     """A dense convolution as one matrix product: the padded input's strided slice for each
     window position, side by side on the channel axis ([N, *out, positions * in]), times the
-    filters as a [positions * in, out] matrix (their [*k, in, out] layout, row-major)."""
+    filters as a [positions * in, out] matrix (their [*k, in, out] layout, row-major). Filters
+    [out, in, *k] (``filters_last=False``) are an [out, in * positions] matrix as they lie: the
+    slices are then ordered channel by channel ([N, *out, in * positions])."""
     n = len(s)
     if not cl:
         x = jnp.moveaxis(x, 1, -1)
     cfg = [(0, 0, 0)] + [(lo, hi, 0) for lo, hi in pads] + [(0, 0, 0)]
     xp = lax.pad(x, jnp.zeros((), x.dtype), cfg)
     cols = []
-    for tap in np.ndindex(*w.shape[:n]):
+    for tap in np.ndindex(*(w.shape[:n] if filters_last else w.shape[2:])):
         start = [0, *(t * di for t, di in zip(tap, d)), 0]
         limit = [xp.shape[0], *(st + (o - 1) * si + 1 for st, o, si in zip(start[1:], outs, s)), xp.shape[-1]]
         cols.append(lax.slice(xp, start, limit, [1, *s, 1]))
-    y = jnp.matmul(jnp.concatenate(cols, axis=-1), w.reshape(-1, w.shape[-1]))
+    if filters_last:
+        y = jnp.matmul(jnp.concatenate(cols, axis=-1), w.reshape(-1, w.shape[-1]))
+    else:
+        patches = jnp.stack(cols, axis=-1)  # [N, *out, in, positions]
+        patches = patches.reshape(*patches.shape[:-2], -1)
+        y = lax.dot_general(patches, w.reshape(w.shape[0], -1), (((patches.ndim - 1,), (1,)), ((), ())))
     return y if cl else jnp.moveaxis(y, -1, 1)
 
 
@@ -312,7 +342,7 @@ def _avg_pool(
 
 
 _FAMILY = {
-    **conv_family(_conv, fused_bias=True),
+    **conv_family(_conv, fused_bias=True, conv_nd_oi=_conv_oi),
     **conv_family(_depthwise, (2,), fused_bias=True, depthwise=True),
     **conv_transpose_family(_conv_t, fused_bias=True),
     **pool_family(_max_pool, _avg_pool),

@@ -166,6 +166,18 @@ def _conv(
     return _conv_call(x, filters.transpose(_PERM[len(s)]), s, pads, d, cl, bias)
 
 
+def _conv_oi(
+    x: Tensor,
+    filters: Tensor,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    bias: Tensor | None = None,
+) -> Tensor:
+    return _conv_call(x, filters, s, pads, d, cl, bias)  # paddle's own [out, in, *window]
+
+
 def _depthwise(
     x: Tensor,
     filters: Tensor,
@@ -304,7 +316,7 @@ def _avg_pool(
 
 
 _FAMILY = {
-    **conv_family(_conv, fused_bias=True),
+    **conv_family(_conv, fused_bias=True, conv_nd_oi=_conv_oi),
     **conv_family(_depthwise, (2,), fused_bias=True, depthwise=True),
     **conv_transpose_family(_conv_t, fused_bias=True),
     **pool_family(_max_pool, _avg_pool),

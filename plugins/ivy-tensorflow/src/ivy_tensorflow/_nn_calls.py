@@ -4,12 +4,14 @@ layout are worked out once when a graph is emitted, so each call is the raw TF o
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import tensorflow as tf
 from tensorflow.python.ops import gen_nn_ops as gn
 
 from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import filters_last as _filters_last
 from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import padding_pairs as _pads
 from ivy.plugin_kit import specializer
@@ -39,10 +41,24 @@ def _in_layout(call: Callable[..., Any], cl: bool) -> Callable[..., Any]:
 
 @specializer(nn.conv2d)
 def _conv2d(
-    x: Any, filters: Any, strides: Any, padding: Any, /, *, data_format: str = "NHWC", dilations: Any = 1
+    x: Any,
+    filters: Any,
+    strides: Any,
+    padding: Any,
+    /,
+    *,
+    data_format: str = "NHWC",
+    dilations: Any = 1,
+    filter_format: str = "HWIO",
 ) -> Callable[..., Any] | None:
     if x.dtype != filters.dtype or x.dtype not in _FLOATS:
         return None
+    if not _filters_last(filter_format, 2):
+        # TF's convolutions take [h, w, in, out] only: described so, transposed on each call
+        o, i, h, w = filters.shape
+        hwio = SimpleNamespace(shape=(h, w, i, o), dtype=filters.dtype)
+        call = _conv2d(x, hwio, strides, padding, data_format=data_format, dilations=dilations)
+        return None if call is None else (lambda x, f: call(x, tf.transpose(f, (2, 3, 1, 0))))
     s, d = _tuple(strides, 2, "strides"), _tuple(dilations, 2, "dilations")
     if any(v > 1 for v in d) and any(v > 1 for v in s):
         return None  # TF refuses both: the general path dilates the filter

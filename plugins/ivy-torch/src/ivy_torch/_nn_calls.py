@@ -5,11 +5,13 @@ so each call is the bare torch call."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
 
 import torch.nn.functional as F
 
 from ivy.plugin_kit import channels_last as _channel_last
+from ivy.plugin_kit import filters_last as _filters_last
 from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import padding_pairs as _pads
 from ivy.plugin_kit import specializer
@@ -75,8 +77,13 @@ def _conv(n: int) -> Callable[..., Any]:
         data_format: str = "NHWC",
         dilations: Any = 1,
         bias: Any = None,
+        filter_format: str | None = None,
     ) -> Callable[..., Any] | None:
         perm = _PERM[n]
+        if filter_format is not None and not _filters_last(filter_format, n):
+            # the framework's own [out, in, *window], described window-first for the checks
+            w = SimpleNamespace(shape=(*filters.shape[2:], filters.shape[1], filters.shape[0]), dtype=filters.dtype)
+            return _conv_call(n, x, w, strides, padding, data_format, dilations, lambda f: f, bias)
         return _conv_call(n, x, filters, strides, padding, data_format, dilations, lambda f: f.permute(perm), bias)
 
     return call

@@ -144,6 +144,18 @@ def _conv(
     return _conv_call(x, filters.permute(_PERM[len(strides)]), strides, pads, dilations, cl, bias)
 
 
+def _conv_oi(
+    x: Tensor,
+    filters: Tensor,
+    strides: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    dilations: tuple[int, ...],
+    cl: bool,
+    bias: Tensor | None = None,
+) -> Tensor:
+    return _conv_call(x, filters, strides, pads, dilations, cl, bias)  # torch's own [out, in, *window]
+
+
 def _depthwise(
     x: Tensor,
     filters: Tensor,
@@ -233,7 +245,7 @@ def _avg_pool(
 
 
 _FAMILY = {
-    **conv_family(_conv, fused_bias=True, no_cache=_compiling),
+    **conv_family(_conv, fused_bias=True, no_cache=_compiling, conv_nd_oi=_conv_oi),
     **conv_family(_depthwise, (2,), fused_bias=True, no_cache=_compiling, depthwise=True),
     **conv_transpose_family(_conv_t, fused_bias=True, no_cache=_compiling),
     **pool_family(_max_pool, _avg_pool, no_cache=_compiling),

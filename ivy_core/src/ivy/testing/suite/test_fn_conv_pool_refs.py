@@ -98,6 +98,42 @@ def test_fn_conv_layouts_and_per_axis_arguments(to_native, to_numpy, case, chann
     _close(to_numpy(got), _cf(want) if channel_first else want, 1e-9)
 
 
+FILTERS_FIRST = {1: "OIW", 2: "OIHW", 3: "OIDHW"}
+
+
+@covers("conv1d", "conv2d", "conv3d")
+@pytest.mark.parametrize("case", CONV_CASES, ids=lambda c: f"{c[0]}d-{_id(c[4])}-s{_id(c[3])}-d{_id(c[5])}")
+def test_fn_conv_filters_channels_first(to_native, to_numpy, case):
+    """torch's layout throughout: NC* data, [out, in, *window] filters (``filter_format``), a bias."""
+    n, sp, k, strides, padding, dil = case
+    r = np.random.default_rng(11)
+    x, w, b = r.normal(size=(2, *sp, 3)), r.normal(size=(*k, 3, 4)), r.normal(size=(4,))
+    s, d = _norm(strides, n), _norm(dil, n)
+    want = np_conv(x, w, s, _pads_of(padding, n, sp, [d[i] * (k[i] - 1) + 1 for i in range(n)], s), d) + b
+    oi = np.ascontiguousarray(np.transpose(w, (n + 1, n, *range(n))))
+    got = getattr(ivy, CONV[n])(
+        to_native(_cf(x)),
+        to_native(oi),
+        strides,
+        padding,
+        data_format=FMT[n][1],
+        dilations=dil,
+        bias=to_native(b),
+        filter_format=FILTERS_FIRST[n],
+    )
+    expect_dtype(got, "float64", f"ivy.{CONV[n]}")
+    _close(to_numpy(got), _cf(want), 1e-9)
+
+
+@covers("conv2d")
+def test_fn_conv_filter_format_errors(to_native):
+    x, oi = to_native(np.ones((1, 1, 4, 4))), to_native(np.ones((2, 1, 3, 3)))
+    with pytest.raises(ValueError, match="filter_format"):
+        ivy.conv2d(x, oi, 1, "SAME", data_format="NCHW", filter_format="IOHW")
+    with pytest.raises(ValueError, match="bias"):  # the bias is checked against O, the first axis
+        ivy.conv2d(x, oi, 1, "SAME", data_format="NCHW", filter_format="OIHW", bias=to_native(np.ones(3)))
+
+
 @covers("conv2d")
 def test_fn_conv2d_matches_scipy_correlate2d(to_native, to_numpy):
     r = np.random.default_rng(11)

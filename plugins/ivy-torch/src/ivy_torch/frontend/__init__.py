@@ -5,8 +5,8 @@ graph of ATen ops, decomposed to the Core ATen op set (with a few composites kep
 Ivy has the same op: ``linear``, ``scaled_dot_product_attention``, ``silu``...). The frontend
 interprets that graph with Ivy ops, one small rule per ATen op (the table in the ``_*.py``
 category modules), under the graph tracer, so the result is an Ivy graph of spec ops that any
-backend emits. Layout is kept: NCHW stays NCHW, convolution weights stay OIHW parameters and
-are permuted inside the graph.
+backend emits. Layout is kept: NCHW stays NCHW, convolution weights stay OIHW parameters, taken
+as they are by Ivy's convolutions (``filter_format``).
 
 Loaded by ``ivy.transpile`` through the plugin's ``ivy_register_frontends`` hook
 (``Frontend(name="torch", load="ivy_torch.frontend:load")``); importing it imports torch.

@@ -1,8 +1,9 @@
 """Convolutions, pooling, resampling and grid sampling, in torch's layout.
 
 Layout never changes: NCHW stays NCHW (Ivy's ops take ``data_format``), and torch's OIHW
-weights are permuted to Ivy's HWIO by a node inside the graph, so the parameter keeps torch's
-layout and name. Grouped convolutions that are neither plain nor depthwise are split per group
+weights go to the convolutions as they are (``filter_format="OIHW"``; a transposed
+convolution's are permuted to Ivy's layout by a node inside the graph), so the parameter keeps
+torch's layout and name. Grouped convolutions that are neither plain nor depthwise are split per group
 and concatenated.
 """
 
@@ -21,6 +22,7 @@ from ._rules import Out, Rule, const, dtype_name, ntuple, rule
 __all__ = ["TABLE"]
 
 _FORMATS = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
+_FILTERS = {1: "OIW", 2: "OIHW", 3: "OIDHW"}  # torch's weights, as they lie
 _CONV = {1: ivy.conv1d, 2: ivy.conv2d, 3: ivy.conv3d}
 _CONV_T = {1: ivy.conv1d_transpose, 2: ivy.conv2d_transpose, 3: ivy.conv3d_transpose}
 _MAX_POOL = {1: ivy.max_pool1d, 2: ivy.max_pool2d, 3: ivy.max_pool3d}
@@ -42,7 +44,9 @@ def _batched(x: Any, n: int) -> tuple[Any, bool]:
 
 def _conv(x: Any, weight: Any, bias: Any, stride: list[int], padding: list[int], dilation: list[int], n: int) -> Any:
     pads = [(p, p) for p in padding]
-    return _CONV[n](x, _to_hwio(weight, n), stride, pads, data_format=_FORMATS[n], dilations=dilation, bias=bias)
+    return _CONV[n](
+        x, weight, stride, pads, data_format=_FORMATS[n], dilations=dilation, bias=bias, filter_format=_FILTERS[n]
+    )
 
 
 def _conv_transpose(
@@ -88,9 +92,9 @@ def convolution(
     output_padding: Sequence[int],
     groups: int,
 ) -> Any:
-    """ivy.conv{1,2,3}d(_transpose) in NC* layout, weights permuted to HWIO inside the graph, the
-    bias as the op's ``bias=``; depthwise: ivy.depthwise_conv2d; other groups: split, convolve,
-    concat"""
+    """ivy.conv{1,2,3}d(_transpose) in NC* layout with torch's weights (filter_format="OIHW"; a
+    transposed convolution's permuted inside the graph), the bias as the op's ``bias=``;
+    depthwise: ivy.depthwise_conv2d; other groups: split, convolve, concat"""
     n = weight.ndim - 2
     stride, padding, dilation = ntuple(stride, n), ntuple(padding, n), ntuple(dilation, n)
     x, unbatched = _batched(x, n)
