@@ -16,6 +16,7 @@ Dtype promotion
 Neural-network argument normalisation
     :func:`channels_last` and :func:`filters_last` (data and filter layouts), :func:`ntuple`,
     :func:`padding_pairs`, :func:`check_bias` and :func:`add_channel_bias` (a convolution's bias),
+    :func:`tiny_conv_outputs` (a convolution that is one matrix product),
     :func:`bilinear_sample_layout` (the checked axes of ``ivy.bilinear_sample``), and the op families
     :func:`conv_family`, :func:`conv_transpose_family`, :func:`pool_family` (the 1-3-d ops with
     the spec's signatures, from one N-d function), and the types of those N-d functions,
@@ -103,6 +104,7 @@ from ._nn import (
     ntuple,
     padding_pairs,
     pool_family,
+    tiny_conv_outputs,
 )
 from ._scan import scan_inputs, scan_loop, scan_step
 from ._specialize import specializer
@@ -138,6 +140,7 @@ __all__ = [
     "rnn_layers",
     "channels_last",
     "filters_last",
+    "tiny_conv_outputs",
     "ntuple",
     "padding_pairs",
     "check_bias",

@@ -34,6 +34,7 @@ from ivy.plugin_kit import (
     conv_transpose_family,
     pool_family,
     rnn_layers,
+    tiny_conv_outputs,
 )
 
 from ._bounds import check_indices
@@ -123,8 +124,11 @@ def _conv(
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
     if groups == 1 and x.dtype in (jnp.float32, jnp.float64):
-        outs = _out_sizes(x, w.shape[:n], s, pads, d, cl)
-        if _tiny(outs) and _on_cpu(x):
+        # XLA's CPU backend runs these through a rewrite that flips the kernel on every call: 512
+        # channels at 2x2, a batch of 2: 17.7 ms against 0.34 ms as one product (torch: 0.8 ms),
+        # 40 ms against 1.7 ms with the gradient; at 4x4 and more XLA's own is as fast or faster
+        outs = tiny_conv_outputs(x, w.shape[:n], s, pads, d, cl)
+        if outs is not None and _on_cpu(x):
             return _biased(_conv_as_matmul(x, w, s, pads, d, cl, outs), bias, cl)
     y = lax.conv_general_dilated(
         x, w, s, pads, rhs_dilation=d, dimension_numbers=_dims(n, cl, _SPATIAL[n] + "IO"), feature_group_count=groups
@@ -147,27 +151,11 @@ def _conv_oi(
     if w.dtype != x.dtype:
         w = w.astype(x.dtype)
     if x.dtype in (jnp.float32, jnp.float64):
-        outs = _out_sizes(x, w.shape[2:], s, pads, d, cl)
-        if _tiny(outs) and _on_cpu(x):
+        outs = tiny_conv_outputs(x, w.shape[2:], s, pads, d, cl)  # (see _conv)
+        if outs is not None and _on_cpu(x):
             return _biased(_conv_as_matmul(x, w, s, pads, d, cl, outs, filters_last=False), bias, cl)
     y = lax.conv_general_dilated(x, w, s, pads, rhs_dilation=d, dimension_numbers=_dims(n, cl, "OI" + _SPATIAL[n]))
     return _biased(y, bias, cl)
-
-
-def _out_sizes(
-    x: _Array, k: Sequence[int], s: Sequence[int], pads: Sequence[tuple[int, int]], d: Sequence[int], cl: bool
-) -> list[int]:
-    first = 1 if cl else 2
-    return [(x.shape[first + i] + lo + hi - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i, (lo, hi) in enumerate(pads)]
-
-
-def _tiny(outs: Sequence[int]) -> bool:
-    """Whether a dense convolution's output is at most 2 positions along every spatial axis (the
-    window covers about all of the input: a deep CNN's last stages on small images). XLA's CPU
-    backend runs these through a rewrite that flips the kernel on every call: 512 channels at
-    2x2, a batch of 2: 17.7 ms against 0.34 ms as one product (torch: 0.8 ms), 40 ms against
-    1.7 ms with the gradient; at 4x4 and more XLA's own is as fast or faster."""
-    return all(0 < o <= 2 for o in outs)
 
 
 def _on_cpu(x: _Array) -> bool:

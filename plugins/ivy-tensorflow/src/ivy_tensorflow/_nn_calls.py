@@ -14,7 +14,7 @@ from ivy.plugin_kit import channels_last as _channel_last
 from ivy.plugin_kit import filters_last as _filters_last
 from ivy.plugin_kit import ntuple as _tuple
 from ivy.plugin_kit import padding_pairs as _pads
-from ivy.plugin_kit import specializer
+from ivy.plugin_kit import specializer, tiny_conv_outputs
 
 from . import nn
 from .nn import _TO_FIRST, _TO_LAST
@@ -56,6 +56,12 @@ def _conv2d(
     if not _filters_last(filter_format, 2):
         # TF's convolutions take [h, w, in, out] only: described so, transposed on each call
         o, i, h, w = filters.shape
+        s, d = _tuple(strides, 2, "strides"), _tuple(dilations, 2, "dilations")
+        cl = _channel_last(data_format, 2)
+        spatial = x.shape[1:3] if cl else x.shape[2:]
+        pads = _pads(padding, 2, spatial, [di * (k - 1) + 1 for di, k in zip(d, (h, w))], s)
+        if tiny_conv_outputs(x, (h, w), s, pads, d, cl) is not None:
+            return None  # the general call's matrix product with the filters as they lie
         hwio = SimpleNamespace(shape=(h, w, i, o), dtype=filters.dtype)
         call = _conv2d(x, hwio, strides, padding, data_format=data_format, dilations=dilations)
         return None if call is None else (lambda x, f: call(x, tf.transpose(f, (2, 3, 1, 0))))

@@ -29,6 +29,7 @@ from ivy.plugin_kit import (
     conv_family,
     conv_transpose_family,
     pool_family,
+    tiny_conv_outputs,
 )
 
 from . import _dtypes as D
@@ -196,6 +197,37 @@ def _conv(
     return _conv_call(x, w, s, pads, d, cl, bias)
 
 
+def _conv_oi(
+    x: Any,
+    w: Any,
+    s: tuple[int, ...],
+    pads: list[tuple[int, int]],
+    d: tuple[int, ...],
+    cl: bool,
+    bias: Any = None,
+) -> Any:
+    """Filters [out, in, *window] (a transpiled torch model's): TF's convolutions take [*window,
+    in, out] only, a copy of the weights on every call. An output of at most 2 positions per axis
+    (a deep CNN's last stages, which hold most of its weights) is one matrix product with the
+    filters as they lie instead."""
+    n = len(s)
+    outs = tiny_conv_outputs(x, w.shape[2:], s, pads, d, cl)
+    if outs is None or w.dtype != x.dtype:
+        return _conv_call(x, tf.transpose(w, (*range(2, n + 2), 1, 0)), s, pads, d, cl, bias)
+    if not cl:
+        x = tf.transpose(x, _TO_LAST[n])
+    xp = _pad_spatial(x, pads)
+    cols = []  # the input each window position sees, [N, *out, in]
+    for tap in np.ndindex(*[int(k) for k in w.shape[2:]]):
+        start = [t * di for t, di in zip(tap, d)]
+        cols.append(xp[(slice(None), *[slice(a, a + (o - 1) * si + 1, si) for a, o, si in zip(start, outs, s)])])
+    patches = tf.stack(cols, axis=-1)  # [N, *out, in, positions]: the filters' own order
+    o = int(w.shape[0])
+    y = tf.matmul(tf.reshape(patches, (-1, int(w.shape[1]) * len(cols))), tf.reshape(w, (o, -1)), transpose_b=True)
+    y = _with_bias(tf.reshape(y, (-1, *outs, o)), bias)
+    return y if cl else tf.transpose(y, _TO_FIRST[n])
+
+
 def _depthwise(
     x: Any,
     w: Any,
@@ -337,7 +369,7 @@ def _avg_pool(
 
 
 _FAMILY = {
-    **conv_family(_conv, fused_bias=True),
+    **conv_family(_conv, fused_bias=True, conv_nd_oi=_conv_oi),
     **conv_family(_depthwise, (2,), fused_bias=True, depthwise=True),
     **conv_transpose_family(_conv_t, fused_bias=True),
     **pool_family(_max_pool, _avg_pool),
