@@ -125,6 +125,42 @@ def test_fn_conv_filters_channels_first(to_native, to_numpy, case):
     _close(to_numpy(got), _cf(want), 1e-9)
 
 
+ONE_CHANNEL_CASES = [
+    # n, spatial, kernel, out channels, strides, padding, dilations, channel first
+    (2, (9, 8), (3, 3), 2, 1, "VALID", 1, True),  # a Sobel pair, as kornia computes it
+    (2, (9, 8), (3, 2), 3, (2, 1), [(2, 0), (1, 1)], (1, 2), False),
+    (1, (11,), (4,), 2, 3, "SAME", 2, True),
+    (3, (4, 5, 3), (2, 3, 2), 2, 1, 1, 1, False),
+]
+
+
+@covers("conv1d", "conv2d", "conv3d")
+@pytest.mark.parametrize("case", ONE_CHANNEL_CASES, ids=_id)
+@pytest.mark.parametrize("filter_format", ["last", "first"])
+def test_fn_conv_of_one_input_channel(to_native, to_numpy, case, filter_format):
+    """Image filters: one input channel, a few outputs (a path of its own on some backends)."""
+    n, sp, k, out, strides, padding, dil, channel_first = case
+    r = np.random.default_rng(12)
+    x, w, b = r.normal(size=(3, *sp, 1)), r.normal(size=(*k, 1, out)), r.normal(size=(out,))
+    s, d = _norm(strides, n), _norm(dil, n)
+    want = np_conv(x, w, s, _pads_of(padding, n, sp, [d[i] * (k[i] - 1) + 1 for i in range(n)], s), d) + b
+    filters, kw = w, {}
+    if filter_format == "first":
+        filters = np.ascontiguousarray(np.transpose(w, (n + 1, n, *range(n))))
+        kw["filter_format"] = FILTERS_FIRST[n]
+    got = getattr(ivy, CONV[n])(
+        to_native(_cf(x) if channel_first else x),
+        to_native(filters),
+        strides,
+        padding,
+        data_format=FMT[n][int(channel_first)],
+        dilations=dil,
+        bias=to_native(b),
+        **kw,
+    )
+    _close(to_numpy(got), _cf(want) if channel_first else want, 1e-9)
+
+
 @covers("conv2d")
 def test_fn_conv_filter_format_errors(to_native):
     x, oi = to_native(np.ones((1, 1, 4, 4))), to_native(np.ones((2, 1, 3, 3)))
