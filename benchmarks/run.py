@@ -123,9 +123,9 @@ def external_args(stage: str, cfg: dict[str, Any]) -> list[str]:
     """The command-line options of an external stage: its backends (or targets), --quick."""
     backends = cfg["backends"]
     if stage == "transpile":
-        # torch.compile (minutes per model here) only for the transformers, where the goal is to
-        # be at least as fast as torch's best mode
-        args = ["--targets", ",".join(b for b in backends if b != "numpy"), "--compile-models", "bert,vit"]
+        # torch.compile (tens of seconds per program here) for the bench's default programs: the
+        # models and blur, not kornia's functions
+        args = ["--targets", ",".join(b for b in backends if b != "numpy")]
     elif stage == "vision":  # torch only (kornia's framework)
         args = []
     elif stage == "models":
