@@ -29,6 +29,15 @@ _LAYOUTS = {1: ("NWC", "NCW"), 2: ("NHWC", "NCHW"), 3: ("NDHWC", "NCDHW")}
 _FILTER_LAYOUTS = {1: ("WIO", "OIW"), 2: ("HWIO", "OIHW"), 3: ("DHWIO", "OIDHW")}
 
 
+def _last_of(layouts: dict[int, tuple[str, str]], value: str, n: int, what: str) -> bool:
+    last, first = layouts[n]
+    if value == last:
+        return True
+    if value == first:
+        return False
+    raise ValueError(f"{what} must be {last!r} or {first!r} for {n}-D, got {value!r}")
+
+
 def filters_last(filter_format: str, n: int) -> bool:
     """Whether ``filter_format`` is the channels-last filter layout of ``n`` spatial dimensions
     (``"HWIO"`` for 2-d) rather than the channels-first one (``"OIHW"``).
@@ -36,12 +45,7 @@ def filters_last(filter_format: str, n: int) -> bool:
     Raises:
         ValueError: ``filter_format`` is neither layout of ``n`` dimensions.
     """
-    last, first = _FILTER_LAYOUTS[n]
-    if filter_format == last:
-        return True
-    if filter_format == first:
-        return False
-    raise ValueError(f"filter_format must be {last!r} or {first!r} for {n}-D, got {filter_format!r}")
+    return _last_of(_FILTER_LAYOUTS, filter_format, n, "filter_format")
 
 
 def channels_last(data_format: str, n: int) -> bool:
@@ -50,12 +54,7 @@ def channels_last(data_format: str, n: int) -> bool:
     Raises:
         ValueError: ``data_format`` is neither layout of ``n`` dimensions.
     """
-    last, first = _LAYOUTS[n]
-    if data_format == last:
-        return True
-    if data_format == first:
-        return False
-    raise ValueError(f"data_format must be {last!r} or {first!r} for {n}-D, got {data_format!r}")
+    return _last_of(_LAYOUTS, data_format, n, "data_format")
 
 
 def ntuple(v: Any, n: int, what: str) -> tuple[int, ...]:
