@@ -111,3 +111,17 @@ def test_mypy_checks_every_distribution() -> None:
     )
     unsearched = {str(Path(p).parent) for p in packages} - search_path
     assert not unsearched, f"mypy.ini's mypy_path misses {sorted(unsearched)}"
+
+
+def test_the_test_command_refuses_a_log_folder_of_an_earlier_run(tmp_path: Path) -> None:
+    """scripts/test reads each job's verdict from LOGS/<job>.rc: an earlier run's files in the
+    folder given by IVY_TEST_LOGS would count as this run's jobs, finished and passed."""
+    import os
+    import subprocess
+
+    (tmp_path / "core.rc").write_text("0\n")
+    env = {**os.environ, "IVY_TEST_LOGS": str(tmp_path)}
+    p = subprocess.run(["bash", str(REPO / "scripts" / "test"), "numpy"], capture_output=True, text=True, env=env)
+    assert p.returncode == 2, p.stdout + p.stderr
+    assert "holds the results of an earlier run" in p.stderr
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["core.rc"]  # nothing run, nothing written

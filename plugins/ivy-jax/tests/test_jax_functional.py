@@ -404,6 +404,42 @@ def test_jax_depthwise_conv2d_on_cpu_equals_lax_grouped_conv_with_its_gradients(
         assert "conv_general_dilated" not in str(jax.make_jaxpr(ours)(xin, w, b))
 
 
+@pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
+@pytest.mark.parametrize("filters", ["HWIO", "OIHW"])
+def test_jax_one_channel_conv2d_under_jit_equals_lax_conv_with_its_gradients(layout, filters):
+    """On CPU, under jit, a convolution of one input channel (an image filter) is a sum of
+    shifted products (XLA's one-channel convolution is far slower there): values and gradients
+    equal lax's convolution, for strides, dilations and uneven padding, with no convolution left."""
+    if jax.default_backend() != "cpu":
+        pytest.skip("XLA's CPU backend")
+    from jax import lax
+
+    r = np.random.default_rng(6)
+    x, w, b = t(r.normal(size=(3, 9, 10, 1))), t(r.normal(size=(3, 2, 1, 4))), t(r.normal(size=(4,)))
+    cl = layout == "NHWC"
+    xin = x if cl else jnp.transpose(x, (0, 3, 1, 2))
+    win = w if filters == "HWIO" else jnp.transpose(w, (3, 2, 0, 1))
+    for strides, dil, pad in [(1, 1, "SAME"), ((2, 1), (1, 2), [(2, 1), (0, 3)]), (2, 1, "VALID")]:
+
+        def ours(xin, win, b, strides=strides, dil=dil, pad=pad):
+            kw = {"data_format": layout, "dilations": dil, "bias": b, "filter_format": filters}
+            return ivy.conv2d(xin, win, strides, pad, **kw)
+
+        def want(xin, win, b, strides=strides, dil=dil, pad=pad):
+            s, d = ivy.plugin_kit.ntuple(strides, 2, "s"), ivy.plugin_kit.ntuple(dil, 2, "d")
+            y = lax.conv_general_dilated(xin, win, s, pad, rhs_dilation=d, dimension_numbers=(layout, filters, layout))
+            return y + (b if cl else b[:, None, None])
+
+        def with_grads(f, *a):
+            y, pull = jax.vjp(f, *a)
+            return y, pull(jnp.cos(jnp.arange(y.size, dtype=y.dtype).reshape(y.shape)))
+
+        got, expected = jax.jit(partial(with_grads, ours))(xin, win, b), jax.jit(partial(with_grads, want))(xin, win, b)
+        for g, h in zip(jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(expected)):
+            close(g, h)
+        assert "conv_general_dilated" not in str(jax.make_jaxpr(ours)(xin, win, b))
+
+
 def test_jax_extensions_beyond_the_spec():
     r = np.random.default_rng(23)
     x, h0, c0 = r.normal(size=(2, 5, 3)), r.normal(size=(2, 4)), r.normal(size=(2, 4))

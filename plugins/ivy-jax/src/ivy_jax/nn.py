@@ -175,8 +175,9 @@ def _one_channel_on_cpu(x: _Array, d_in: int, window: Sequence[int], d_out: int)
     its channels folded into the batch) runs as :func:`_one_channel_taps`: on XLA's CPU backend,
     whose convolution of one input channel is 8x slower than the products written out (a 3x3
     pair of filters on 3x66x66: 660 against 80 us), for up to _MAX_TAPS products per output
-    position (dtype as for :func:`_taps_on_cpu`)."""
-    return d_in == 1 and math.prod(window) * d_out <= _MAX_TAPS and _on_cpu(x)
+    position (dtype as for :func:`_taps_on_cpu`). Under a trace only (jax.jit, emitted programs):
+    run op by op, the products are two dispatches, and two compilations per shape, per tap."""
+    return d_in == 1 and isinstance(x, jax.core.Tracer) and math.prod(window) * d_out <= _MAX_TAPS and _on_cpu(x)
 
 
 def _one_channel_taps(

@@ -101,8 +101,13 @@ def test_fn_conv_layouts_and_per_axis_arguments(to_native, to_numpy, case, chann
 FILTERS_FIRST = {1: "OIW", 2: "OIHW", 3: "OIDHW"}
 
 
+# every dimension, padding form and stride/dilation mix once, and the outputs of one or two
+# positions (a path of their own on some backends)
+FILTERS_FIRST_CASES = [CONV_CASES[i] for i in (0, 2, 3, 4, 6, 7, 12, 15, 16, 17, 18)]
+
+
 @covers("conv1d", "conv2d", "conv3d")
-@pytest.mark.parametrize("case", CONV_CASES, ids=lambda c: f"{c[0]}d-{_id(c[4])}-s{_id(c[3])}-d{_id(c[5])}")
+@pytest.mark.parametrize("case", FILTERS_FIRST_CASES, ids=lambda c: f"{c[0]}d-{_id(c[4])}-s{_id(c[3])}-d{_id(c[5])}")
 def test_fn_conv_filters_channels_first(to_native, to_numpy, case):
     """torch's layout throughout: NC* data, [out, in, *window] filters (``filter_format``), a bias."""
     n, sp, k, strides, padding, dil = case
