@@ -429,3 +429,35 @@ def test_tensorflow_compile_gradients_random_and_nn_inside_tf_function():
     first = npa(draw())
     ivy.seed(4, backend="tensorflow")  # re-seeding reaches the generator a traced function holds
     close(draw(), first, 0)
+
+
+@pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
+def test_tensorflow_channels_first_filters_with_tiny_outputs_under_tf_function(layout):
+    """Inside tf.function, [out, in, h, w] filters whose output has 1-2 positions per axis are one
+    matrix product with the filters as they lie (no transpose of them): values and gradients equal
+    TF's convolution of the filters transposed to [h, w, in, out]."""
+    r = np.random.default_rng(7)
+    w, b = t(r.normal(size=(6, 5, 3, 3))), t(r.normal(size=(6,)))
+    cases = [((2, 2), 1, "SAME", 1), ((4, 3), 2, [(1, 0), (0, 2)], (1, 2)), ((4, 3), 3, "VALID", 1)]
+    for sp, strides, pad, dil in cases:
+        x = t(r.normal(size=(2, *sp, 5)))
+        xin = x if layout == "NHWC" else tf.transpose(x, (0, 3, 1, 2))
+
+        def both(xin, w, b, strides=strides, pad=pad, dil=dil):
+            with tf.GradientTape(persistent=True) as tape:
+                tape.watch([xin, w, b])
+                kw = {"data_format": layout, "dilations": dil, "bias": b}
+                ours = ivy.conv2d(xin, w, strides, pad, filter_format="OIHW", **kw)
+                want = ivy.conv2d(xin, tf.transpose(w, (2, 3, 1, 0)), strides, pad, **kw)
+                weights = tf.cos(tf.reshape(tf.range(tf.size(ours), dtype=ours.dtype), tf.shape(ours)))
+                lo, lw = tf.reduce_sum(ours * weights), tf.reduce_sum(want * weights)
+            return ours, want, tape.gradient(lo, [xin, w, b]), tape.gradient(lw, [xin, w, b])
+
+        f = tf.function(both)
+        ours, want, g_ours, g_want = f(xin, w, b)
+        assert all(0 < v <= 2 for v in (ours.shape[1:3] if layout == "NHWC" else ours.shape[2:]))
+        close(ours, npa(want))
+        for g, h in zip(g_ours, g_want):
+            close(g, npa(h))
+        ops = {op.type for op in f.get_concrete_function(xin, w, b).graph.get_operations()}
+        assert "BatchMatMulV2" in ops or "MatMul" in ops

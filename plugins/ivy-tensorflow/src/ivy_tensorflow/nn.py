@@ -207,11 +207,12 @@ def _conv_oi(
     bias: Any = None,
 ) -> Any:
     """Filters [out, in, *window] (a transpiled torch model's): TF's convolutions take [*window,
-    in, out] only, a copy of the weights on every call. An output of at most 2 positions per axis
-    (a deep CNN's last stages, which hold most of its weights) is one matrix product with the
-    filters as they lie instead."""
+    in, out] only, a copy of the weights on every call. Inside tf.function (op by op, its dozen
+    small ops cost more than the copy) an output of at most 2 positions per axis (a deep CNN's
+    last stages, which hold most of its weights) is one matrix product with the filters as they
+    lie instead."""
     n = len(s)
-    outs = tiny_conv_outputs(x, w.shape[2:], s, pads, d, cl)
+    outs = None if tf.executing_eagerly() else tiny_conv_outputs(x, w.shape[2:], s, pads, d, cl)
     if outs is None or w.dtype != x.dtype:
         return _conv_call(x, tf.transpose(w, (*range(2, n + 2), 1, 0)), s, pads, d, cl, bias)
     if not cl:
