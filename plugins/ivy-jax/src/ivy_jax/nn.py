@@ -131,7 +131,7 @@ def _conv(
         if outs is not None and _on_cpu(x):
             return _biased(_conv_as_matmul(x, w, s, pads, d, cl, outs), bias, cl)
         if _one_channel_on_cpu(x, w.shape[n], w.shape[:n], w.shape[-1]):
-            return _biased(_one_channel_taps(x, w.reshape(*w.shape[:n], w.shape[-1]), s, pads, d, cl), bias, cl)
+            return _biased(_window_taps(x, w.reshape(*w.shape[:n], w.shape[-1]), s, pads, d, cl), bias, cl)
     y = lax.conv_general_dilated(
         x, w, s, pads, rhs_dilation=d, dimension_numbers=_dims(n, cl, _SPATIAL[n] + "IO"), feature_group_count=groups
     )
@@ -158,7 +158,7 @@ def _conv_oi(
             return _biased(_conv_as_matmul(x, w, s, pads, d, cl, outs, filters_last=False), bias, cl)
         if _one_channel_on_cpu(x, w.shape[1], w.shape[2:], w.shape[0]):
             taps = jnp.moveaxis(w.reshape(w.shape[0], *w.shape[2:]), 0, -1)  # [*window, out]: a few values
-            return _biased(_one_channel_taps(x, taps, s, pads, d, cl), bias, cl)
+            return _biased(_window_taps(x, taps, s, pads, d, cl), bias, cl)
     y = lax.conv_general_dilated(x, w, s, pads, rhs_dilation=d, dimension_numbers=_dims(n, cl, "OI" + _SPATIAL[n]))
     return _biased(y, bias, cl)
 
@@ -172,7 +172,7 @@ def _on_cpu(x: _Array) -> bool:
 
 def _one_channel_on_cpu(x: _Array, d_in: int, window: Sequence[int], d_out: int) -> bool:
     """Whether a dense convolution of a one-channel input (an image filter: kornia's Sobel pair,
-    its channels folded into the batch) runs as :func:`_one_channel_taps`: on XLA's CPU backend,
+    its channels folded into the batch) runs as :func:`_window_taps`: on XLA's CPU backend,
     whose convolution of one input channel is 8x slower than the products written out (a 3x3
     pair of filters on 3x66x66: 660 against 80 us), for up to _MAX_TAPS products per output
     position (dtype as for :func:`_taps_on_cpu`). Under a trace only (jax.jit, emitted programs):
@@ -180,12 +180,13 @@ def _one_channel_on_cpu(x: _Array, d_in: int, window: Sequence[int], d_out: int)
     return d_in == 1 and isinstance(x, jax.core.Tracer) and math.prod(window) * d_out <= _MAX_TAPS and _on_cpu(x)
 
 
-def _one_channel_taps(
+def _window_taps(
     x: _Array, w: _Array, s: tuple[int, ...], pads: list[tuple[int, int]], d: tuple[int, ...], cl: bool
 ) -> _Array:
-    """A convolution of a one-channel input with filters [*window, out] as the sum over the
-    window of the padded input's strided slices times that tap's weights (the channel axis
-    broadcast to the outputs): element-wise work XLA fuses into one loop."""
+    """A convolution as the sum over the window of the padded input's strided slices times that
+    tap's weights ``w`` [*window, c] along the channel axis: a depthwise one (c channels, one
+    filter each) or one of a one-channel input (broadcast to c outputs). Element-wise work XLA
+    fuses into one loop."""
     n = len(s)
     sp = range(1, n + 1) if cl else range(2, n + 2)
     cfg = [(0, 0, 0)] * (n + 2)
@@ -252,17 +253,17 @@ def _depthwise(
     c = filters.shape[-1]
     if _taps_on_cpu(x, filters):
         w = filters if filters.dtype == x.dtype else filters.astype(x.dtype)
-        return _biased(_depthwise_taps(x, w, s, pads, d, cl), bias, cl)
+        return _biased(_window_taps(x, w, s, pads, d, cl), bias, cl)
     w = filters.reshape(*filters.shape[:2], 1, c)  # HWIO with I = 1: one group per channel
     return _conv(x, w, s, pads, d, cl, bias, groups=c)
 
 
-#: The most window positions a depthwise convolution is written out for (see _depthwise_taps).
+#: The most window positions a depthwise convolution is written out for (see _window_taps).
 _MAX_TAPS = 128
 
 
 def _taps_on_cpu(x: _Array, filters: _Array) -> bool:
-    """Whether a depthwise convolution runs as a sum of shifted products (_depthwise_taps): on
+    """Whether a depthwise convolution runs as a sum of shifted products (_window_taps): on
     XLA's CPU backend, whose grouped convolution is 10-200x slower than a dense one of the same
     arithmetic (a 7x7 depthwise convolution of 2x16x56x56 floats: 28 ms, against 0.3 ms written
     out, and torch's 0.13 ms), for float32/float64 (a sum in a half-precision type would lose
@@ -270,33 +271,6 @@ def _taps_on_cpu(x: _Array, filters: _Array) -> bool:
     if x.dtype not in (jnp.float32, jnp.float64) or math.prod(filters.shape[:-1]) > _MAX_TAPS:
         return False
     return _on_cpu(x)
-
-
-def _depthwise_taps(
-    x: _Array, w: _Array, s: tuple[int, ...], pads: list[tuple[int, int]], d: tuple[int, ...], cl: bool
-) -> _Array:
-    """A 2-d depthwise convolution as the sum over the window of the padded input's strided
-    slices times that tap's per-channel weights: element-wise work XLA fuses into one loop."""
-    sp = (1, 2) if cl else (2, 3)
-    cfg = [(0, 0, 0)] * 4
-    for axis, (lo, hi) in zip(sp, pads):
-        cfg[axis] = (lo, hi, 0)
-    xp = lax.pad(x, jnp.zeros((), x.dtype), cfg)
-    outs = [(xp.shape[a] - di * (k - 1) - 1) // si + 1 for a, k, si, di in zip(sp, w.shape[:2], s, d)]
-    # per tap, the weights shaped to broadcast over the channel axis
-    wb = w if cl else w.reshape(*w.shape[:2], w.shape[2], 1, 1)
-    acc = None
-    for i in range(w.shape[0]):
-        for j in range(w.shape[1]):
-            start = [0, 0, 0, 0]
-            limit = list(xp.shape)
-            strides = [1, 1, 1, 1]
-            for a, off, o, si in zip(sp, (i * d[0], j * d[1]), outs, s):
-                start[a], limit[a], strides[a] = off, off + (o - 1) * si + 1, si
-            term = lax.slice(xp, start, limit, strides) * wb[i, j]
-            acc = term if acc is None else acc + term
-    assert acc is not None  # (a window has at least one position)
-    return acc
 
 
 def _conv_t(
