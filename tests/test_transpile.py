@@ -391,6 +391,54 @@ def test_keras_fit_trains_the_layer_inside_a_model(backend: str) -> None:
     assert net.predict(np.asarray(x), batch_size=4, verbose=0).shape == (4, 3)
 
 
+def _exported_outputs(backend: str, native: Any, x: Any, x5: Any, tmp_path: Path) -> list[Any]:
+    """Outputs of ``native`` (an MLP in inference mode) through the target's own compilers and
+    exporters, on ``x`` (the example's shape) and, where the path takes another shape, ``x5``."""
+    if backend == "torch":
+        import torch
+
+        traced = torch.jit.trace(native, (x,))
+        exported = torch.export.export(native, (x,)).module()
+        return [traced(x), exported(x)]
+    if backend == "jax":
+        import jax
+
+        jitted = jax.jit(native.apply)
+        served = jax.export.export(jitted)(native.params, x)
+        return [jitted(native.params, x), served.call(native.params, x), jitted(native.params, x5)]
+    if backend == "tensorflow":
+        import tensorflow as tf
+
+        root = tf.Module()
+        root.layer = native
+        root.serve = tf.function(lambda a: native(a, training=False), input_signature=[tf.TensorSpec(x.shape, x.dtype)])
+        tf.saved_model.save(root, str(tmp_path / "saved"))
+        loaded = tf.saved_model.load(str(tmp_path / "saved"))  # (kept: its variables die with it)
+        return [loaded.serve(x), tf.function(native, jit_compile=True)(x)]
+    if backend == "paddle":
+        import paddle
+
+        static = paddle.jit.to_static(native)  # SOT, paddle's default
+        with pytest.raises(ivy.errors.TranspileError, match=r"paddle\.save\(layer\.state_dict\(\)"):
+            paddle.jit.save(native, str(tmp_path / "m"), input_spec=[paddle.static.InputSpec(x.shape, "float32")])
+        return [static(x), static(x5), static(x)]  # (x5: read again while SOT runs the call)
+    raise AssertionError(backend)
+
+
+def test_the_targets_own_compilers_and_exporters_take_the_native_module(autodiff: str, tmp_path: Path) -> None:
+    model, x, _ = _build(autodiff, "mlp")
+    x5 = ivy.asarray(_rand(5, 6, seed=4), backend=autodiff)
+    native = ivy.transpile(model, to=autodiff, args=(x,))
+    if autodiff in ("torch", "paddle"):
+        native.eval()  # (read in training mode: a trace in inference mode reads the source again)
+    outs = _exported_outputs(autodiff, native, x, x5, tmp_path)
+    with ivy.use_backend(autodiff):
+        model.eval()
+        expected = {5: model(x5), 4: model(x)}
+    for out in outs:
+        _close(out, expected[int(out.shape[0])])
+
+
 def test_to_ivy_gives_an_ivy_module_with_the_weights(autodiff: str) -> None:
     model, x, _ = _build(autodiff, "mlp")
     m = ivy.transpile(model, to="ivy", args=(x,))
