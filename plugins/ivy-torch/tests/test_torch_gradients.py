@@ -231,13 +231,15 @@ def test_torch_adam_kernel_with_owned_moments_is_torchs_fused_kernel_and_reads_s
     (w, g, m, v), (tw, tg_, tm, tv) = _kernel_case()
     tg.adam_update_flat(tw, tg_, tm, tv, 0.01, 5.0, beta1=0.9, beta2=0.999, epsilon=1e-7, owned_moments=True)
     assert tg._FUSED[0] is True  # (torch._fused_adam_ ran: one call for the leaves)
-    # a transposed gradient and moment: the fused kernel would read them as flat buffers
-    (w, g, m, v), (tw, tg_, tm, tv) = _kernel_case()
-    g[0], m[0] = g[0].T.copy().T, m[0].T.copy().T  # (the same values)
-    tg_[0], tm[0] = t(g[0].T).T, t(m[0].T).T
-    assert not tg_[0].is_contiguous() and not tm[0].is_contiguous()
-    out = tg.adam_update_flat(tw, tg_, tm, tv, 0.01, 5.0, beta1=0.9, beta2=0.999, epsilon=1e-7, owned_moments=True)
-    _check_step_5(out, w, g, m, v)
+    # transposed gradients and moments (an LSTM's gradients are): the fused kernel reads its
+    # tensors as flat buffers
+    for strided in ("gradient", "moment"):
+        (w, g, m, v), (tw, tg_, tm, tv) = _kernel_case()
+        given = tg_ if strided == "gradient" else tm
+        given[0] = t(np.ascontiguousarray((g if strided == "gradient" else m)[0].T)).T
+        assert not given[0].is_contiguous()
+        out = tg.adam_update_flat(tw, tg_, tm, tv, 0.01, 5.0, beta1=0.9, beta2=0.999, epsilon=1e-7, owned_moments=True)
+        _check_step_5(out, w, g, m, v)
 
 
 def test_torch_adam_kernel_leaves_moments_alone_while_torch_compile_traces():

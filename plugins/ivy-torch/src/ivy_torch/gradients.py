@@ -194,18 +194,20 @@ _FUSED: list[bool | None] = [None]
 _FUSED_DTYPES = frozenset((torch.float16, torch.bfloat16, torch.float32, torch.float64))
 
 
-def _one_kernel(*groups: list[Tensor]) -> bool:
-    """Whether one call of the fused kernel takes these leaves: one device and dtype, and every
-    tensor contiguous (the kernel reads and writes them as flat buffers: a transposed gradient
-    would silently give wrong weights)."""
-    first = groups[0][0]
-    dev, dt = first.device, first.dtype
+def _one_kernel(w: list[Tensor], g: list[Tensor], m: list[Tensor], v: list[Tensor]) -> bool:
+    """Whether one call of the fused kernel takes these leaves: one device and dtype, and the
+    weights and moments contiguous (the kernel reads and writes them as flat buffers: a strided
+    one would silently come out wrong; strided gradients are copied, see _fused_adam)."""
+    dev, dt = w[0].device, w[0].dtype
     if dt not in _FUSED_DTYPES:
         return False
-    for group in groups:
+    for group in (w, m, v):
         for x in group:
             if x.device != dev or x.dtype is not dt or not x.is_contiguous():
                 return False
+    for x in g:
+        if x.device != dev or x.dtype is not dt:
+            return False
     return True
 
 
@@ -225,6 +227,8 @@ def _fused_adam(
     moments in place and writes the weights: it is handed copies of them. None where this torch
     has no such kernel for the device."""
     w2 = [x.clone() for x in w]
+    # (a transposed weight's gradient, as an LSTM's: read as a flat buffer, so copied first)
+    g = [x if x.is_contiguous() else x.contiguous() for x in g]
     steps = [torch.tensor(float(step), dtype=torch.float32, device=w2[0].device)] * len(w2)
     try:
         torch._fused_adam_(
