@@ -230,7 +230,15 @@ def test_torch_adam_kernel_writes_owned_moments_in_place():
 def test_torch_adam_kernel_with_owned_moments_is_torchs_fused_kernel_and_reads_strided_leaves_right():
     (w, g, m, v), (tw, tg_, tm, tv) = _kernel_case()
     tg.adam_update_flat(tw, tg_, tm, tv, 0.01, 5.0, beta1=0.9, beta2=0.999, epsilon=1e-7, owned_moments=True)
-    assert tg._FUSED[0] is True  # (torch._fused_adam_ ran: one call for the leaves)
+    assert tg._FUSED["cpu"] is True  # (torch._fused_adam_ ran: one call for the leaves)
+    # moments owned or not, the same arithmetic, bit for bit (a run resumed from a checkpoint,
+    # whose first step does not own its loaded moments, equals the straight run)
+    _, (tw, tg_, tm, tv) = _kernel_case()
+    kw = dict(beta1=0.9, beta2=0.999, epsilon=1e-7)
+    shared = tg.adam_update_flat(tw, tg_, [x.clone() for x in tm], [x.clone() for x in tv], 0.01, 5.0, **kw)
+    owned = tg.adam_update_flat(tw, tg_, tm, tv, 0.01, 5.0, **kw, owned_moments=True)
+    for a, b in zip(shared, owned):
+        assert all(torch.equal(x, y) for x, y in zip(a, b))
     # transposed gradients and moments (an LSTM's gradients are): the fused kernel reads its
     # tensors as flat buffers
     for strided in ("gradient", "moment"):

@@ -187,28 +187,29 @@ def _fusable(w: Any, g: Any, m: Any, v: Any) -> bool:
     return not (g.requires_grad or m.requires_grad or v.requires_grad)
 
 
-#: Whether this torch's ``torch._fused_adam_`` runs here (what ``torch.optim.Adam(fused=True)``
-#: calls): None until tried, then True or False.
-_FUSED: list[bool | None] = [None]
+#: Per device type (``"cpu"``, ``"cuda"``): whether this torch's ``torch._fused_adam_`` runs there
+#: (what ``torch.optim.Adam(fused=True)`` calls); absent until tried.
+_FUSED: dict[str, bool] = {}
 
 _FUSED_DTYPES = frozenset((torch.float16, torch.bfloat16, torch.float32, torch.float64))
 
 
 def _one_kernel(w: list[Tensor], g: list[Tensor], m: list[Tensor], v: list[Tensor]) -> bool:
-    """Whether one call of the fused kernel takes these leaves: one device and dtype, and the
-    weights and moments contiguous (the kernel reads and writes them as flat buffers: a strided
-    one would silently come out wrong; strided gradients are copied, see _fused_adam)."""
+    """Whether one call of the fused kernel takes these leaves: one device and one dtype it has."""
     dev, dt = w[0].device, w[0].dtype
     if dt not in _FUSED_DTYPES:
         return False
-    for group in (w, m, v):
+    for group in (w, g, m, v):
         for x in group:
-            if x.device != dev or x.dtype is not dt or not x.is_contiguous():
+            if x.device != dev or x.dtype is not dt:
                 return False
-    for x in g:
-        if x.device != dev or x.dtype is not dt:
-            return False
     return True
+
+
+def _flat(x: Tensor) -> Tensor:
+    """``x``, or a contiguous copy: the fused kernel reads and writes its tensors as flat buffers
+    (a transposed one, as an LSTM's gradients are in Ivy's layout, would silently come out wrong)."""
+    return x if x.is_contiguous() else x.contiguous()
 
 
 def _fused_adam(
@@ -221,14 +222,23 @@ def _fused_adam(
     beta1: float,
     beta2: float,
     epsilon: float,
-) -> list[Tensor] | None:
-    """New weights from torch's multi-tensor Adam kernel (one call for every leaf, where the
-    ``_foreach`` formula makes seven: 3x faster on a small model's step), which updates the
-    moments in place and writes the weights: it is handed copies of them. None where this torch
-    has no such kernel for the device."""
-    w2 = [x.clone() for x in w]
-    # (a transposed weight's gradient, as an LSTM's: read as a flat buffer, so copied first)
-    g = [x if x.is_contiguous() else x.contiguous() for x in g]
+    owned_moments: bool,
+) -> tuple[list[Tensor], list[Tensor], list[Tensor]] | None:
+    """``(new w, new m, new v)`` from torch's multi-tensor Adam kernel (one call for every leaf,
+    where the ``_foreach`` formula makes seven: 3x faster on a small model's step). The kernel
+    writes the weights and moments in place: it is handed copies of the weights, and of the
+    moments unless the caller owns them (and they are contiguous). Every eager step takes this
+    path, owned moments or not, so that a step's arithmetic does not depend on who holds the
+    moments (a run resumed from a checkpoint equals the straight run, bit for bit). None where
+    this torch has no such kernel for the device."""
+    w2 = [x.clone(memory_format=torch.contiguous_format) for x in w]
+    g = [_flat(x) for x in g]
+    if owned_moments:
+        m = [_flat(x) for x in m]
+        v = [_flat(x) for x in v]
+    else:
+        m = [x.clone(memory_format=torch.contiguous_format) for x in m]
+        v = [x.clone(memory_format=torch.contiguous_format) for x in v]
     steps = [torch.tensor(float(step), dtype=torch.float32, device=w2[0].device)] * len(w2)
     try:
         torch._fused_adam_(
@@ -248,11 +258,10 @@ def _fused_adam(
         )
     except (AttributeError, TypeError, NotImplementedError, RuntimeError):
         # no kernel for this device or dtype, or another signature (checked before it writes)
-        if _FUSED[0] is None:
-            _FUSED[0] = False
+        _FUSED.setdefault(w2[0].device.type, False)
         return None
-    _FUSED[0] = True
-    return w2
+    _FUSED[w2[0].device.type] = True
+    return w2, m, v
 
 
 def adam_update_flat(
@@ -283,11 +292,12 @@ def adam_update_flat(
     if not idx:
         return out
     w, g, m, v = ([seq[i] for i in idx] for seq in (ws, gs, ms, vs))
-    if owned_moments and _FUSED[0] is not False and not _compiling() and _one_kernel(w, g, m, v):
-        done = _fused_adam(w, g, m, v, lr, step, beta1, beta2, epsilon)
+    if _FUSED.get(w[0].device.type) is not False and not _compiling() and _one_kernel(w, g, m, v):
+        with torch.no_grad():  # (the new weights are cut from the graph)
+            done = _fused_adam(w, g, m, v, lr, step, beta1, beta2, epsilon, owned_moments)
         if done is not None:
             for k, i in enumerate(idx):
-                out[i] = (done[k], m[k], v[k])
+                out[i] = (done[0][k], done[1][k], done[2][k])
             return out
     bc1 = 1.0 - beta1**step
     bc2_sqrt = (1.0 - beta2**step) ** 0.5
