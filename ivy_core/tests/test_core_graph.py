@@ -109,6 +109,35 @@ def test_dead_code_and_common_subexpressions() -> None:
     assert [n.op for n in raw.nodes] == ["exp", "sin", "sin", "add"]  # passes return new graphs
 
 
+def test_a_squeezed_one_position_slice_is_one_integer_index() -> None:
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+
+    def unbind(x):  # as torch.export writes x.unbind(1): slices of one position, then squeezes
+        parts = [ivy.squeeze(ivy.get_item(x, (slice(None), slice(i, i + 1))), axis=1) for i in range(3)]
+        return parts[0] * parts[1] - parts[2]
+
+    g = ivy.trace_graph(unbind, args=(x,))
+    assert [n.op for n in g.nodes].count("get_item") == 3 and "squeeze" not in [n.op for n in g.nodes]
+    assert [n.args[1] for n in g.nodes if n.op == "get_item"] == [(slice(None), i, slice(None)) for i in range(3)]
+    np.testing.assert_allclose(g(x), x[:, 0] * x[:, 1] - x[:, 2], rtol=1e-6)
+
+    def kept(x):  # left as two ops: the slice read twice, a step, an int before, a negative start
+        s = ivy.get_item(x, (slice(None), slice(1, 2)))
+        a = ivy.squeeze(s, axis=1) + ivy.sum(s)
+        b = ivy.squeeze(ivy.get_item(x, (slice(None), slice(1, 2, 2))), axis=1)
+        c = ivy.squeeze(ivy.get_item(x, (0, slice(None), slice(2, 3))), axis=1)
+        d = ivy.squeeze(ivy.get_item(x, (slice(None), slice(-1, None))), axis=1)
+        return a, b, c, d
+
+    k = ivy.trace_graph(kept, args=(x,))
+    assert [n.op for n in k.nodes].count("squeeze") == 4
+    a, b, c, d = k(x)
+    np.testing.assert_allclose(a, x[:, 1] + x[:, 1:2].sum(), rtol=1e-6)
+    np.testing.assert_allclose(b, x[:, 1], rtol=1e-6)
+    np.testing.assert_allclose(c, x[0, :, 2], rtol=1e-6)
+    np.testing.assert_allclose(d, x[:, -1], rtol=1e-6)
+
+
 def test_random_ops_are_never_merged_or_folded() -> None:
     def f(x):
         return x + ivy.random_uniform(shape=(3,)), x + ivy.random_uniform(shape=(3,))

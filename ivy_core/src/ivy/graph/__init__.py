@@ -9,8 +9,8 @@ emits programs: ``graph.to("jax")`` is a function of pure ``jax`` calls, compile
 ``jax.jit``. See ``docs/graphs.md``.
 
 Passes are functions ``graph -> graph`` returning a new graph (:func:`eliminate_dead_code`,
-:func:`fold_constants`, :func:`eliminate_common_subexpressions` and :func:`substitute` are the
-building blocks); the IR classes (:class:`Value`, :class:`Node`, :class:`ConstArray`,
+:func:`fold_constants`, :func:`eliminate_common_subexpressions`, :func:`index_through_squeeze`
+and :func:`substitute` are the building blocks); the IR classes (:class:`Value`, :class:`Node`, :class:`ConstArray`,
 :class:`Subgraph`, :class:`Guard`, :class:`Dim`) are what a pass reads and builds.
 """
 
@@ -22,7 +22,13 @@ from ._errors import GraphEmitError, GraphError, GraphFormatError, GraphTraceErr
 from ._graph import Graph
 from ._ir import CALL, ConstArray, Dim, Guard, InputRef, Node, Subgraph, Value
 from ._passes import DEFAULT as DEFAULT_PASSES
-from ._passes import eliminate_common_subexpressions, eliminate_dead_code, fold_constants, substitute
+from ._passes import (
+    eliminate_common_subexpressions,
+    eliminate_dead_code,
+    fold_constants,
+    index_through_squeeze,
+    substitute,
+)
 
 __all__ = [
     "trace_graph",
@@ -39,6 +45,7 @@ __all__ = [
     "eliminate_dead_code",
     "fold_constants",
     "eliminate_common_subexpressions",
+    "index_through_squeeze",
     "substitute",
     "decompose",
     "composed_ops",

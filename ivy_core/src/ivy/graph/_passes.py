@@ -8,6 +8,8 @@ list after tracing. The built-in ones:
 * :func:`fold_constants`: computes the values that depend on no input (nor on randomness) once,
   and stores them as constant arrays.
 * :func:`eliminate_common_subexpressions`: one node for each set of identical calls.
+* :func:`index_through_squeeze`: ``squeeze(x[:, i:i+1], axis=1)`` as ``x[:, i]``, one op (what
+  ``torch.export`` makes of ``unbind``, ``select`` and ``stack``'s inverse).
 """
 
 from __future__ import annotations
@@ -21,7 +23,14 @@ from .._dtypes import DType
 from ._ir import CALL, ConstArray, Dim, GraphIR, Guard, Node, Subgraph, Value, map_tree, tree_leaves
 from ._trace import EFFECTS, HOPS, RANDOM
 
-__all__ = ["eliminate_dead_code", "fold_constants", "eliminate_common_subexpressions", "substitute", "DEFAULT"]
+__all__ = [
+    "eliminate_dead_code",
+    "fold_constants",
+    "eliminate_common_subexpressions",
+    "index_through_squeeze",
+    "substitute",
+    "DEFAULT",
+]
 
 Pass = Callable[[GraphIR], GraphIR]
 
@@ -215,5 +224,63 @@ def _evaluate(g: GraphIR, v: Value, env: dict[int, Any], b: Any, producer: dict[
         env[id(val)] = native
 
 
+def _single_position(q: Any, size: int | None) -> int | None:
+    """``i`` where ``q`` is the slice ``i:i+1`` of an axis of ``size`` (``0 <= i < size``)."""
+    if type(q) is not slice or q.step not in (None, 1):
+        return None
+    start = 0 if q.start is None else q.start
+    if type(start) is not int or type(q.stop) is not int or q.stop != start + 1:
+        return None
+    return start if size is not None and 0 <= start < size else None
+
+
+def _index_of_squeezed(n: Node, producer: dict[int, Node], uses: dict[int, int]) -> Node | None:
+    """The one ``get_item`` that ``n`` (a squeeze of a one-position slice) amounts to, or None."""
+    if n.op != "squeeze" or not n.args or set(n.kwargs) - {"axis"} or len(n.args) > 2:
+        return None
+    x = n.args[0]
+    axis = n.kwargs["axis"] if "axis" in n.kwargs else (n.args[1] if len(n.args) == 2 else None)
+    p = producer.get(id(x))
+    if p is None or p.op != "get_item" or p.kwargs or len(p.args) != 2 or uses.get(id(x)) != 1:
+        return None
+    src, query = p.args
+    query = query if type(query) is tuple else (query,)
+    if not isinstance(src, Value) or src.shape is None or not all(type(q) is slice for q in query):
+        return None  # (ints, None, Ellipsis or arrays in the query renumber the axes: left alone)
+    ndim = len(src.shape)
+    axes = (axis,) if type(axis) is int else axis
+    if type(axes) is not tuple or not axes or not all(type(a) is int and -ndim <= a < ndim for a in axes):
+        return None
+    index = list(query) + [slice(None)] * (ndim - len(query))
+    for a in {a % ndim for a in axes}:
+        i = _single_position(index[a], src.shape[a])
+        if i is None:
+            return None
+        index[a] = i
+    return Node("get_item", (src, tuple(index)), {}, n.outputs, n.source)
+
+
+def index_through_squeeze(g: GraphIR) -> GraphIR:
+    """Each ``squeeze`` of axes that a ``get_item`` (read by nothing else) cut to one position
+    (``x[:, i:i+1]``) becomes one ``get_item`` with the integer index (``x[:, i]``): the same
+    values, one op fewer (``torch.export`` decomposes ``unbind`` and ``select`` into such pairs;
+    an eager target pays for every op)."""
+    uses: dict[int, int] = {}
+    for v in [v for n in g.nodes for v in n.input_values()] + g.output_values() + [gd.value for gd in g.guards]:
+        uses[id(v)] = uses.get(id(v), 0) + 1
+    producer = {id(v): n for n in g.nodes for v in n.output_values()}
+    nodes, changed = [], False
+    for n in g.nodes:
+        merged = _index_of_squeezed(n, producer, uses)
+        changed = changed or merged is not None
+        nodes.append(n if merged is None else merged)
+    return eliminate_dead_code(g.replace(nodes=nodes)) if changed else g
+
+
 #: what ``trace_graph`` runs by default
-DEFAULT: tuple[Pass, ...] = (fold_constants, eliminate_common_subexpressions, eliminate_dead_code)
+DEFAULT: tuple[Pass, ...] = (
+    fold_constants,
+    eliminate_common_subexpressions,
+    index_through_squeeze,
+    eliminate_dead_code,
+)
