@@ -16,7 +16,8 @@ Dtype promotion
 Neural-network argument normalisation
     :func:`channels_last` and :func:`filters_last` (data and filter layouts), :func:`ntuple`,
     :func:`padding_pairs`, :func:`check_bias` and :func:`add_channel_bias` (a convolution's bias),
-    :func:`tiny_conv_outputs` (a convolution that is one matrix product),
+    :func:`tiny_conv_outputs` (a convolution that is one matrix product), :func:`trailing_pads`
+    (an ``ivy.pad`` that a framework's edge/reflect/wrap padding kernel computes),
     :func:`bilinear_sample_layout` (the checked axes of ``ivy.bilinear_sample``), and the op families
     :func:`conv_family`, :func:`conv_transpose_family`, :func:`pool_family` (the 1-3-d ops with
     the spec's signatures, from one N-d function), and the types of those N-d functions,
@@ -105,6 +106,7 @@ from ._nn import (
     padding_pairs,
     pool_family,
     tiny_conv_outputs,
+    trailing_pads,
 )
 from ._scan import scan_inputs, scan_loop, scan_step
 from ._specialize import specializer
@@ -141,6 +143,7 @@ __all__ = [
     "channels_last",
     "filters_last",
     "tiny_conv_outputs",
+    "trailing_pads",
     "ntuple",
     "padding_pairs",
     "check_bias",

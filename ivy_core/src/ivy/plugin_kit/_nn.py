@@ -74,6 +74,34 @@ def ntuple(v: Any, n: int, what: str) -> tuple[int, ...]:
     return t
 
 
+def trailing_pads(shape: Sequence[int], pad_width: Any, mode: str) -> tuple[list[tuple[int, int]], int] | None:
+    """The form frameworks pad in one kernel, where ``ivy.pad``'s arguments have it:
+    ``(widths, first)`` with one ``(lo, hi)`` per axis and ``first`` the first padded axis (the
+    axes before it are a batch and channels), for the modes ``"edge"``, ``"reflect"`` and
+    ``"wrap"`` within the sizes their kernels take (reflect: under the axis' size, as it does
+    not repeat the edge; wrap: up to it). None for anything else (nothing padded, a malformed or
+    negative width: the composed ``pad`` then computes it or says what is wrong)."""
+    n = len(shape)
+    if isinstance(pad_width, int):
+        widths = [(pad_width, pad_width)] * n
+    elif len(pad_width) and isinstance(pad_width[0], int):
+        widths = [tuple(pad_width)] * n
+    else:
+        widths = [tuple(w) for w in pad_width]
+    if mode not in ("edge", "reflect", "wrap") or len(widths) != n:
+        return None
+    if any(len(w) != 2 or not all(isinstance(e, int) and e >= 0 for e in w) for w in widths):
+        return None
+    padded = [a for a, w in enumerate(widths) if w != (0, 0)]
+    if not padded:
+        return None
+    for a in padded:
+        size, widest = shape[a], max(widths[a])
+        if size == 0 or (mode == "reflect" and widest >= size) or (mode == "wrap" and widest > size):
+            return None
+    return widths, padded[0]
+
+
 def padding_pairs(
     padding: Any, n: int, sizes: Sequence[int], windows: Sequence[int], strides: Sequence[int]
 ) -> list[tuple[int, int]]:

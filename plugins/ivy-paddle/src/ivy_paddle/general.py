@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ivy.plugin_kit import axis_index, check_count, check_index_range, composed, scan_loop
+from ivy.plugin_kit import axis_index, check_count, check_index_range, composed, scan_loop, trailing_pads
 
 from ._bounds import bounds, check_item_query, integral
 from ._dtypes import DEFAULT_FLOAT, DEFAULT_INT, FLOATS, bool_, idset, int8, int16, int32, int64, native, uint8
@@ -254,6 +254,11 @@ def split(
     return _split(x, sizes, axis % len(x.shape))  # paddle.split's own call (a list)
 
 
+#: the pad modes paddle pads in one kernel (numpy's names, paddle's); "symmetric" has none
+_PADDLE_PADS = {"edge": "replicate", "reflect": "reflect", "wrap": "circular"}
+_PAD_LAYOUTS = {3: "NCL", 4: "NCHW", 5: "NCDHW"}
+
+
 def pad(
     x: Tensor,
     /,
@@ -262,8 +267,13 @@ def pad(
     mode: str = "constant",
     value: complex = 0,
 ) -> Tensor:
-    # paddle's reflect/replicate/circular pad only the last 1-3 axes of floats: those go composed
     if mode != "constant" or id(x.dtype) not in _FAST or isinstance(value, complex) or x.ndim == 0:
+        trailing = trailing_pads(x.shape, pad_width, mode) if x.dtype in (paddle.float32, paddle.float64) else None
+        # (paddle's kernels pad every axis after the batch and channels of a 3-5-d array, the
+        # widths last axis first)
+        if trailing is not None and x.ndim in (3, 4, 5) and trailing[1] >= 2:
+            sides = [int(e) for lo_hi in reversed(trailing[0][2:]) for e in lo_hi]
+            return F.pad(x, sides, mode=_PADDLE_PADS[mode], data_format=_PAD_LAYOUTS[x.ndim])
         return _compose("pad")(x, pad_width, mode=mode, value=value)
     if isinstance(pad_width, int):
         widths = [(pad_width, pad_width)] * x.ndim

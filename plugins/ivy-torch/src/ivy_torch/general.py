@@ -9,7 +9,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from ivy.plugin_kit import check_carry, check_index_range, composed, fastpath, one_truth, scan_loop
+from ivy.plugin_kit import check_carry, check_index_range, composed, fastpath, one_truth, scan_loop, trailing_pads
 
 from ._dtypes import COMPLEX, FLOATS, PARTIAL, SIGNED, SUM_DTYPE, i64, native, promote, scalar_dtype
 from ._helpers import Tensor, int_indices, norm_axis, viewcall
@@ -281,6 +281,10 @@ def split(
     return list(torch.split_with_sizes(x, sizes, axis))
 
 
+#: the pad modes torch pads in one kernel (numpy's names, torch's); "symmetric" has none
+_TORCH_PADS = {"edge": "replicate", "reflect": "reflect", "wrap": "circular"}
+
+
 def pad(
     x: Tensor,
     /,
@@ -289,8 +293,12 @@ def pad(
     mode: str = "constant",
     value: complex = 0,
 ) -> Tensor:
-    # torch's reflect/replicate/circular pad only the last 1-3 axes of floats: those go composed
     if mode != "constant" or isinstance(value, complex) or x.dtype in PARTIAL:
+        trailing = trailing_pads(x.shape, pad_width, mode) if x.dtype in FLOATS else None
+        # (torch's kernels pad the last 1-3 axes after one or two others: widths last axis first)
+        if trailing is not None and 1 <= x.ndim - trailing[1] <= 3 and trailing[1] in (1, 2):
+            sides = [e for lo_hi in reversed(trailing[0][trailing[1] :]) for e in lo_hi]
+            return F.pad(x, sides, mode=_TORCH_PADS[mode])
         return _compose("pad")(x, pad_width, mode=mode, value=value)
     if isinstance(pad_width, int):
         widths = [(pad_width, pad_width)] * x.ndim

@@ -171,6 +171,24 @@ def test_fn_pad(backend, mode):
     np.testing.assert_array_equal(got, ref)
 
 
+@covers("pad")
+@pytest.mark.parametrize("mode", ["edge", "reflect", "wrap", "symmetric"])
+def test_fn_pad_of_the_last_axes_of_a_batch(backend, mode):
+    # images and signals: the trailing 1-3 axes padded, the batch and channels not (the form
+    # frameworks pad in one kernel), with widths up to and past an axis' size
+    cases = [
+        ((2, 3, 5, 6), ((0, 0), (0, 0), (1, 2), (2, 1))),
+        ((2, 3, 7), ((0, 0), (0, 0), (3, 2))),
+        ((3, 4, 5), ((0, 0), (3, 4), (4, 0))),
+        ((1, 2, 3, 4, 5), ((0, 0), (0, 0), (1, 1), (2, 0), (0, 2))),
+        ((2, 1, 3, 3), ((0, 0), (0, 0), (3, 3), (5, 1))),
+    ]
+    for shape, widths in cases:
+        a = RNG.standard_normal(shape)
+        got = _np(backend, ivy.pad(to_native(backend, a), widths, mode=mode))
+        np.testing.assert_array_equal(got, np.pad(a, widths, mode=mode), err_msg=f"{shape} {widths}")
+
+
 @covers("top_k")
 @pytest.mark.parametrize("largest", [True, False])
 def test_fn_top_k(backend, largest):
