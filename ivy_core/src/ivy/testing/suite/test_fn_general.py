@@ -182,6 +182,7 @@ def test_fn_pad_of_the_last_axes_of_a_batch(backend, mode):
         ((3, 4, 5), ((0, 0), (3, 4), (4, 0))),
         ((1, 2, 3, 4, 5), ((0, 0), (0, 0), (1, 1), (2, 0), (0, 2))),
         ((2, 1, 3, 3), ((0, 0), (0, 0), (3, 3), (5, 1))),
+        ((2, 3, 5, 6), ((0, 0), (0, 0), (1, 1), (1, 0))),  # one deep: a 3x3 filter's
     ]
     for shape, widths in cases:
         a = RNG.standard_normal(shape)
