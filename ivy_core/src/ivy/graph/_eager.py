@@ -6,7 +6,8 @@ of that trace (a JAX tracer, a tensor of the function's graph), and the caches t
 emitted program, :class:`ivy.graph.ConstArray`'s natives) would hand it to every later call,
 jitted or eager: JAX's ``UnexpectedTracerError``, TF's "defined in another graph". So they are
 made in the framework's own escape from its trace: ``jax.ensure_compile_time_eval`` (concrete
-arrays, even under a trace) and ``tf.init_scope`` (eager tensors, which a function captures).
+arrays, even under a trace) and ``tf.init_scope`` (eager tensors, which a function captures);
+``torch.jit.trace``'s recorder is set aside (its trace would record, and fail on, the reading).
 The frameworks are found among the modules already imported (none is imported here).
 """
 
@@ -22,7 +23,7 @@ __all__ = ["outside_traces"]
 @contextlib.contextmanager
 def outside_traces(*frameworks: str) -> Iterator[None]:
     """Compute eagerly, outside any trace of ``frameworks`` (backend names: ``"jax"``,
-    ``"tensorflow"``; others have no such trace and are ignored)."""
+    ``"tensorflow"``, ``"torch"``; others have no such trace and are ignored)."""
     with contextlib.ExitStack() as stack:
         tf = sys.modules.get("tensorflow") if "tensorflow" in frameworks else None
         if tf is not None:
@@ -30,4 +31,9 @@ def outside_traces(*frameworks: str) -> Iterator[None]:
         jax = sys.modules.get("jax") if "jax" in frameworks else None
         if jax is not None:
             stack.enter_context(jax.ensure_compile_time_eval())
+        torch = sys.modules.get("torch") if "torch" in frameworks else None
+        recorder = torch._C._get_tracing_state() if torch is not None else None
+        if torch is not None and recorder is not None:  # torch.jit.trace records this thread's ops: not these
+            torch._C._set_tracing_state(None)
+            stack.callback(torch._C._set_tracing_state, recorder)
         yield

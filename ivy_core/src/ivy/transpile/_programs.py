@@ -147,9 +147,12 @@ class ModulePrograms:
     def ready(self, training: bool, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
         """Whether a call runs a program emitted already (no reading of the source, no emission):
         what a target's tracing compiler that cannot trace Ivy's emitter (paddle's SOT) asks."""
-        sig = signature(args, kwargs)
-        e = self._entries.get((training, sig)) or self._entries.get((None, sig))
+        e = self._entry(training, signature(args, kwargs))
         return e is not None and e.program is not None
+
+    def _entry(self, training: bool, sig: Any) -> _Entry | None:
+        """The graph read for this call signature in this mode (or for either mode)."""
+        return self._entries.get((training, sig)) or self._entries.get((None, sig))
 
     def emit(self) -> None:
         """Emit the program of every graph read so far (on its first call otherwise)."""
@@ -157,29 +160,6 @@ class ModulePrograms:
             for e in self._entries.values():
                 if e.program is None:
                     e.program = e.graph.to(self.backend, compile=self._compile)
-
-    def prepare(self, training: bool, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        """Read the source again and emit the program for this call where needed, without running
-        it: a target whose tracer records the call (``torch.jit.trace``) does this outside it."""
-        self._program(training, args, kwargs, None)
-
-    def _program(
-        self, training: bool, args: tuple[Any, ...], kwargs: dict[str, Any], coerce: Any
-    ) -> tuple[_Entry, Any, tuple[Any, ...], dict[str, Any]]:
-        sig = signature(args, kwargs)
-        e = self._entries.get((training, sig)) or self._entries.get((None, sig))
-        if e is None:
-            with self._lock, outside_compiler_traces(self.backend):
-                e = self._find(training, sig, args, kwargs)
-            if coerce is not None and e.signature != sig:
-                args, kwargs = _coerce(args, kwargs, e.signature, coerce)
-        prog = e.program
-        if prog is None:
-            with self._lock:  # (emission builds outside any compiler trace: see Graph.to)
-                prog = e.program
-                if prog is None:
-                    prog = e.program = e.graph.to(self.backend, compile=self._compile)
-        return e, prog, args, kwargs
 
     def run(
         self,
@@ -196,7 +176,19 @@ class ModulePrograms:
         arrays. ``coerce(x, shape)`` gives an input whose shape is partly unknown (a symbolic
         tensor) the traced shape it fits (TensorFlow: ``tf.ensure_shape``).
         """
-        e, prog, args, kwargs = self._program(training, args, kwargs, coerce)
+        sig = signature(args, kwargs)
+        e = self._entries.get((training, sig)) or self._entries.get((None, sig))  # (as _entry, inline)
+        if e is None:
+            with self._lock, outside_compiler_traces(self.backend):
+                e = self._find(training, sig, args, kwargs)
+            if coerce is not None and e.signature != sig:
+                args, kwargs = _coerce(args, kwargs, e.signature, coerce)
+        prog = e.program
+        if prog is None:
+            with self._lock:  # (emission builds outside any compiler trace: see Graph.to)
+                prog = e.program
+                if prog is None:
+                    prog = e.program = e.graph.to(self.backend, compile=self._compile)
         res = prog(params, *args, **kwargs)
         records = e.graph.meta.get("records")
         if e.graph.state_updates:

@@ -12,7 +12,15 @@ from tensorflow.python.ops import gen_math_ops as gm
 from tensorflow.python.ops import gen_nn_ops as gn
 
 from ivy.nest import tree_flatten, tree_unflatten
-from ivy.plugin_kit import axis_index, check_carry, check_integer_indices, composed, scan_inputs, scan_step
+from ivy.plugin_kit import (
+    axis_index,
+    check_carry,
+    check_integer_indices,
+    composed,
+    scan_inputs,
+    scan_step,
+    trailing_pads,
+)
 
 from . import _dtypes as D
 from ._helpers import ints, norm_axis, tensor
@@ -381,16 +389,6 @@ def split(
 _PAD_MODES = {"constant": "CONSTANT", "reflect": "REFLECT", "symmetric": "SYMMETRIC"}
 
 
-def _one_deep(x: Any, pad_width: Any) -> bool:
-    """Whether every width is 0 or 1 on axes of a known, non-zero size."""
-    if isinstance(pad_width, int):
-        flat = [pad_width]
-    else:
-        flat = [pad_width] if len(pad_width) and isinstance(pad_width[0], int) else list(pad_width)
-        flat = [e for w in flat for e in (w if isinstance(w, (tuple, list)) else (w,))]
-    return all(isinstance(e, int) and 0 <= e <= 1 for e in flat) and all(d is not None and d > 0 for d in x.shape)
-
-
 def pad(
     x: Any,
     /,
@@ -400,7 +398,8 @@ def pad(
     value: complex = 0,
 ) -> Any:
     tfmode = _PAD_MODES.get(mode)
-    if mode == "edge" and _one_deep(x, pad_width):
+    edge = trailing_pads(x.shape, pad_width, mode) if mode == "edge" else None
+    if edge is not None and all(max(w) <= 1 for w in edge[0]) and None not in x.shape:
         tfmode = "SYMMETRIC"  # one element mirrored with the edge repeated is the edge (3x3 filters)
     if tfmode is None:  # edge / wrap: TF has neither (and unknown modes get the composition's error)
         return _compose("pad")(x, pad_width, mode=mode, value=value)

@@ -50,10 +50,6 @@ if Record not in pytree.SUPPORTED_NODES:  # (torch.compile and torch.export retu
     )
 
 
-#: torch.jit.trace's recorder of the current thread (set to None: nothing is recorded)
-_set_tracing_state: Any = getattr(torch._C, "_set_tracing_state")  # noqa: B009 - (not in torch's stubs)
-
-
 class TranspiledLayer(torch.nn.Module):
     """A node of a :class:`TranspiledModule`'s tree (``model.encoder``): it holds parameters and
     submodules; only the top-level module runs."""
@@ -153,15 +149,6 @@ class TranspiledModule(torch.nn.Module):
         return out
 
     def forward(self, *args: Any, **kwargs: Any) -> Any:
-        tracer = torch._C._get_tracing_state()
-        if tracer is not None and not self.programs.ready(self.training, args, kwargs):
-            # torch.jit.trace records this call: reading the source again (torch.export of it,
-            # for a new mode or shape) is no part of it, and cannot run inside the trace
-            _set_tracing_state(None)
-            try:
-                self.programs.prepare(self.training, args, kwargs)
-            finally:
-                _set_tracing_state(tracer)
         out, updates = self.programs.run(self._values(), self.training, args, kwargs)
         if updates:
             with torch.no_grad():
