@@ -138,6 +138,79 @@ def test_a_squeezed_one_position_slice_is_one_integer_index() -> None:
     np.testing.assert_allclose(d, x[:, -1], rtol=1e-6)
 
 
+def test_a_value_written_and_read_back_at_once_is_the_value_itself() -> None:
+    x = RNG.standard_normal((6, 2, 5)).astype(np.float32)
+
+    def running_max(x):  # torch.maximum(out[0], x[i], out=out[0]) as torch.export writes it
+        out = ivy.get_item(x, (slice(0, 1),)) * 1.0
+        for i in range(1, 6):
+            step = ivy.maximum(ivy.get_item(out, (0,)), ivy.get_item(x, (i,)))
+            out = ivy.set_item(out, (0,), step)
+        return ivy.get_item(out, (0,))
+
+    g = ivy.trace_graph(running_max, args=(x,))
+    assert "set_item" not in [n.op for n in g.nodes]
+    np.testing.assert_array_equal(g(x), x.max(axis=0))
+
+    def kept(x):  # a read elsewhere, a broadcast value, a cast value, the buffer itself returned
+        a = ivy.get_item(ivy.set_item(x, (0,), x[1] * 2.0), (1,))
+        b = ivy.get_item(ivy.set_item(x, (0,), 3.0), (0,))
+        c = ivy.get_item(ivy.set_item(x, (1, slice(None)), ivy.get_item(x, (2, 0))), (1, slice(None)))
+        d = ivy.get_item(ivy.set_item(x, (2,), ivy.astype(x[3], "float64")), (2,))
+        w = ivy.set_item(x, (4,), x[5])
+        return a, b, c, d, w, ivy.get_item(w, (4,))
+
+    k = ivy.trace_graph(kept, args=(x,))
+    assert [n.op for n in k.nodes].count("set_item") == 5
+    a, b, c, d, w, e = k(x)
+    np.testing.assert_array_equal(a, x[1])
+    np.testing.assert_array_equal(b, np.full((2, 5), 3.0, np.float32))
+    np.testing.assert_array_equal(c, np.broadcast_to(x[2, 0], (2, 5)))
+    assert d.dtype == np.float32 and e.dtype == np.float32
+    np.testing.assert_array_equal(d, x[3])
+    ref = x.copy()
+    ref[4] = x[5]
+    np.testing.assert_array_equal(w, ref)
+    np.testing.assert_array_equal(e, x[5])
+
+
+def test_chained_reshapes_and_indexes_are_one_op_each() -> None:
+    x = RNG.standard_normal((4, 6, 5)).astype(np.float32)
+    cases = [
+        ((slice(1, None), slice(None, None, -2)), (slice(None, None, -1), 1)),
+        ((2,), (slice(1, 5, 2), -1)),
+        ((slice(None), slice(4, 0, -1), slice(-3, None)), (slice(1, 3), 0, slice(None, None, 2))),
+        ((slice(-1, None, -1),), (0,)),
+        ((slice(None), 3), (slice(None, None, -1),)),
+    ]
+
+    def chains(x):
+        outs = [ivy.get_item(ivy.get_item(x, q1), q2) for q1, q2 in cases]
+        return outs, ivy.reshape(ivy.reshape(x, (24, 5)), (-1, 2))
+
+    g = ivy.trace_graph(chains, args=(x,))
+    ops = [n.op for n in g.nodes]
+    assert ops.count("get_item") == len(cases) and ops.count("reshape") == 1
+    assert all(n.args[0] is g.inputs[0] for n in g.nodes)  # every op reads x itself
+    outs, r = g(x)
+    for got, (q1, q2) in zip(outs, cases):
+        np.testing.assert_array_equal(got, x[q1][q2])
+    np.testing.assert_array_equal(r, x.reshape(-1, 2))
+
+    def shared(x):  # the inner reshape read twice stays; each index chain still merges
+        h = ivy.reshape(x, (24, 5))
+        s = ivy.get_item(x, (1,))
+        return ivy.reshape(h, (5, 24)), h + 1.0, ivy.get_item(s, (2,)), ivy.get_item(s, (slice(3, None),))
+
+    k = ivy.trace_graph(shared, args=(x,))
+    assert [n.op for n in k.nodes].count("reshape") == 2 and [n.op for n in k.nodes].count("get_item") == 2
+    a, b, c, d = k(x)
+    np.testing.assert_array_equal(a, x.reshape(5, 24))
+    np.testing.assert_array_equal(b, x.reshape(24, 5) + 1.0)
+    np.testing.assert_array_equal(c, x[1, 2])
+    np.testing.assert_array_equal(d, x[1, 3:])
+
+
 def test_random_ops_are_never_merged_or_folded() -> None:
     def f(x):
         return x + ivy.random_uniform(shape=(3,)), x + ivy.random_uniform(shape=(3,))

@@ -9,8 +9,9 @@ emits programs: ``graph.to("jax")`` is a function of pure ``jax`` calls, compile
 ``jax.jit``. See ``docs/graphs.md``.
 
 Passes are functions ``graph -> graph`` returning a new graph (:func:`eliminate_dead_code`,
-:func:`fold_constants`, :func:`eliminate_common_subexpressions`, :func:`index_through_squeeze`
-and :func:`substitute` are the building blocks); the IR classes (:class:`Value`, :class:`Node`, :class:`ConstArray`,
+:func:`fold_constants`, :func:`eliminate_common_subexpressions`, :func:`index_through_squeeze`,
+:func:`forward_stores`, :func:`merge_reshapes`, :func:`merge_indexing` and :func:`substitute`
+are the building blocks); the IR classes (:class:`Value`, :class:`Node`, :class:`ConstArray`,
 :class:`Subgraph`, :class:`Guard`, :class:`Dim`) are what a pass reads and builds.
 """
 
@@ -26,7 +27,10 @@ from ._passes import (
     eliminate_common_subexpressions,
     eliminate_dead_code,
     fold_constants,
+    forward_stores,
     index_through_squeeze,
+    merge_indexing,
+    merge_reshapes,
     substitute,
 )
 
@@ -46,6 +50,9 @@ __all__ = [
     "fold_constants",
     "eliminate_common_subexpressions",
     "index_through_squeeze",
+    "forward_stores",
+    "merge_reshapes",
+    "merge_indexing",
     "substitute",
     "decompose",
     "composed_ops",

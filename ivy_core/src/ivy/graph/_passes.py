@@ -10,6 +10,11 @@ list after tracing. The built-in ones:
 * :func:`eliminate_common_subexpressions`: one node for each set of identical calls.
 * :func:`index_through_squeeze`: ``squeeze(x[:, i:i+1], axis=1)`` as ``x[:, i]``, one op (what
   ``torch.export`` makes of ``unbind``, ``select`` and ``stack``'s inverse).
+* :func:`forward_stores`: ``set_item(x, q, v)[q]`` is ``v`` (store-to-load forwarding): a running
+  result written into a buffer and read back at once (``torch.maximum(out, y, out=out[0])``, as
+  ``torch.export`` functionalises it) is no longer copied into a new buffer per step.
+* :func:`merge_reshapes`: ``reshape(reshape(x, s1), s2)`` as ``reshape(x, s2)``.
+* :func:`merge_indexing`: ``x[q1][q2]`` as one ``x[q]`` (ints and slices).
 """
 
 from __future__ import annotations
@@ -28,6 +33,9 @@ __all__ = [
     "fold_constants",
     "eliminate_common_subexpressions",
     "index_through_squeeze",
+    "forward_stores",
+    "merge_reshapes",
+    "merge_indexing",
     "substitute",
     "DEFAULT",
 ]
@@ -265,9 +273,7 @@ def index_through_squeeze(g: GraphIR) -> GraphIR:
     (``x[:, i:i+1]``) becomes one ``get_item`` with the integer index (``x[:, i]``): the same
     values, one op fewer (``torch.export`` decomposes ``unbind`` and ``select`` into such pairs;
     an eager target pays for every op)."""
-    uses: dict[int, int] = {}
-    for v in [v for n in g.nodes for v in n.input_values()] + g.output_values() + [gd.value for gd in g.guards]:
-        uses[id(v)] = uses.get(id(v), 0) + 1
+    uses = _uses(g)
     producer = {id(v): n for n in g.nodes for v in n.output_values()}
     nodes, changed = [], False
     for n in g.nodes:
@@ -277,10 +283,148 @@ def index_through_squeeze(g: GraphIR) -> GraphIR:
     return eliminate_dead_code(g.replace(nodes=nodes)) if changed else g
 
 
+def _uses(g: GraphIR) -> dict[int, int]:
+    """How many times each value is read (by nodes, outputs and guards)."""
+    uses: dict[int, int] = {}
+    for v in [v for n in g.nodes for v in n.input_values()] + g.output_values() + [gd.value for gd in g.guards]:
+        uses[id(v)] = uses.get(id(v), 0) + 1
+    return uses
+
+
+def _basic_index(q: Any) -> bool:
+    """``q`` is made of ints and slices of ints only: it selects each element at most once and its
+    result does not depend on any array (so the same ``q`` reads back what it wrote)."""
+    parts = q if type(q) is tuple else (q,)
+    for p in parts:
+        if type(p) is slice:
+            if not all(b is None or type(b) is int for b in (p.start, p.stop, p.step)) or p.step == 0:
+                return False
+        elif type(p) is not int:
+            return False
+    return True
+
+
+def _stored(n: Node, producer: dict[int, Node]) -> Value | None:
+    """The value that ``n`` (``get_item(y, q)``) reads back from ``y = set_item(x, q, v)``: ``v``,
+    where it has the read's static shape and dtype already (no broadcast or cast left)."""
+    if n.op != "get_item" or n.kwargs or len(n.args) != 2 or not isinstance(n.args[0], Value):
+        return None
+    w = producer.get(id(n.args[0]))
+    if w is None or w.op != "set_item" or w.kwargs or len(w.args) != 3:
+        return None
+    query, v = w.args[1], w.args[2]
+    out = n.outputs
+    if not _basic_index(query) or query != n.args[1] or not isinstance(v, Value) or not isinstance(out, Value):
+        return None
+    if out.shape is None or None in out.shape or v.shape != out.shape or v.dtype != out.dtype:
+        return None
+    return v
+
+
+def forward_stores(g: GraphIR) -> GraphIR:
+    """Each ``set_item(x, q, v)[q]`` (the same ints-and-slices ``q``) is ``v`` itself, where ``v``
+    has the shape and dtype of the read: what was written is what is read back. The writes that
+    nothing else reads are then dropped (a running maximum written into ``out[0]`` 48 times and
+    read back each time was 48 copies of the whole buffer)."""
+    producer = {id(v): n for n in g.nodes for v in n.output_values()}
+    mapping: dict[int, Any] = {}
+    for n in g.nodes:
+        v = _stored(n, producer)
+        if v is not None:
+            mapping[id(n.outputs)] = mapping.get(id(v), v)
+    if not mapping:
+        return g
+    return eliminate_dead_code(substitute(g, mapping))
+
+
+def merge_reshapes(g: GraphIR) -> GraphIR:
+    """``reshape(reshape(x, s1), s2)`` where nothing else reads the inner one is ``reshape(x, s2)``:
+    a reshape keeps the C order of the elements, so the intermediate shape does not matter."""
+    uses = _uses(g)
+    producer = {id(v): n for n in g.nodes for v in n.output_values()}
+    nodes, changed = [], False
+    for n in g.nodes:
+        inner = producer.get(id(n.args[0])) if n.op == "reshape" and n.args else None
+        if (
+            inner is not None
+            and inner.op == "reshape"
+            and uses.get(id(n.args[0])) == 1
+            and not inner.kwargs
+            and len(inner.args) == 2
+            and set(n.kwargs) <= {"shape"}
+        ):
+            n = Node("reshape", (inner.args[0], *n.args[1:]), n.kwargs, n.outputs, n.source)
+            producer[id(n.outputs)] = n
+            changed = True
+        nodes.append(n)
+    return eliminate_dead_code(g.replace(nodes=nodes)) if changed else g
+
+
+def _as_slice(r: range, size: int) -> slice:
+    """The slice of an axis of ``size`` that selects the positions ``r``."""
+    if not r:
+        return slice(0, 0)
+    step = None if r.step == 1 else r.step
+    start = None if r.start == (0 if r.step > 0 else size - 1) else r.start
+    end = r.stop if r.step > 0 else (r.stop if r.stop >= 0 else None)
+    return slice(start, None if end == (size if r.step > 0 else None) else end, step)
+
+
+def _composed_index(shape: tuple[Any, ...], q1: Any, q2: Any) -> tuple[Any, ...] | None:
+    """One query ``q`` with ``x[q] == x[q1][q2]`` for ``x`` of static ``shape``, or None."""
+    q1 = q1 if type(q1) is tuple else (q1,)
+    q2 = q2 if type(q2) is tuple else (q2,)
+    if not (_basic_index(q1) and _basic_index(q2)) or len(q1) > len(shape) or not all(type(d) is int for d in shape):
+        return None
+    picks: list[Any] = []  # per axis of x: an int, or the range of positions left
+    for size, q in zip(shape, list(q1) + [slice(None)] * (len(shape) - len(q1))):
+        if type(q) is int:
+            if not -size <= q < size:
+                return None
+            picks.append(q % size)
+        else:
+            picks.append(range(size)[q])
+    kept = [a for a, p in enumerate(picks) if type(p) is range]
+    if len(q2) > len(kept):
+        return None
+    for a, q in zip(kept, q2):
+        r = picks[a]
+        if type(q) is int and not -len(r) <= q < len(r):
+            return None
+        picks[a] = r[q]
+    out = [p if type(p) is int else _as_slice(p, size) for p, size in zip(picks, shape)]
+    while len(out) > 1 and out[-1] == slice(None):
+        out.pop()
+    return tuple(out)
+
+
+def merge_indexing(g: GraphIR) -> GraphIR:
+    """``x[q1][q2]`` (``get_item`` of a ``get_item``, both of ints and slices, ``x`` of static
+    shape) as one ``x[q]``: the same elements, one op; an inner ``get_item`` that every reader
+    merged is dropped."""
+    producer = {id(v): n for n in g.nodes for v in n.output_values()}
+    nodes, changed = [], False
+    for n in g.nodes:
+        inner = producer.get(id(n.args[0])) if n.op == "get_item" and len(n.args) == 2 and not n.kwargs else None
+        if inner is not None and inner.op == "get_item" and len(inner.args) == 2 and not inner.kwargs:
+            src = inner.args[0]
+            shape = src.shape if isinstance(src, Value) else None
+            q = _composed_index(shape, inner.args[1], n.args[1]) if shape is not None else None
+            if q is not None:
+                n = Node("get_item", (src, q), {}, n.outputs, n.source)
+                producer[id(n.outputs)] = n
+                changed = True
+        nodes.append(n)
+    return eliminate_dead_code(g.replace(nodes=nodes)) if changed else g
+
+
 #: what ``trace_graph`` runs by default
 DEFAULT: tuple[Pass, ...] = (
     fold_constants,
     eliminate_common_subexpressions,
     index_through_squeeze,
+    forward_stores,
+    merge_reshapes,
+    merge_indexing,
     eliminate_dead_code,
 )
