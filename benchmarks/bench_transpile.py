@@ -18,6 +18,14 @@ The programs (torch, inference mode, small enough for a CPU):
 * ``resnet18`` Hugging Face ``ResNetModel`` with ResNet-18's configuration (basic blocks, depths
                2-2-2-2, widths 64-512; torchvision's needs a CUDA build of torch here), on
                2x3x32x32 images;
+* ``convnext`` a Hugging Face ``ConvNextModel`` (2 stages of 2 blocks, widths 32-64: 7x7 depthwise
+               convolutions, layer norm over channels, inverted bottlenecks), on 2x3x32x32 images;
+* ``wav2vec2`` a Hugging Face ``Wav2Vec2Model`` (speech: a 3-layer convolutional feature encoder
+               with group norm, a grouped positional convolution, 2 transformer layers of hidden
+               64), on 2 clips of 1600 samples;
+* ``clip``     a Hugging Face ``CLIPModel`` (vision-language: text and vision towers of 2 layers,
+               hidden 64, 32x32 images in 8x8 patches, projections of 32), on 2 texts of 16 token
+               ids and 2 images;
 * ``blur``     the function ``kornia.filters.gaussian_blur2d`` (5x5, sigma 1.5) on 8x3x32x32
                images (skipped without kornia);
 * ``kornia.<function>`` kornia's functions called through the library transpiled lazily,
@@ -78,9 +86,11 @@ LIBRARY = {
     "kornia.sobel": "filters.sobel",
     "kornia.canny": "filters.canny",
 }
-MODELS = ("mlp", "cnn", "encoder", "bert", "vit", "resnet18", "blur", *LIBRARY)
+#: the model zoo: a transformer of each kind, CNNs (dense, residual, depthwise), speech, vision-language
+ZOO = ("mlp", "cnn", "encoder", "bert", "vit", "resnet18", "convnext", "wav2vec2", "clip")
+MODELS = (*ZOO, "blur", *LIBRARY)
 #: the programs torch.compile runs on by default (it takes tens of seconds per program)
-COMPILED = ("mlp", "cnn", "encoder", "bert", "vit", "resnet18", "blur")
+COMPILED = (*ZOO, "blur")
 _MARK = "@@bench_transpile@@"
 
 
@@ -151,6 +161,8 @@ def build(name: str) -> tuple[Any, tuple[Any, ...], str] | None:
             layer_type="basic", depths=[2, 2, 2, 2], hidden_sizes=[64, 128, 256, 512], embedding_size=64
         )
         return ResNetModel(rcfg).eval(), (torch.rand(2, 3, 32, 32, generator=gen),), "module"
+    if name in ("convnext", "wav2vec2", "clip"):
+        return _hugging_face(name, gen)
     if name == "blur":
         try:
             import kornia
@@ -172,6 +184,39 @@ def build(name: str) -> tuple[Any, tuple[Any, ...], str] | None:
             return fn, (edges, torch.ones(7, 7)), "library"
         return fn, (torch.rand(1, 3, 64, 64, generator=gen),), "library"
     raise ValueError(f"unknown program {name!r}; one of {', '.join(MODELS)}")
+
+
+def _hugging_face(name: str, gen: Any) -> tuple[Any, tuple[Any, ...], str] | None:
+    """The zoo's convolutional, speech and vision-language models, from small configs."""
+    import torch
+
+    try:
+        import transformers as hf
+    except ImportError:
+        return None
+    if name == "convnext":
+        ccfg = hf.ConvNextConfig(num_channels=3, patch_size=2, num_stages=2, depths=[2, 2], hidden_sizes=[32, 64])
+        return hf.ConvNextModel(ccfg).eval(), (torch.rand(2, 3, 32, 32, generator=gen),), "module"
+    if name == "wav2vec2":
+        wcfg = hf.Wav2Vec2Config(
+            hidden_size=64,
+            num_hidden_layers=2,
+            num_attention_heads=4,
+            intermediate_size=128,
+            conv_dim=(32, 32, 32),
+            conv_stride=(5, 2, 2),
+            conv_kernel=(10, 3, 3),
+            num_conv_pos_embeddings=16,
+            num_conv_pos_embedding_groups=4,
+        )
+        return hf.Wav2Vec2Model(wcfg).eval(), (torch.rand(2, 1600, generator=gen) - 0.5,), "module"
+    text = {"vocab_size": 100, "max_position_embeddings": 32, "bos_token_id": 0, "eos_token_id": 1, "pad_token_id": 1}
+    vision = {"image_size": 32, "patch_size": 8}
+    for tower in (text, vision):
+        tower.update(hidden_size=64, num_hidden_layers=2, num_attention_heads=4, intermediate_size=128)
+    kcfg = hf.CLIPConfig(text_config=text, vision_config=vision, projection_dim=32)
+    ids = torch.randint(2, 100, (2, 16), generator=gen)
+    return hf.CLIPModel(kcfg).eval(), (ids, torch.rand(2, 3, 32, 32, generator=gen)), "module"
 
 
 def _attr(obj: Any, path: str) -> Any:
