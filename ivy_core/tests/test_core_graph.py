@@ -43,7 +43,7 @@ def test_operators_and_attributes_are_recorded_as_spec_ops() -> None:
         z = -y[0] * 2.0 + abs(y[1]) ** 2 / 3.0 - (y[0] >= 0)
         return z, y.mT, x.shape, x.ndim, x.dtype == ivy.float32
 
-    g = ivy.trace_graph(f, args=(X, W))
+    g = ivy.trace_graph(f, args=(X, W), passes=())  # as recorded (the default passes join y[0], y[1])
     ops = [n.op for n in g.nodes]
     for op in (
         "matmul",
@@ -116,7 +116,7 @@ def test_a_squeezed_one_position_slice_is_one_integer_index() -> None:
         parts = [ivy.squeeze(ivy.get_item(x, (slice(None), slice(i, i + 1))), axis=1) for i in range(3)]
         return parts[0] * parts[1] - parts[2]
 
-    g = ivy.trace_graph(unbind, args=(x,))
+    g = ivy.trace_graph(unbind, args=(x,), passes=(ivy.graph.index_through_squeeze,))  # (no unstack_from_indexes)
     assert [n.op for n in g.nodes].count("get_item") == 3 and "squeeze" not in [n.op for n in g.nodes]
     assert [n.args[1] for n in g.nodes if n.op == "get_item"] == [(slice(None), i, slice(None)) for i in range(3)]
     np.testing.assert_allclose(g(x), x[:, 0] * x[:, 1] - x[:, 2], rtol=1e-6)
@@ -209,6 +209,37 @@ def test_chained_reshapes_and_indexes_are_one_op_each() -> None:
     np.testing.assert_array_equal(b, x.reshape(24, 5) + 1.0)
     np.testing.assert_array_equal(c, x[1, 2])
     np.testing.assert_array_equal(d, x[1, 3:])
+
+
+def test_every_position_of_an_axis_is_one_unstack_and_a_split_concat_one_stack() -> None:
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+
+    def hsv_like(x):  # torch.export's unbind (one index per position) and stack (concat, reshape)
+        r, g, b = (ivy.get_item(x, (slice(None), i)) for i in (0, 1, -1))
+        return ivy.reshape(ivy.concat([r - g, g * b, b + r], axis=1), (2, 3, 4))
+
+    g = ivy.trace_graph(hsv_like, args=(x,))
+    ops = [n.op for n in g.nodes]
+    assert ops.count("unstack") == 1 and ops.count("stack") == 1 and not {"get_item", "concat", "reshape"} & set(ops)
+    ref = np.stack([x[:, 0] - x[:, 1], x[:, 1] * x[:, 2], x[:, 2] + x[:, 0]], axis=1)
+    np.testing.assert_array_equal(g(x), ref)
+
+    def kept(x):  # two positions of three; a reshape that is no split; a concat read twice; two shapes
+        a = ivy.get_item(x, (slice(None), 0)) + ivy.get_item(x, (slice(None), 1))
+        c = ivy.concat([x, x], axis=2)
+        parts = [ivy.get_item(x, (slice(None), 0)), ivy.get_item(x, (slice(None), slice(0, 2), 0))]
+        mixed = ivy.reshape(ivy.concat(parts, axis=1), (2, 3, 2))
+        return a, ivy.reshape(ivy.concat([x, x], axis=1), (2, 2, 12)), ivy.reshape(c, (2, 3, 2, 4)), c, mixed
+
+    k = ivy.trace_graph(kept, args=(x,))
+    ops = [n.op for n in k.nodes]
+    assert "unstack" not in ops and "stack" not in ops and ops.count("concat") == 3
+    a, b, c, c2, mixed = k(x)
+    np.testing.assert_array_equal(a, x[:, 0] + x[:, 1])
+    np.testing.assert_array_equal(b, np.concatenate([x, x], axis=1).reshape(2, 2, 12))
+    np.testing.assert_array_equal(c, np.concatenate([x, x], axis=2).reshape(2, 3, 2, 4))
+    np.testing.assert_array_equal(c2, np.concatenate([x, x], axis=2))
+    np.testing.assert_array_equal(mixed, np.concatenate([x[:, 0], x[:, 0:2, 0]], axis=1).reshape(2, 3, 2))
 
 
 def test_random_ops_are_never_merged_or_folded() -> None:

@@ -10,8 +10,9 @@ emits programs: ``graph.to("jax")`` is a function of pure ``jax`` calls, compile
 
 Passes are functions ``graph -> graph`` returning a new graph (:func:`eliminate_dead_code`,
 :func:`fold_constants`, :func:`eliminate_common_subexpressions`, :func:`index_through_squeeze`,
-:func:`forward_stores`, :func:`merge_reshapes`, :func:`merge_indexing` and :func:`substitute`
-are the building blocks); the IR classes (:class:`Value`, :class:`Node`, :class:`ConstArray`,
+:func:`forward_stores`, :func:`merge_reshapes`, :func:`merge_indexing`,
+:func:`stack_from_concat`, :func:`unstack_from_indexes` and :func:`substitute` are the building
+blocks); the IR classes (:class:`Value`, :class:`Node`, :class:`ConstArray`,
 :class:`Subgraph`, :class:`Guard`, :class:`Dim`) are what a pass reads and builds.
 """
 
@@ -31,7 +32,9 @@ from ._passes import (
     index_through_squeeze,
     merge_indexing,
     merge_reshapes,
+    stack_from_concat,
     substitute,
+    unstack_from_indexes,
 )
 
 __all__ = [
@@ -53,6 +56,8 @@ __all__ = [
     "forward_stores",
     "merge_reshapes",
     "merge_indexing",
+    "stack_from_concat",
+    "unstack_from_indexes",
     "substitute",
     "decompose",
     "composed_ops",

@@ -15,6 +15,8 @@ list after tracing. The built-in ones:
   ``torch.export`` functionalises it) is no longer copied into a new buffer per step.
 * :func:`merge_reshapes`: ``reshape(reshape(x, s1), s2)`` as ``reshape(x, s2)``.
 * :func:`merge_indexing`: ``x[q1][q2]`` as one ``x[q]`` (ints and slices).
+* :func:`stack_from_concat`: a concat whose reshape splits the joined axis per array is a ``stack``.
+* :func:`unstack_from_indexes`: ``x[:, 0]``, ..., ``x[:, n-1]`` together are one ``unstack``.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ __all__ = [
     "forward_stores",
     "merge_reshapes",
     "merge_indexing",
+    "stack_from_concat",
+    "unstack_from_indexes",
     "substitute",
     "DEFAULT",
 ]
@@ -418,6 +422,83 @@ def merge_indexing(g: GraphIR) -> GraphIR:
     return eliminate_dead_code(g.replace(nodes=nodes)) if changed else g
 
 
+def _stacked(n: Node, producer: dict[int, Node], uses: dict[int, int]) -> Node | None:
+    """The one ``stack`` that ``n`` (a reshape of a concat read by nothing else) amounts to, or None."""
+    if n.op != "reshape" or not n.args or not isinstance(n.args[0], Value) or not isinstance(n.outputs, Value):
+        return None
+    c = producer.get(id(n.args[0]))
+    if c is None or c.op != "concat" or uses.get(id(n.args[0])) != 1 or set(c.kwargs) - {"axis"} or len(c.args) != 1:
+        return None
+    xs, axis = c.args[0], c.kwargs.get("axis", 0)
+    if not isinstance(xs, (list, tuple)) or not xs or not all(isinstance(x, Value) for x in xs):
+        return None
+    s = xs[0].shape
+    if s is None or None in s or any(x.shape != s or x.dtype != xs[0].dtype for x in xs):
+        return None
+    if type(axis) is not int or not -len(s) <= axis < len(s):
+        return None
+    k = axis % len(s)
+    if n.outputs.shape != (*s[:k], len(xs), *s[k:]):
+        return None
+    return Node("stack", (list(xs),), {"axis": k}, n.outputs, n.source)
+
+
+def stack_from_concat(g: GraphIR) -> GraphIR:
+    """``reshape(concat(xs, axis=k), ...)`` that splits axis ``k`` back into one position per
+    array (each of the same shape) is ``stack(xs, axis=k)``: one op (``torch.export`` writes
+    ``torch.stack`` so)."""
+    uses = _uses(g)
+    producer = {id(v): n for n in g.nodes for v in n.output_values()}
+    nodes, changed = [], False
+    for n in g.nodes:
+        merged = _stacked(n, producer, uses)
+        changed = changed or merged is not None
+        nodes.append(n if merged is None else merged)
+    return eliminate_dead_code(g.replace(nodes=nodes)) if changed else g
+
+
+def _position(n: Node) -> tuple[int, Value, int, int] | None:
+    """``(id(x), x, axis, i)`` where ``n`` is ``x[:, i]`` (one int, every other entry a full
+    slice) on a static axis of ``x``, or None."""
+    if n.op != "get_item" or n.kwargs or len(n.args) != 2 or not isinstance(n.args[0], Value):
+        return None
+    x, q = n.args
+    q = q if type(q) is tuple else (q,)
+    ints = [a for a, p in enumerate(q) if type(p) is int]
+    if x.shape is None or len(ints) != 1 or any(p != slice(None) for a, p in enumerate(q) if a != ints[0]):
+        return None
+    axis, i = ints[0], q[ints[0]]
+    if len(q) > len(x.shape) or type(x.shape[axis]) is not int or not -x.shape[axis] <= i < x.shape[axis]:
+        return None
+    return id(x), x, axis, i % x.shape[axis]
+
+
+def unstack_from_indexes(g: GraphIR) -> GraphIR:
+    """The integer indexes ``x[:, 0]``, ..., ``x[:, n-1]`` of every position of one axis are one
+    ``unstack(x, axis=1)`` (``torch.export`` writes ``unbind`` so, one op per position), placed
+    where the first of them was."""
+    groups: dict[tuple[int, int], dict[int, Node]] = {}
+    for n in g.nodes:
+        p = _position(n)
+        if p is not None:
+            groups.setdefault((p[0], p[2]), {}).setdefault(p[3], n)
+    order = {id(n): k for k, n in enumerate(g.nodes)}
+    whole: dict[int, Node] = {}  # id of the first index of a group -> its unstack
+    dropped: set[int] = set()
+    for (_, axis), found in groups.items():
+        x = found[next(iter(found))].args[0]
+        if len(found) != x.shape[axis] or len(found) < 2:
+            continue
+        members = [found[i] for i in range(len(found))]
+        first = min(members, key=lambda m: order[id(m)])
+        whole[id(first)] = Node("unstack", (x,), {"axis": axis}, tuple(m.outputs for m in members), first.source)
+        dropped.update(id(m) for m in members)
+    if not whole:
+        return g
+    nodes = [whole.get(id(n), n) for n in g.nodes if id(n) in whole or id(n) not in dropped]
+    return g.replace(nodes=nodes)
+
+
 #: what ``trace_graph`` runs by default
 DEFAULT: tuple[Pass, ...] = (
     fold_constants,
@@ -426,5 +507,7 @@ DEFAULT: tuple[Pass, ...] = (
     forward_stores,
     merge_reshapes,
     merge_indexing,
+    stack_from_concat,
+    unstack_from_indexes,
     eliminate_dead_code,
 )
