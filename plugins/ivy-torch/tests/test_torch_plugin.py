@@ -24,6 +24,25 @@ def test_torch_plugin_loads_and_implements_every_spec(tx):
     assert tx.__array_namespace_info__().default_device() == torch.device("cpu")
 
 
+def test_loading_the_backend_leaves_torch_compile_unimported() -> None:
+    """torch._dynamo (1.8 s to import here) loads when something compiles or a control-flow op
+    that torch.compile must run eagerly is first called, not with the backend (the graph break of
+    those ops under torch.compile is tested in tests/test_transpile_control_flow.py)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, torch, ivy\n"
+        "x = ivy.add(ivy.asarray([1.0, 2.0], backend='torch'), 1.0)\n"
+        "before = 'torch._dynamo' in sys.modules\n"
+        "(i,) = ivy.while_loop(lambda i: i < 3, lambda i: (i + 1,), (ivy.asarray(0, backend='torch'),))\n"
+        "print(float(x[1]), before, int(i), 'torch._dynamo' in sys.modules)\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert p.stdout.split() == ["3.0", "False", "3", "True"]
+
+
 def test_torch_zero_dim_arrays_promote_like_arrays(tx):
     # torch alone gives float32 (0-d tensors are weak); the standard gives float64
     a0 = torch.tensor(1.5, dtype=torch.float64)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -389,7 +390,20 @@ def einsum(equation: str, /, *operands: Tensor) -> Tensor:
 # such nested functions mix up those of two compiled programs
 
 
-@torch.compiler.disable
+def _outside_compile(fn: Any) -> Any:
+    """``fn`` run eagerly by ``torch.compile`` (``torch.compiler.disable``), made on the first call:
+    disabling imports ``torch._dynamo``, 1.8 s, which loading the backend should not cost."""
+    disabled: list[Any] = []
+
+    def op(*args: Any, **kwargs: Any) -> Any:
+        if not disabled:
+            disabled.append(torch.compiler.disable(fn))
+        return disabled[0](*args, **kwargs)
+
+    return functools.wraps(fn)(op)
+
+
+@_outside_compile
 def while_loop(cond_fn: Any, body_fn: Any, loop_vars: Sequence[Any], /) -> tuple[Any, ...]:
     vals = tuple(loop_vars)
     if not vals:
@@ -399,7 +413,7 @@ def while_loop(cond_fn: Any, body_fn: Any, loop_vars: Sequence[Any], /) -> tuple
     return vals
 
 
-@torch.compiler.disable
+@_outside_compile
 def cond(pred: Any, true_fn: Any, false_fn: Any, operands: Sequence[Any], /) -> Any:
     return (true_fn if one_truth(pred, "cond", "pred") else false_fn)(*operands)
 
@@ -407,7 +421,7 @@ def cond(pred: Any, true_fn: Any, false_fn: Any, operands: Sequence[Any], /) -> 
 # (torch's own scan, torch._higher_order_ops.scan, is no better here: 4.5 times slower than this
 # loop eagerly, 200 steps of 64 floats on CPU, and torch.compile fails on it with inductor's
 # DataDependentOutputException in torch 2.13; nor does it take xs=None or a y of None)
-@torch.compiler.disable
+@_outside_compile
 def scan(f: Any, init: Any, xs: Any = None, /, *, length: int | None = None, reverse: bool = False) -> tuple[Any, Any]:
     return scan_loop(
         f,
