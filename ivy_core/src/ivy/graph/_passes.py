@@ -277,13 +277,22 @@ def index_through_squeeze(g: GraphIR) -> GraphIR:
     (``x[:, i:i+1]``) becomes one ``get_item`` with the integer index (``x[:, i]``): the same
     values, one op fewer (``torch.export`` decomposes ``unbind`` and ``select`` into such pairs;
     an eager target pays for every op)."""
+    return _rewrite_each(g, _index_of_squeezed)
+
+
+def _rewrite_each(g: GraphIR, rewrite: Callable[[Node, dict[int, Node], dict[int, int]], Node | None]) -> GraphIR:
+    """``g`` with each node that ``rewrite(node, producer, uses)`` replaces (``producer``: the node
+    making each value, a replaced one included, so chains fold; ``uses``: the reads of each value
+    in ``g``), then without the nodes nothing reads any more."""
     uses = _uses(g)
     producer = {id(v): n for n in g.nodes for v in n.output_values()}
     nodes, changed = [], False
     for n in g.nodes:
-        merged = _index_of_squeezed(n, producer, uses)
-        changed = changed or merged is not None
-        nodes.append(n if merged is None else merged)
+        new = rewrite(n, producer, uses)
+        if new is not None:
+            producer.update((id(v), new) for v in new.output_values())
+            n, changed = new, True
+        nodes.append(n)
     return eliminate_dead_code(g.replace(nodes=nodes)) if changed else g
 
 
@@ -341,27 +350,19 @@ def forward_stores(g: GraphIR) -> GraphIR:
     return eliminate_dead_code(substitute(g, mapping))
 
 
+def _merged_reshape(n: Node, producer: dict[int, Node], uses: dict[int, int]) -> Node | None:
+    inner = producer.get(id(n.args[0])) if n.op == "reshape" and n.args else None
+    if inner is None or inner.op != "reshape" or uses.get(id(n.args[0])) != 1 or inner.kwargs or len(inner.args) != 2:
+        return None
+    if set(n.kwargs) - {"shape"}:
+        return None
+    return Node("reshape", (inner.args[0], *n.args[1:]), n.kwargs, n.outputs, n.source)
+
+
 def merge_reshapes(g: GraphIR) -> GraphIR:
     """``reshape(reshape(x, s1), s2)`` where nothing else reads the inner one is ``reshape(x, s2)``:
     a reshape keeps the C order of the elements, so the intermediate shape does not matter."""
-    uses = _uses(g)
-    producer = {id(v): n for n in g.nodes for v in n.output_values()}
-    nodes, changed = [], False
-    for n in g.nodes:
-        inner = producer.get(id(n.args[0])) if n.op == "reshape" and n.args else None
-        if (
-            inner is not None
-            and inner.op == "reshape"
-            and uses.get(id(n.args[0])) == 1
-            and not inner.kwargs
-            and len(inner.args) == 2
-            and set(n.kwargs) <= {"shape"}
-        ):
-            n = Node("reshape", (inner.args[0], *n.args[1:]), n.kwargs, n.outputs, n.source)
-            producer[id(n.outputs)] = n
-            changed = True
-        nodes.append(n)
-    return eliminate_dead_code(g.replace(nodes=nodes)) if changed else g
+    return _rewrite_each(g, _merged_reshape)
 
 
 def _as_slice(r: range, size: int) -> slice:
@@ -402,24 +403,20 @@ def _composed_index(shape: tuple[Any, ...], q1: Any, q2: Any) -> tuple[Any, ...]
     return tuple(out)
 
 
+def _merged_index(n: Node, producer: dict[int, Node], uses: dict[int, int]) -> Node | None:
+    inner = producer.get(id(n.args[0])) if n.op == "get_item" and len(n.args) == 2 and not n.kwargs else None
+    if inner is None or inner.op != "get_item" or len(inner.args) != 2 or inner.kwargs:
+        return None
+    src = inner.args[0]
+    q = _composed_index(src.shape, inner.args[1], n.args[1]) if isinstance(src, Value) and src.shape else None
+    return None if q is None else Node("get_item", (src, q), {}, n.outputs, n.source)
+
+
 def merge_indexing(g: GraphIR) -> GraphIR:
     """``x[q1][q2]`` (``get_item`` of a ``get_item``, both of ints and slices, ``x`` of static
     shape) as one ``x[q]``: the same elements, one op; an inner ``get_item`` that every reader
     merged is dropped."""
-    producer = {id(v): n for n in g.nodes for v in n.output_values()}
-    nodes, changed = [], False
-    for n in g.nodes:
-        inner = producer.get(id(n.args[0])) if n.op == "get_item" and len(n.args) == 2 and not n.kwargs else None
-        if inner is not None and inner.op == "get_item" and len(inner.args) == 2 and not inner.kwargs:
-            src = inner.args[0]
-            shape = src.shape if isinstance(src, Value) else None
-            q = _composed_index(shape, inner.args[1], n.args[1]) if shape is not None else None
-            if q is not None:
-                n = Node("get_item", (src, q), {}, n.outputs, n.source)
-                producer[id(n.outputs)] = n
-                changed = True
-        nodes.append(n)
-    return eliminate_dead_code(g.replace(nodes=nodes)) if changed else g
+    return _rewrite_each(g, _merged_index)
 
 
 def _stacked(n: Node, producer: dict[int, Node], uses: dict[int, int]) -> Node | None:
@@ -447,14 +444,7 @@ def stack_from_concat(g: GraphIR) -> GraphIR:
     """``reshape(concat(xs, axis=k), ...)`` that splits axis ``k`` back into one position per
     array (each of the same shape) is ``stack(xs, axis=k)``: one op (``torch.export`` writes
     ``torch.stack`` so)."""
-    uses = _uses(g)
-    producer = {id(v): n for n in g.nodes for v in n.output_values()}
-    nodes, changed = [], False
-    for n in g.nodes:
-        merged = _stacked(n, producer, uses)
-        changed = changed or merged is not None
-        nodes.append(n if merged is None else merged)
-    return eliminate_dead_code(g.replace(nodes=nodes)) if changed else g
+    return _rewrite_each(g, _stacked)
 
 
 def _position(n: Node) -> tuple[int, Value, int, int] | None:
