@@ -406,16 +406,20 @@ def test_jax_depthwise_conv2d_on_cpu_equals_lax_grouped_conv_with_its_gradients(
 
 @pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
 @pytest.mark.parametrize("filters", ["HWIO", "OIHW"])
-def test_jax_one_channel_conv2d_under_jit_equals_lax_conv_with_its_gradients(layout, filters):
+@pytest.mark.parametrize("channels", [1, 3])
+def test_jax_conv2d_of_few_channels_under_jit_equals_lax_conv_with_its_gradients(layout, filters, channels):
     """On CPU, under jit, a convolution of one input channel (an image filter) is a sum of
-    shifted products (XLA's one-channel convolution is far slower there): values and gradients
-    equal lax's convolution, for strides, dilations and uneven padding, with no convolution left."""
+    shifted products, and one of 2-4 channels with a small window (a first layer on RGB images)
+    one matrix product of the window's positions (XLA's convolutions of so few channels are far
+    slower there): values and gradients equal lax's convolution, for strides, dilations and
+    uneven padding, with no convolution left."""
     if jax.default_backend() != "cpu":
         pytest.skip("XLA's CPU backend")
     from jax import lax
 
     r = np.random.default_rng(6)
-    x, w, b = t(r.normal(size=(3, 9, 10, 1))), t(r.normal(size=(3, 2, 1, 4))), t(r.normal(size=(4,)))
+    x, b = t(r.normal(size=(3, 9, 10, channels))), t(r.normal(size=(4,)))
+    w = t(r.normal(size=(3, 2, channels, 4)))
     cl = layout == "NHWC"
     xin = x if cl else jnp.transpose(x, (0, 3, 1, 2))
     win = w if filters == "HWIO" else jnp.transpose(w, (3, 2, 0, 1))
