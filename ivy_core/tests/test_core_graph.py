@@ -242,6 +242,36 @@ def test_every_position_of_an_axis_is_one_unstack_and_a_split_concat_one_stack()
     np.testing.assert_array_equal(mixed, np.concatenate([x[:, 0], x[:, 0:2, 0]], axis=1).reshape(2, 3, 2))
 
 
+def test_a_take_of_one_scalar_index_read_at_position_zero_is_one_index() -> None:
+    x = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    k = np.array([[1, 0], [-1, 2]], np.int64)
+
+    def pick(x, k):  # torch.export's x.index_select(1, s.view(1))[:, 0] for 0-d s
+        taken = [ivy.take(x, ivy.reshape(ivy.get_item(k, (i, j)), (-1,)), axis=1) for i, j in ((0, 0), (1, 0))]
+        return [ivy.get_item(t, (slice(None), 0)) for t in taken]
+
+    g = ivy.trace_graph(pick, args=(x, k))
+    ops = [n.op for n in g.nodes]
+    assert "take" not in ops and "reshape" not in ops and ops.count("get_item") == 4
+    a, b = g(x, k)
+    np.testing.assert_array_equal(a, x[:, 1])
+    np.testing.assert_array_equal(b, x[:, -1])
+
+    def kept(x, k):  # the take read twice; an index of shape (1,) given; position 0 of another axis
+        t = ivy.take(x, ivy.reshape(ivy.get_item(k, (0, 1)), (-1,)), axis=1)
+        u = ivy.take(x, ivy.get_item(k, (0, slice(0, 1))), axis=1)
+        w = ivy.take(x, ivy.reshape(ivy.get_item(k, (1, 1)), (-1,)), axis=2)
+        return ivy.get_item(t, (slice(None), 0)), t, ivy.get_item(u, (slice(None), 0)), ivy.get_item(w, (0,))
+
+    kg = ivy.trace_graph(kept, args=(x, k))
+    assert [n.op for n in kg.nodes].count("take") == 3
+    a, t, c, d = kg(x, k)
+    np.testing.assert_array_equal(a, x[:, 0])
+    np.testing.assert_array_equal(t, x[:, [0]])
+    np.testing.assert_array_equal(c, x[:, 1])
+    np.testing.assert_array_equal(d, x[0, :, [2]].T)
+
+
 def test_random_ops_are_never_merged_or_folded() -> None:
     def f(x):
         return x + ivy.random_uniform(shape=(3,)), x + ivy.random_uniform(shape=(3,))

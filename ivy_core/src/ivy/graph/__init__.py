@@ -11,8 +11,8 @@ emits programs: ``graph.to("jax")`` is a function of pure ``jax`` calls, compile
 Passes are functions ``graph -> graph`` returning a new graph (:func:`eliminate_dead_code`,
 :func:`fold_constants`, :func:`eliminate_common_subexpressions`, :func:`index_through_squeeze`,
 :func:`forward_stores`, :func:`merge_reshapes`, :func:`merge_indexing`,
-:func:`stack_from_concat`, :func:`unstack_from_indexes` and :func:`substitute` are the building
-blocks); the IR classes (:class:`Value`, :class:`Node`, :class:`ConstArray`,
+:func:`stack_from_concat`, :func:`unstack_from_indexes`, :func:`index_by_scalar` and
+:func:`substitute` are the building blocks); the IR classes (:class:`Value`, :class:`Node`, :class:`ConstArray`,
 :class:`Subgraph`, :class:`Guard`, :class:`Dim`) are what a pass reads and builds.
 """
 
@@ -29,6 +29,7 @@ from ._passes import (
     eliminate_dead_code,
     fold_constants,
     forward_stores,
+    index_by_scalar,
     index_through_squeeze,
     merge_indexing,
     merge_reshapes,
@@ -58,6 +59,7 @@ __all__ = [
     "merge_indexing",
     "stack_from_concat",
     "unstack_from_indexes",
+    "index_by_scalar",
     "substitute",
     "decompose",
     "composed_ops",

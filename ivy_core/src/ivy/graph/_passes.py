@@ -17,6 +17,7 @@ list after tracing. The built-in ones:
 * :func:`merge_indexing`: ``x[q1][q2]`` as one ``x[q]`` (ints and slices).
 * :func:`stack_from_concat`: a concat whose reshape splits the joined axis per array is a ``stack``.
 * :func:`unstack_from_indexes`: ``x[:, 0]``, ..., ``x[:, n-1]`` together are one ``unstack``.
+* :func:`index_by_scalar`: ``take(x, reshape(s, (-1,)), axis=k)`` read at position 0 is ``x[:, s]``.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ __all__ = [
     "merge_indexing",
     "stack_from_concat",
     "unstack_from_indexes",
+    "index_by_scalar",
     "substitute",
     "DEFAULT",
 ]
@@ -489,6 +491,37 @@ def unstack_from_indexes(g: GraphIR) -> GraphIR:
     return g.replace(nodes=nodes)
 
 
+def _scalar_taken(n: Node, producer: dict[int, Node], uses: dict[int, int]) -> Node | None:
+    """``x[:, s]`` where ``n`` reads position 0 of ``take(x, reshape(s, (-1,)), axis=1)`` (read by
+    nothing else) and ``s`` is a 0-d integer array, or None."""
+    if n.op != "get_item" or n.kwargs or len(n.args) != 2 or not isinstance(n.args[0], Value):
+        return None
+    t = producer.get(id(n.args[0]))
+    if t is None or t.op != "take" or len(t.args) != 2 or set(t.kwargs) - {"axis"} or uses.get(id(n.args[0])) != 1:
+        return None
+    x, idx, axis = t.args[0], t.args[1], t.kwargs.get("axis")
+    if not isinstance(x, Value) or not x.shape or type(axis) is not int or not -len(x.shape) <= axis < len(x.shape):
+        return None
+    r = producer.get(id(idx)) if isinstance(idx, Value) else None
+    if r is None or r.op != "reshape" or r.kwargs or len(r.args) != 2 or tuple(r.args[1]) not in ((-1,), (1,)):
+        return None
+    scalar = r.args[0]
+    if not isinstance(scalar, Value) or scalar.shape != () or not str(scalar.dtype).startswith(("int", "uint")):
+        return None
+    a = axis % len(x.shape)
+    q = n.args[1] if type(n.args[1]) is tuple else (n.args[1],)
+    if len(q) <= a or q[a] != 0 or type(q[a]) is not int or any(p != slice(None) for k, p in enumerate(q) if k != a):
+        return None
+    return Node("get_item", (x, (*[slice(None)] * a, scalar)), {}, n.outputs, n.source)
+
+
+def index_by_scalar(g: GraphIR) -> GraphIR:
+    """``take(x, reshape(s, (-1,)), axis=k)`` read only at position 0 along ``k``, ``s`` a 0-d
+    integer array, is ``x[:, ..., s]``: one op, not three (``torch.export`` writes
+    ``x.index_select(k, s.view(1))[0]`` so; both take ``s`` in ``[-n, n)``)."""
+    return _rewrite_each(g, _scalar_taken)
+
+
 #: what ``trace_graph`` runs by default
 DEFAULT: tuple[Pass, ...] = (
     fold_constants,
@@ -499,5 +532,6 @@ DEFAULT: tuple[Pass, ...] = (
     merge_indexing,
     stack_from_concat,
     unstack_from_indexes,
+    index_by_scalar,
     eliminate_dead_code,
 )
