@@ -1,6 +1,6 @@
 """The transpile stage's programs written natively in the target framework, as that framework's
-users write them: Keras layers for TensorFlow, ``paddle.nn`` for paddle. Issue 24's bar for a
-TensorFlow or paddle target is the same architecture written natively, where one exists.
+users write them: Keras layers for TensorFlow, ``paddle.nn`` for paddle: what a transpiled model
+on those targets is measured against, where the framework has such a version.
 
 Each twin has the source program's architecture and trainable-parameter count (checked: a
 different count raises) and takes the same example inputs, laid out as the framework prefers

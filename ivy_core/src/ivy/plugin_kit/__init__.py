@@ -16,7 +16,8 @@ Dtype promotion
 Neural-network argument normalisation
     :func:`channels_last` and :func:`filters_last` (data and filter layouts), :func:`ntuple`,
     :func:`padding_pairs`, :func:`check_bias` and :func:`add_channel_bias` (a convolution's bias),
-    :func:`tiny_conv_outputs` (a convolution that is one matrix product), :func:`trailing_pads`
+    :func:`conv_output_sizes` (a convolution's spatial output sizes), :func:`tiny_conv_outputs` (a
+    convolution that is one matrix product), :func:`trailing_pads`
     (an ``ivy.pad`` that a framework's edge/reflect/wrap padding kernel computes),
     :func:`bilinear_sample_layout` (the checked axes of ``ivy.bilinear_sample``), and the op families
     :func:`conv_family`, :func:`conv_transpose_family`, :func:`pool_family` (the 1-3-d ops with
@@ -100,6 +101,7 @@ from ._nn import (
     channels_last,
     check_bias,
     conv_family,
+    conv_output_sizes,
     conv_transpose_family,
     filters_last,
     ntuple,
@@ -142,6 +144,7 @@ __all__ = [
     "rnn_layers",
     "channels_last",
     "filters_last",
+    "conv_output_sizes",
     "tiny_conv_outputs",
     "trailing_pads",
     "ntuple",

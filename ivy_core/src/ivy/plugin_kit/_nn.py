@@ -10,6 +10,7 @@ from typing import Any, Protocol
 __all__ = [
     "channels_last",
     "filters_last",
+    "conv_output_sizes",
     "tiny_conv_outputs",
     "ntuple",
     "padding_pairs",
@@ -325,7 +326,7 @@ def _spatial(x: Any, n: int, last: bool) -> list[int]:
     return [int(v) for v in (shape[1:-1] if last else shape[2:])]
 
 
-def tiny_conv_outputs(
+def conv_output_sizes(
     x: Any,
     window: Sequence[Any],
     strides: Sequence[int],
@@ -334,19 +335,32 @@ def tiny_conv_outputs(
     channels_last: bool,
 ) -> list[int] | None:
     """The spatial output sizes of a convolution of ``x`` (normalised arguments, as a
-    :class:`ConvND` receives them) where each is 1 or 2, else ``None`` (also where a spatial size
-    is unknown while a compiler traces). Such an output is a window over about all of the input
-    (a deep CNN's last stages on small images), which a backend may compute as one matrix
-    product: the window's positions side by side, times the filters as a matrix."""
+    :class:`ConvND` receives them), or ``None`` where a spatial size is unknown (while a compiler
+    traces with dynamic shapes)."""
     shape = tuple(x.shape)
     sizes = shape[1:-1] if channels_last else shape[2:]
     if len(sizes) != len(strides) or any(v is None for v in sizes):
         return None
-    outs = [
+    return [
         (int(i) + lo + hi - d * (int(k) - 1) - 1) // s + 1
         for i, k, s, (lo, hi), d in zip(sizes, window, strides, pads, dilations)
     ]
-    return outs if all(0 < o <= 2 for o in outs) else None
+
+
+def tiny_conv_outputs(
+    x: Any,
+    window: Sequence[Any],
+    strides: Sequence[int],
+    pads: Sequence[tuple[int, int]],
+    dilations: Sequence[int],
+    channels_last: bool,
+) -> list[int] | None:
+    """:func:`conv_output_sizes` where each is 1 or 2, else ``None``. Such an output is a window
+    over about all of the input (a deep CNN's last stages on small images), which a backend may
+    compute as one matrix product: the window's positions side by side, times the filters as a
+    matrix."""
+    outs = conv_output_sizes(x, window, strides, pads, dilations, channels_last)
+    return outs if outs is not None and all(0 < o <= 2 for o in outs) else None
 
 
 def _effective(windows: Sequence[int], dilations: Sequence[int]) -> list[int]:

@@ -31,6 +31,7 @@ from ivy.plugin_kit import (
     check_integer_indices,
     composed,
     conv_family,
+    conv_output_sizes,
     conv_transpose_family,
     pool_family,
     rnn_layers,
@@ -132,8 +133,12 @@ def _conv(
             return _biased(_conv_as_matmul(x, w, s, pads, d, cl, outs), bias, cl)
         if _one_channel_on_cpu(x, w.shape[n], w.shape[:n], w.shape[-1]):
             return _biased(_window_taps(x, w.reshape(*w.shape[:n], w.shape[-1]), s, pads, d, cl), bias, cl)
-        if _few_channels_on_cpu(x, w.shape[n], w.shape[:n]):
-            outs = _output_sizes(x, w.shape[:n], s, pads, d, cl)
+        outs = (
+            conv_output_sizes(x, w.shape[:n], s, pads, d, cl)
+            if _few_channels_on_cpu(x, w.shape[n], w.shape[:n])
+            else None
+        )
+        if outs is not None:
             return _biased(_conv_as_matmul(x, w, s, pads, d, cl, outs), bias, cl)
     y = lax.conv_general_dilated(
         x, w, s, pads, rhs_dilation=d, dimension_numbers=_dims(n, cl, _SPATIAL[n] + "IO"), feature_group_count=groups
@@ -162,9 +167,13 @@ def _conv_oi(
         if _one_channel_on_cpu(x, w.shape[1], w.shape[2:], w.shape[0]):
             taps = jnp.moveaxis(w.reshape(w.shape[0], *w.shape[2:]), 0, -1)  # [*window, out]: a few values
             return _biased(_window_taps(x, taps, s, pads, d, cl), bias, cl)
-        if _few_channels_on_cpu(x, w.shape[1], w.shape[2:]):
+        outs = (
+            conv_output_sizes(x, w.shape[2:], s, pads, d, cl)
+            if _few_channels_on_cpu(x, w.shape[1], w.shape[2:])
+            else None
+        )
+        if outs is not None:
             hwio = jnp.transpose(w, (*range(2, n + 2), 1, 0))  # (few values: a few channels, a small window)
-            outs = _output_sizes(x, w.shape[2:], s, pads, d, cl)
             return _biased(_conv_as_matmul(x, hwio, s, pads, d, cl, outs), bias, cl)
     y = lax.conv_general_dilated(x, w, s, pads, rhs_dilation=d, dimension_numbers=_dims(n, cl, "OI" + _SPATIAL[n]))
     return _biased(y, bias, cl)
@@ -200,14 +209,6 @@ def _few_channels_on_cpu(x: _Array, d_in: int, window: Sequence[int]) -> bool:
     up to _MAX_PATCH inputs per output (a 7x7 stem's 147 make patches that cost more: 260
     against XLA's 160 us). Under a trace only, as :func:`_one_channel_on_cpu`."""
     return 1 < d_in <= 4 and math.prod(window) * d_in <= _MAX_PATCH and isinstance(x, jax.core.Tracer) and _on_cpu(x)
-
-
-def _output_sizes(
-    x: _Array, window: Sequence[int], s: tuple[int, ...], pads: list[tuple[int, int]], d: tuple[int, ...], cl: bool
-) -> list[int]:
-    """The spatial sizes of a convolution's output."""
-    sizes = x.shape[1:-1] if cl else x.shape[2:]
-    return [(i + lo + hi - di * (k - 1) - 1) // si + 1 for i, k, si, (lo, hi), di in zip(sizes, window, s, pads, d)]
 
 
 def _window_taps(
