@@ -432,6 +432,26 @@ def _merged_adam(
     return list(zip(w2, m2, v2))
 
 
+def _scalars(values: Sequence[float], like: Tensor) -> list[Tensor]:
+    """``values`` as [1] tensors of ``like``'s dtype and place: paddle.full's own C call where
+    this paddle has it so (paddle.full's Python costs ~6 us a tensor, three per Adam step)."""
+    if _C_FULL[0] is not False and paddle.in_dynamic_mode():
+        try:
+            out = [_C_ops_full([1], c, like.dtype, like.place) for c in values]
+            _C_FULL[0] = True
+            return out
+        except (AttributeError, TypeError, ValueError):
+            if _C_FULL[0]:
+                raise
+            _C_FULL[0] = False  # another paddle's signature: never again
+    return [paddle.full([1], c, like.dtype) for c in values]
+
+
+_C_ops_full = getattr(paddle._C_ops, "full", None)
+#: Whether ``_C_ops.full(shape, value, dtype, place)`` works here: None until tried.
+_C_FULL: list[bool | None] = [None]
+
+
 #: Whether paddle's multi-tensor Adam kernel (``_C_ops.merged_adam_``) takes the arguments of
 #: :func:`_merged_adam`: None until tried, then True or False (another paddle version).
 _C_MERGED: list[bool | None] = [None]
@@ -471,7 +491,7 @@ def adam_update_flat(
             done: list[tuple[Tensor, Tensor, Tensor]] | None = None
             sc: list[Tensor] = []  # lr, β1^step, β2^step as [1] tensors, for paddle's kernels
             if _C_MERGED[0] is not False or _C_ADAM[0] is not False:
-                sc = [paddle.full([1], c, w[0].dtype) for c in (lr, beta1**step, beta2**step)]
+                sc = _scalars((lr, beta1**step, beta2**step), w[0])
             if _C_MERGED[0] is not False:
                 try:
                     done = _merged_adam(w, g, m, v, sc, beta1, beta2, epsilon, owned_moments)
