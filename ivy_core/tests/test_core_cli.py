@@ -186,7 +186,9 @@ def test_plugins_lists_status_coverage_and_broken_plugins(toy_site: Path, broken
     # loading the toy backend (no framework: quick) gives its coverage of the spec
     from ivy._spec import SPECS
 
-    proc = _ivy_cmd("plugins", paths=(toy_site, lists_site))
+    # (named: loading every installed backend would import every framework)
+    proc = _ivy_cmd("plugins", "toy", "listsok", "listsnocc", paths=(toy_site, lists_site))
+    assert "numpy:" not in proc.stdout  # only the backends named
     # a plugin that loads but whose smoke check fails is broken
     nocc = proc.stdout.split("listsnocc: ivy-listsnocc 0.1", 1)[1].split("\n\n")[0]
     assert "status:     broken: it loads, but its smoke check fails: RuntimeError: no C compiler" in nocc, nocc
@@ -196,6 +198,9 @@ def test_plugins_lists_status_coverage_and_broken_plugins(toy_site: Path, broken
     assert "status:     ok" in block
     cov = [line for line in block.splitlines() if "coverage:" in line][0]
     assert f"/{len(SPECS)} spec ops implemented" in cov and "composed by core" in cov
+    # a name no backend has: the names found, and exit status 2
+    proc = _ivy_cmd("plugins", "toy", "no_such_backend", paths=(toy_site,))
+    assert proc.returncode == 2 and "no backend named 'no_such_backend'" in proc.stderr and "toy" in proc.stderr
 
 
 def test_plugins_reports_two_plugins_claiming_one_module(toy_site: Path, tmp_path: Path) -> None:

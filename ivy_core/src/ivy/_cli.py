@@ -352,6 +352,12 @@ def _doctor(args: argparse.Namespace) -> int:
 
 def _plugins_setup(p: argparse.ArgumentParser) -> None:
     p.add_argument(
+        "names",
+        nargs="*",
+        metavar="NAME",
+        help="only these backends (default: every one found); loading one imports its framework",
+    )
+    p.add_argument(
         "--no-load",
         action="store_true",
         help="read package metadata only: no coverage or framework version (loads nothing)",
@@ -371,6 +377,17 @@ def _plugins(args: argparse.Namespace) -> int:
     from . import _registry
 
     rows = _registry.backend_details()
+    if args.names:
+        found = [r["name"] for r in rows]
+        unknown = [n for n in args.names if n not in found]
+        if unknown:
+            print(
+                f"ivy plugins: no backend named {', '.join(map(repr, unknown))}; the backends found: "
+                f"{', '.join(found) or 'none'}",
+                file=sys.stderr,
+            )
+            return 2
+        rows = [r for r in rows if r["name"] in args.names]
     if not args.no_load:
         workers = max(1, min(len(rows), os.cpu_count() or 1))
         with ThreadPoolExecutor(workers) as pool:
@@ -437,10 +454,11 @@ COMMANDS: list[Command] = [
         name="plugins",
         help="list the discovered backends: distribution, versions, status, coverage, conflicts",
         description=(
-            "List every backend plugin found in the ivy.backends entry-point group: its distribution "
-            "and version, the framework version, whether it loads (each in its own process; --no-load "
-            "reads metadata only), its coverage of the spec ops and any conflict (two plugins claiming "
-            "the arrays of one module). Exits with 1 when a plugin is broken or conflicts."
+            "List every backend plugin found in the ivy.backends entry-point group (or the NAMEs given): "
+            "its distribution and version, the framework version, whether it loads (each in its own "
+            "process; --no-load reads metadata only), its coverage of the spec ops and any conflict (two "
+            "plugins claiming the arrays of one module). Exits with 1 when a plugin is broken or conflicts, "
+            "with 2 when no backend has a NAME given."
         ),
         setup=_plugins_setup,
         run=_plugins,
