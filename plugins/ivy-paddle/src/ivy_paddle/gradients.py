@@ -435,7 +435,7 @@ def _merged_adam(
 def _scalars(values: Sequence[float], like: Tensor) -> list[Tensor]:
     """``values`` as [1] tensors of ``like``'s dtype and place: paddle.full's own C call where
     this paddle has it so (paddle.full's Python costs ~6 us a tensor, three per Adam step)."""
-    if _C_FULL[0] is not False and paddle.in_dynamic_mode():
+    if _C_FULL[0] is not False and _C_ops_full is not None and paddle.in_dynamic_mode():
         try:
             out = [_C_ops_full([1], c, like.dtype, like.place) for c in values]
             _C_FULL[0] = True
