@@ -85,7 +85,10 @@ def check_compiled_equals_eager(name: str, backend: str) -> None:
         return env.rollout(s, a)
 
     for fn, action in ((transition, actions[:, 0]), (rollout, actions)):
-        for got, want in zip(ivy.compile(fn)(state, action), fn(state, action), strict=True):
+        # (torch: aot_eager, as ivy-robot's tests: dynamo's trace of the environment without
+        # inductor's C++ build of its kernels)
+        options = {"backend": "aot_eager"} if backend == "torch" else {}
+        for got, want in zip(ivy.compile(fn, options=options)(state, action), fn(state, action), strict=True):
             np.testing.assert_allclose(ivy.to_numpy(got), ivy.to_numpy(want), rtol=1e-13, atol=1e-13)
 
 
