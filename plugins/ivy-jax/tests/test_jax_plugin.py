@@ -91,6 +91,33 @@ def test_jax_quirks_against_numpy(xp):
     assert out.flags.writeable
 
 
+def test_jax_arrays_from_numpy_and_copies_compile_no_program(xp):
+    # jnp.asarray(np_array) without a dtype, and jnp.array(x, copy=True), compile an XLA program
+    # for every new shape (~15 ms each): the plugin transfers and copies without one
+    import jax
+
+    compiles: list[str] = []
+
+    def listen(event: str, duration: float, **kw: object) -> None:
+        if event == "/jax/core/compile/backend_compile_duration":
+            compiles.append(event)
+
+    jax.monitoring.register_event_duration_secs_listener(listen)
+    try:
+        for shape in [(7, 13, 3), (11,), ()]:
+            for dt in ["float32", "int16", "bool", "complex64", "uint8"]:
+                a = (np.arange(int(np.prod(shape))).reshape(shape) % 3).astype(dt)
+                x = xp.asarray(a)
+                for y in [x, xp.asarray(a, copy=True), xp.asarray(x, copy=True), xp.astype(x, dt)]:
+                    assert y.dtype == a.dtype and y.shape == a.shape
+                    np.testing.assert_array_equal(np.asarray(y), a)
+                assert not x.weak_type
+                assert not xp.asarray(np.float32(2.5)).weak_type
+    finally:
+        jax.monitoring.unregister_event_duration_listener(listen)
+    assert compiles == []
+
+
 def test_jax_without_x64_refuses_64bit_dtypes():
     code = textwrap.dedent(
         """
@@ -102,6 +129,9 @@ def test_jax_without_x64_refuses_64bit_dtypes():
         assert str(info.default_dtypes()["real floating"]) == "float32"
         assert str(info.default_dtypes()["integral"]) == "int32"
         assert xp.asarray(1.0).dtype == np.float32
+        # NumPy's 64-bit arrays become 32-bit ones, as jnp.asarray makes them
+        assert xp.asarray(np.ones(3)).dtype == np.float32 and xp.asarray(np.arange(3)).dtype == np.int32
+        assert xp.asarray(np.ones(2, dtype=np.complex128)).dtype == np.complex64
         for call in (
             lambda: xp.zeros(2, dtype="float64"),
             lambda: xp.astype(xp.asarray([1]), ivy.int64),

@@ -44,9 +44,11 @@ def _to_torch(a: Any) -> Any:
 
 
 def _to_jax(a: Any) -> Any:
+    import jax
     import jax.numpy as jnp
 
-    return jnp.asarray(a)
+    # with its dtype named, jnp.asarray transfers the array; without, it compiles a program per shape
+    return jnp.asarray(a, dtype=jax.dtypes.canonicalize_dtype(a.dtype))
 
 
 def _to_tf(a: Any) -> Any:

@@ -189,3 +189,25 @@ def put(x: Any, dev: Any) -> Any:
     if dev is None:
         return x
     return jax.device_put(x, dev)
+
+
+def copy_of(x: jax.Array) -> jax.Array:
+    """A copy of ``x`` on its device: ``jnp.array(x, copy=True)`` compiles a copy program per new
+    shape (~15 ms each), a device-to-device transfer does not."""
+    return jax.device_put(x, may_alias=False)
+
+
+def from_host(a: Any, dtype: Any, dev: Any, copy: bool | None) -> jax.Array:
+    """A NumPy array or scalar ``a`` as a JAX array of ``dtype`` (None: ``a``'s, canonicalised,
+    64 to 32 bits without x64). Cast on the host where NumPy's cast is the same as XLA's (a
+    same-kind or safe cast): without a dtype equal to the array's own, ``jnp.asarray`` compiles
+    an identity program for every new shape (~15 ms each), with one it only transfers."""
+    if isinstance(a, np.generic):
+        a = np.asarray(a)  # (JAX compiles a cast for a NumPy scalar, not for a 0-d array)
+    if a.dtype.kind not in "biufc":  # strings, objects...: JAX's own error
+        return jnp.asarray(a, dtype=dtype, device=dev, copy=copy)
+    want = jax.dtypes.canonicalize_dtype(a.dtype if dtype is None else dtype)
+    if (copy or a.dtype != want) and np.can_cast(a.dtype, want, "same_kind"):
+        # a new host array, so that JAX only transfers it (with copy=True it compiles a copy too)
+        a, copy = np.array(a, dtype=want), None
+    return jnp.asarray(a, dtype=want, device=dev, copy=copy)

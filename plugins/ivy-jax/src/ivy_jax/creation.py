@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _dtypes
 from ._bounds import check_size, int_fits
-from ._dtypes import _CACHE, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, native, put
+from ._dtypes import _CACHE, DEFAULT_COMPLEX, DEFAULT_FLOAT, DEFAULT_INT, copy_of, from_host, native, put
 from ._dtypes import device as _device
 from ._dtypes import new_array_device as _new_device
 
@@ -81,7 +81,7 @@ def asarray(
             obj = obj.astype(dtype)
             return put(obj, device)
         if copy:
-            obj = jnp.array(obj, copy=True)  # JAX arrays are immutable: a copy only on request
+            obj = copy_of(obj)  # JAX arrays are immutable: a copy only on request
         if device is not None:
             if copy is False and device not in obj.devices():
                 raise ValueError("asarray(copy=False) cannot move an array to another device")
@@ -98,7 +98,7 @@ def asarray(
             return _jasarray(obj, dtype=dtype or _CACHE[t], device=device)
         return _from_nested(obj, dtype, device)
     if isinstance(obj, np.ndarray | np.generic):
-        return _jasarray(obj, dtype=dtype, device=device, copy=copy)
+        return from_host(obj, dtype, device, copy)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, (bytes, bytearray, memoryview)):
         try:
             out = jnp.from_dlpack(obj, copy=copy)  # other frameworks' arrays (torch, tf, paddle...)
@@ -114,7 +114,7 @@ def asarray(
             out = out.astype(dtype)
         return put(out, device)
     if hasattr(obj, "__array__"):
-        return _jasarray(np.asarray(obj), dtype=dtype, device=device)
+        return from_host(np.asarray(obj), dtype, device, None)
     if isinstance(obj, (bytes, bytearray, memoryview)):
         buf = np.frombuffer(obj, dtype=np.uint8 if dtype is None else dtype)  # the buffer protocol
         return _jasarray(buf, device=device)

@@ -10,7 +10,7 @@ import numpy as np
 
 from ivy.plugin_kit import DTYPE_KINDS as KINDS
 
-from ._dtypes import _CACHE, native, put, real_of
+from ._dtypes import _CACHE, copy_of, native, put, real_of
 from ._dtypes import device as _device
 
 __all__ = ["astype", "can_cast", "finfo", "iinfo", "isdtype", "result_type"]
@@ -22,7 +22,7 @@ def astype(x: jax.Array, dtype: Any, /, *, copy: bool = True, device: Any = None
     dt = _CACHE.get(dtype) or native(dtype, "astype")
     xd = x.dtype
     if xd == dt:
-        out = jnp.array(x, copy=True) if copy else x  # JAX arrays are immutable: copy only on request
+        out = copy_of(x) if copy else x  # JAX arrays are immutable: copy only on request
     else:
         if xd.kind == "c" and dt.kind != "c":
             # The standard says complex -> real/bool should be rejected; JAX would drop the imaginary part.
