@@ -91,9 +91,10 @@ def test_jax_quirks_against_numpy(xp):
     assert out.flags.writeable
 
 
-def test_jax_arrays_from_numpy_and_copies_compile_no_program(xp):
-    # jnp.asarray(np_array) without a dtype, and jnp.array(x, copy=True), compile an XLA program
-    # for every new shape (~15 ms each): the plugin transfers and copies without one
+def test_jax_arrays_from_numpy_lists_and_copies_compile_no_program(xp):
+    # jnp.asarray(np_array) without a dtype, jnp.asarray(list, dtype=...) and jnp.array(x,
+    # copy=True) compile an XLA program for every new shape (~15 ms each): the plugin transfers
+    # and copies without one
     import jax
 
     compiles: list[str] = []
@@ -113,6 +114,12 @@ def test_jax_arrays_from_numpy_and_copies_compile_no_program(xp):
                     np.testing.assert_array_equal(np.asarray(y), a)
                 assert not x.weak_type
                 assert not xp.asarray(np.float32(2.5)).weak_type
+                if shape:  # Python lists, with a dtype named or inferred: as jnp.asarray makes them
+                    got = xp.asarray(a.tolist(), dtype=dt)
+                    assert got.dtype == a.dtype and not got.weak_type
+                    np.testing.assert_array_equal(np.asarray(got), a)
+                    halves = np.arange(a.size).reshape(shape) + 0.5
+                    np.testing.assert_array_equal(np.asarray(xp.asarray(halves.tolist())), halves)
     finally:
         jax.monitoring.unregister_event_duration_listener(listen)
     assert compiles == []

@@ -143,7 +143,15 @@ def _from_nested(obj: Any, dtype: Any, device: Any) -> jax.Array:
             return _jasarray(obj, device=device)  # e.g. ragged: let JAX report it
         if a.dtype.kind in "iu" and a.size and not _fits_int(a, dtype):
             raise OverflowError(f"integer values of {obj!r} do not fit the default integer dtype {dtype}")
-        return _jasarray(a, dtype=dtype, device=device)
+        return from_host(a, dtype, device, None)
+    if dtype is not None and type(leaf) in _SCALARS:
+        try:
+            # what jnp.asarray does with a list of Python numbers, without its cast program
+            # compiled for each new shape
+            a = np.asarray(obj, dtype=jax.dtypes.canonicalize_dtype(dtype))
+        except (ValueError, TypeError):  # ragged, or arrays among the numbers: JAX's own way
+            return _jasarray(obj, dtype=dtype, device=device)
+        return from_host(a, dtype, device, None)
     return _jasarray(obj, dtype=dtype, device=device)
 
 
