@@ -189,7 +189,16 @@ def _reference(path: Path) -> dict[str, np.ndarray] | None:
         return None
 
 
-def test_reliability_safetensors_corpus_decided_as_the_reference(backend, corpus):
+@pytest.fixture(params=["numpy", "python"])
+def decoder(request, monkeypatch):
+    """How Ivy decodes the tensors' bytes: through NumPy (where it is installed), or in pure
+    Python (an ivy-core installed without NumPy)."""
+    if request.param == "python":
+        monkeypatch.setattr(ivy.safetensors, "_numpy", lambda: None)
+    return request.param
+
+
+def test_reliability_safetensors_corpus_decided_as_the_reference(backend, corpus, decoder):
     assert len(corpus) >= 30
     accepted = 0
     for name, path in corpus.items():
@@ -221,7 +230,7 @@ def want_names(path: Path) -> list[str]:
     return [k for k in json.loads(raw[8 : 8 + n]) if k != "__metadata__"]
 
 
-def test_reliability_safetensors_bfloat16_read_as_float32(backend, tmp_path):
+def test_reliability_safetensors_bfloat16_read_as_float32(backend, tmp_path, decoder):
     # NumPy has no bfloat16 (the reference's numpy reader refuses it): its format check, and the
     # definition of bfloat16 (the upper half of a float32), are the reference here
     bits = np.array([0x3FC0, 0xC020, 0x7F80, 0x0001], "<u2")
@@ -234,7 +243,7 @@ def test_reliability_safetensors_bfloat16_read_as_float32(backend, tmp_path):
     assert got.dtype == np.float32 and got.tobytes() == want.tobytes()
 
 
-def test_reliability_safetensors_round_trips_with_the_reference(backend, to_native, tmp_path):
+def test_reliability_safetensors_round_trips_with_the_reference(backend, to_native, tmp_path, decoder):
     arrays = {
         "f32": np.arange(6, dtype="float32").reshape(2, 3) / 7,
         "f64": np.array([np.pi, -0.0, np.inf]),

@@ -12,7 +12,8 @@ field at fault (see :func:`read_header`), before any array is made. Writing repl
 atomically: a reader, or a crash during the save, sees the old file or the new one, never a mix.
 
 Arrays are written through :func:`ivy.to_numpy` and read into any backend with
-:func:`ivy.asarray` (``backend=``, ``device=``). Names are Ivy key chains joined with ``"/"``
+:func:`ivy.asarray` (``backend=``, ``device=``), through NumPy arrays where NumPy is installed
+(else through Python lists: slower, the same arrays). Names are Ivy key chains joined with ``"/"``
 (``"linear0/w"``).
 """
 
@@ -367,8 +368,34 @@ def read_header(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[str,
     return header, metadata
 
 
-def _decode(code: str, data: bytes, count: int) -> list[Any]:
-    """Little-endian bytes -> a flat list of Python numbers."""
+def _numpy() -> Any:
+    """NumPy where it is installed (every in-tree backend needs it), else None."""
+    try:
+        import numpy
+    except ImportError:
+        return None
+    return numpy
+
+
+def _host_array(np: Any, code: str, data: bytearray, shape: tuple[int, ...]) -> Any:
+    """Little-endian bytes -> a writable NumPy array of the tensor's Ivy dtype (F16 and BF16 as
+    float32) in native byte order, over ``data`` where no conversion is needed: read by NumPy in
+    C, where :func:`_decode` makes a Python number of each element (a 20 MB file: 0.3-1.4 s)."""
+    if code == "BOOL":
+        a = np.frombuffer(data, np.uint8) != 0
+    elif code == "BF16":  # the upper half of a float32
+        a = (np.frombuffer(data, "<u2").astype("<u4") << 16).view("<f4")
+    elif code == "F16":
+        a = np.frombuffer(data, "<f2").astype("<f4")
+    else:
+        a = np.frombuffer(data, f"<{code[0].lower()}{DTYPES[code][1]}")
+    if not a.dtype.isnative:  # (a big-endian machine)
+        a = a.astype(a.dtype.newbyteorder("="))
+    return a.reshape(shape)
+
+
+def _decode(code: str, data: bytearray, count: int) -> list[Any]:
+    """Little-endian bytes -> a flat list of Python numbers (where NumPy is not installed)."""
     if code == "BOOL":
         return [b != 0 for b in data]
     if code == "F16":
@@ -405,6 +432,7 @@ def load_file(path: str | os.PathLike[str], *, backend: Any = None, device: Any 
             a dtype no Ivy backend has (the 8-bit and narrower floats); nothing is read then.
     """
     out: dict[str, Any] = {}
+    np = _numpy()
     with open(path, "rb") as f:
         header, _, start = _read_header(f, path)
         for name, entry in header.items():
@@ -416,11 +444,16 @@ def load_file(path: str | os.PathLike[str], *, backend: Any = None, device: Any 
         for name, entry in header.items():
             code, shape, (b, e) = entry["dtype"], entry["shape"], entry["data_offsets"]
             f.seek(start + b)
-            data = f.read(e - b)
-            if len(data) != e - b:  # (the file shrank since its size was checked)
+            data = bytearray(e - b)  # (writable: arrays over it may be handed to a backend as they are)
+            if f.readinto(data) != e - b:  # (the file shrank since its size was checked)
                 raise ValueError(f"{os.fspath(path)}: the file ends inside tensor {name!r}")
             dname = DTYPES[code][0]
             dtype = "float32" if dname in ("bfloat16", "float16") else dname
+            if np is not None:
+                out[name] = ivy.asarray(
+                    _host_array(np, code, data, tuple(shape)), dtype=dtype, backend=backend, device=device
+                )
+                continue
             flat = ivy.asarray(_decode(code, data, math.prod(shape)), dtype=dtype, backend=backend, device=device)
             out[name] = ivy.reshape(flat, tuple(shape))
     return out
