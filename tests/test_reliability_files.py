@@ -243,6 +243,21 @@ def test_reliability_safetensors_bfloat16_read_as_float32(backend, tmp_path, dec
     assert got.dtype == np.float32 and got.tobytes() == want.tobytes()
 
 
+def test_reliability_safetensors_loads_onto_the_current_backend_by_default(backend, tmp_path, decoder, monkeypatch):
+    # the current backend both as one set in the thread and as the default (IVY_BACKEND's, or the
+    # first installed), which the NumPy arrays read must not override as arguments of asarray
+    path = tmp_path / "a.safetensors"
+    want = np.arange(6, dtype="float32").reshape(2, 3)
+    st_numpy.save_file({"a": want}, str(path))
+    with ivy.use_backend(backend):
+        got = ivy.safetensors.load_file(path)["a"]
+    monkeypatch.setattr(ivy._registry, "_default", ivy._registry.get_backend(backend))
+    assert not ivy._context.is_set()
+    for x in (got, ivy.safetensors.load_file(path)["a"]):
+        assert ivy.namespace(x) is ivy.backend_namespace(backend)
+        np.testing.assert_array_equal(native_to_numpy(backend, x), want)
+
+
 def test_reliability_safetensors_round_trips_with_the_reference(backend, to_native, tmp_path, decoder):
     arrays = {
         "f32": np.arange(6, dtype="float32").reshape(2, 3) / 7,

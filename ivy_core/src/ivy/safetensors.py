@@ -441,6 +441,8 @@ def load_file(path: str | os.PathLike[str], *, backend: Any = None, device: Any 
                     f"{os.fspath(path)}: tensor {name!r} dtype: {entry['dtype']} is valid in safetensors, but no Ivy "
                     f"backend has it (Ivy reads {', '.join(DTYPES)})"
                 )
+        if backend is None and np is not None:  # (NumPy arrays would choose the numpy backend)
+            backend = ivy.current_backend()
         for name, entry in header.items():
             code, shape, (b, e) = entry["dtype"], entry["shape"], entry["data_offsets"]
             f.seek(start + b)
