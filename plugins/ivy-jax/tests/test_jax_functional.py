@@ -405,6 +405,44 @@ def test_jax_depthwise_conv2d_on_cpu_equals_lax_grouped_conv_with_its_gradients(
 
 
 @pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
+def test_jax_depthwise_conv2d_under_jit_is_computed_once_for_all_its_users(layout):
+    """A depthwise convolution followed by a layer norm over channels (ConvNeXt's block: the
+    convolution channels-first, then a transpose) under jit: XLA's CPU backend would fuse the
+    convolution's shifted products into each of the norm's three fusions, computing it three
+    times; the compiled program takes each of the window's 49 slices at most once, and its values are
+    lax's grouped convolution's, normalised."""
+    if jax.default_backend() != "cpu":
+        pytest.skip("XLA's CPU backend")
+    from jax import lax
+
+    r = np.random.default_rng(7)
+    cl = layout == "NHWC"
+    x = t(r.normal(size=(2, 16, 16, 8) if cl else (2, 8, 16, 16))).astype(jnp.float32)
+    w = t(r.normal(size=(7, 7, 8))).astype(jnp.float32)
+
+    def block(conv, x, w):
+        y = conv(x, w)
+        y = y if cl else jnp.transpose(y, (0, 2, 3, 1))
+        return ivy.layer_norm(y, -1, eps=1e-6)
+
+    def ours(x, w):
+        return ivy.depthwise_conv2d(x, w, 1, "SAME", data_format=layout)
+
+    def grouped(x, w):
+        dims = (layout, "HWIO", layout)
+        w4 = w[:, :, None, :]  # HWIO with I = 1
+        return lax.conv_general_dilated(x, w4, (1, 1), "SAME", dimension_numbers=dims, feature_group_count=8)
+
+    f = jax.jit(partial(block, ours))
+    close(f(x, w), jax.jit(partial(block, grouped))(x, w), 1e-4)
+    hlo = f.lower(x, w).compile().as_text()
+    tap = f"f32[{','.join(map(str, x.shape))}]"  # a slice of the padded input for one window position
+    slices = sum(1 for line in hlo.splitlines() if f"= {tap}" in line and " slice(" in line)
+    # (XLA folds the first position's slice into its neighbour's: 48 here, never more than 49)
+    assert 0 < slices <= 49, f"the window's 49 slices of the input appear {slices} times in the compiled program"
+
+
+@pytest.mark.parametrize("layout", ["NHWC", "NCHW"])
 @pytest.mark.parametrize("filters", ["HWIO", "OIHW"])
 @pytest.mark.parametrize("channels", [1, 3])
 def test_jax_conv2d_of_few_channels_under_jit_equals_lax_conv_with_its_gradients(layout, filters, channels):
