@@ -199,3 +199,115 @@ def test_paddle_dev_and_top_level_gradients():
     np.testing.assert_allclose(grads["w"].numpy(), x.T @ (2 * h * (1 - h * h)), rtol=1e-10)
     np.testing.assert_array_equal(grads["unused"].numpy(), [0.0, 0.0])
     assert value.stop_gradient and grads["w"].stop_gradient
+
+
+def _emitted(fn, *args):
+    return ivy.trace_graph(fn, args=args).to("paddle", compile=False)
+
+
+def _specialised(program, op):
+    return any(k.startswith(f"_k_{op}") for k in program.__globals__)
+
+
+@pytest.mark.parametrize(
+    "query, direct",
+    [
+        ((slice(None), 1), True),
+        ((0, 1, 2), True),
+        ((Ellipsis, slice(1, -1)), True),
+        ((1, Ellipsis, 2), True),
+        ((-1,), True),
+        (slice(0, 1), True),
+        ((slice(None, None, 2),), False),  # strides: the general call
+        ((slice(3, 1),), False),  # an empty result: the general call
+        ((None, 0), False),  # a new axis: the general call
+    ],
+)
+def test_paddle_emitted_constant_slices_follow_numpy_with_gradients(query, direct):
+    x = R.normal(size=(2, 3, 5, 7))
+    program = _emitted(lambda a: ivy.get_item(a, query) * 2.0, t(x))
+    assert _specialised(program, "get_item") is direct
+    xt = t(x)
+    xt.stop_gradient = False
+    y = program(xt)
+    np.testing.assert_array_equal(y.numpy(), x[query] * 2.0)
+    y.sum().backward()
+    want = np.zeros_like(x)
+    want[query] = 2.0
+    np.testing.assert_array_equal(xt.grad.numpy(), want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64"])
+@pytest.mark.parametrize("c", [0, 0.5, 1, 2.0, 1e-9, 1e-7, 150.0, -3])
+def test_paddle_emitted_comparisons_with_a_number_are_exact(dtype, c):
+    npdt = np.dtype(dtype)
+    if npdt.kind == "i" and type(c) is not int:
+        pytest.skip("an integer tensor against a float number promotes: the general call")
+    cc = npdt.type(c)
+    # the number, its neighbours in the dtype (paddle's own float equality takes them as equal
+    # near zero), and the values that compare specially
+    near = [np.nextafter(cc, npdt.type(-np.inf)), cc, np.nextafter(cc, npdt.type(np.inf))] if npdt.kind == "f" else []
+    special = [0.0, -0.0, 1e-30, np.nan, np.inf, -np.inf] if npdt.kind == "f" else [0, -5, 7]
+    x = np.array([*near, *special, 1, 2], dtype)
+    for op, ref in (("equal", np.equal), ("not_equal", np.not_equal)):
+        program = _emitted(lambda a, op=op: getattr(ivy, op)(a, c), t(x))
+        assert _specialised(program, op)
+        np.testing.assert_array_equal(program(t(x)).numpy(), ref(x, cc))
+
+
+@pytest.mark.parametrize("k", [0, 2, -1, -3])
+def test_paddle_emitted_index_by_a_0d_tensor_follows_numpy_and_checks_its_range(k):
+    x = R.normal(size=(3, 4, 5))
+    program = _emitted(lambda a, i: ivy.get_item(a, (i,)) + 1.0, t(x), t(0, "int64"))
+    assert _specialised(program, "get_item")
+    np.testing.assert_array_equal(program(t(x), t(k, "int64")).numpy(), x[k] + 1.0)
+    with pytest.raises(IndexError):
+        program(t(x), t(3, "int64"))
+
+
+@pytest.mark.parametrize(
+    "s1, s2, direct",
+    [
+        ((2, 8, 5, 6), (1, 8, 1, 1), True),  # a per-channel bias of the output's rank: leading ones dropped
+        ((1, 3, 6, 7), (1, 1, 6, 7), True),
+        ((3, 1, 6, 7), (3, 4, 6, 7), True),  # a one between larger axes: expanded (the first operand)
+        ((2, 3, 4), (3, 4), False),  # already paddle's fast layout: the general call
+        ((2, 3, 4), (2, 3, 1), False),
+        ((2, 1, 4), (1, 3, 1), False),  # both broadcast: the general call
+    ],
+)
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "divide", "maximum", "less_equal"])
+def test_paddle_emitted_broadcasts_follow_numpy_with_gradients(s1, s2, direct, op):
+    a, b = R.normal(size=s1), R.uniform(0.5, 2.0, size=s2)
+    program = _emitted(lambda x, y: getattr(ivy, op)(x, y), t(a), t(b))
+    assert _specialised(program, op) is direct
+    ref = {"add": np.add, "subtract": np.subtract, "multiply": np.multiply, "divide": np.divide}
+    ref.update(maximum=np.maximum, less_equal=np.less_equal)
+    ta, tb = t(a), t(b)
+    got = program(ta, tb)
+    np.testing.assert_allclose(got.numpy(), ref[op](a, b), rtol=1e-15, atol=0)
+    if op in ("add", "multiply"):  # the gradients sum over the broadcast axes
+        ta.stop_gradient = tb.stop_gradient = False
+        program(ta, tb).sum().backward()
+        full = np.broadcast_shapes(s1, s2)
+        da = np.broadcast_to(b, full) if op == "multiply" else np.ones(full)
+        db = np.broadcast_to(a, full) if op == "multiply" else np.ones(full)
+        np.testing.assert_allclose(ta.grad.numpy(), _unbroadcast(da, s1), rtol=1e-12)
+        np.testing.assert_allclose(tb.grad.numpy(), _unbroadcast(db, s2), rtol=1e-12)
+
+
+def _unbroadcast(g, shape):
+    g = g.sum(axis=tuple(range(g.ndim - len(shape))))
+    return g.sum(axis=tuple(i for i, n in enumerate(shape) if n == 1), keepdims=True)
+
+
+@pytest.mark.parametrize("c", [1.0, -2.5, 6, 0.5])
+def test_paddle_emitted_remainder_by_a_number_follows_numpy(c):
+    x = np.concatenate([R.normal(size=50) * 10, [0.0, -0.0, 2.5, -2.5, 6.0, -6.0, 1e-30, np.inf, np.nan]])
+    divisors = np.concatenate([R.normal(size=50) * 10, [2.5, -2.5, 6.0, -6.0, 1e-30, np.inf, -np.inf]])
+    for fn, a in ((lambda a: ivy.remainder(a, c), x), (lambda a: ivy.remainder(c, a), divisors)):
+        program = _emitted(fn, t(a))
+        assert _specialised(program, "remainder")
+        with np.errstate(invalid="ignore"):
+            want = np.remainder(a, c) if a is x else np.remainder(c, a)
+        np.testing.assert_array_equal(program(t(a)).numpy(), want)

@@ -31,7 +31,7 @@ def _native_module(graph: Any, /, **kwargs: Any) -> Any:
 
 
 def load() -> BackendImpl:
-    from . import _nn_calls  # noqa: F401 - registers the specialised calls of emitted graphs
+    from . import _array_calls, _nn_calls  # noqa: F401 - register the specialised calls of emitted graphs
     from .gradients import adam_update_flat  # imported by collect_ops anyway
 
     return BackendImpl(

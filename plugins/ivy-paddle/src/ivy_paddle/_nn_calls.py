@@ -1,5 +1,5 @@
-"""Convolutions, pools, linear layers, squares and arithmetic with a Python scalar specialised to
-a graph's static arguments and dtypes: the padding, strides, layout and dtype checks are worked
+"""Convolutions, pools, linear layers, squares, layer norms and attention specialised to a
+graph's static arguments and dtypes: the padding, strides, layout and dtype checks are worked
 out once when a graph is emitted, so each call is the bare paddle call. Where paddle's Python
 function only normalises its arguments before calling its C op (convolutions, pools, matmul),
 the emitted call is that C op with the arguments already normalised."""
@@ -17,9 +17,8 @@ from ivy.plugin_kit import ntuple, specializer
 from ivy.plugin_kit import padding_pairs as _pads
 
 from . import elementwise, nn
-from ._framework import Tensor, paddle
+from ._framework import paddle
 from ._helpers import _C_ops
-from .elementwise import _EXACT
 from .nn import _CONV, _PD_FORMAT, _PERM, _f32_exact, _full_pads
 
 __all__: list[str] = []
@@ -184,31 +183,6 @@ def _linear_call(x: Any, weight: Any, bias: Any = None) -> Callable[..., Any] | 
 @specializer(elementwise.square)
 def _square_call(x: Any) -> Callable[..., Any] | None:
     return paddle.square if x.dtype in _FLOATS else None  # small integers widen first
-
-
-def _scalar_call(op: Any, forward: Any, reflected: Any) -> None:
-    """``op(x, c)`` / ``op(c, x)`` of a float tensor and a Python number as paddle's Tensor
-    operator (a graph knows which argument is the number): the general function tries the
-    two-tensor C call first and falls back to the operator when that fails."""
-
-    @specializer(op)
-    def call(x1: Any, x2: Any) -> Callable[..., Any] | None:
-        for arr, num, fn in ((x1, x2, forward), (x2, x1, reflected)):
-            if (
-                getattr(arr, "dtype", None) in _FLOATS
-                and type(num) in (int, float)
-                and (type(num) is float or -_EXACT <= num <= _EXACT)
-            ):
-                return lambda x: fn(x, num)
-        return None
-
-
-for _op, _fwd, _ref in (
-    (elementwise.add, Tensor.__add__, Tensor.__radd__),
-    (elementwise.subtract, Tensor.__sub__, Tensor.__rsub__),
-    (elementwise.multiply, Tensor.__mul__, Tensor.__rmul__),
-):
-    _scalar_call(_op, _fwd, _ref)
 
 
 @specializer(nn.layer_norm)
