@@ -1,13 +1,19 @@
 """The transpile stage's programs written natively in the target framework, as that framework's
-users write them: Keras layers for TensorFlow, ``paddle.nn`` for paddle: what a transpiled model
-on those targets is measured against, where the framework has such a version.
+users write them: Flax (linen) for JAX, Keras layers for TensorFlow, ``paddle.nn`` for paddle:
+what a transpiled model on those targets is measured against, besides torch.
 
 Each twin has the source program's architecture and trainable-parameter count (checked: a
 different count raises) and takes the same example inputs, laid out as the framework prefers
-(images NHWC for Keras: TensorFlow's CPU convolutions take no other layout). It runs as the
-transpiled program runs in the stage: the Keras model under ``tf.function`` (inference), the
-paddle layer eagerly under ``paddle.no_grad``. The weights are the framework's own initial ones
-(speed does not depend on them).
+(images NHWC for Flax and Keras: TensorFlow's CPU convolutions take no other layout). The
+Hugging Face models (BERT, ViT, ConvNeXt) are written as those frameworks' model zoos write
+them: the framework's transformer layers (``paddle.nn.TransformerEncoderLayer``, Keras'
+``MultiHeadAttention``), a channels-first layer norm in paddle as PaddleClas' ConvNeXt has it;
+paddle also has Wav2Vec2 and CLIP (PaddleSpeech's and PaddleMIX's layouts); paddle and
+TensorFlow have kornia's ``rgb_to_hsv`` and ``sobel`` written by hand (``_zoo_kornia.py``).
+Each runs as the transpiled program runs in the stage: the Flax model's ``apply`` under
+``jax.jit``, the Keras model under ``tf.function`` (inference), the paddle layer eagerly under
+``paddle.no_grad``. The weights are the framework's own initial ones (speed does not depend on
+them).
 """
 
 from __future__ import annotations
@@ -15,10 +21,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import ivy
+from benchmarks._zoo_kornia import KORNIA_TWINS, kornia_twin
+
 __all__ = ["TWINS", "native_twin"]
 
 #: the programs that have a native twin in each target
-TWINS = {"tensorflow": ("mlp", "cnn", "encoder"), "paddle": ("mlp", "cnn", "encoder")}
+TWINS = {
+    "jax": ("mlp", "cnn", "encoder"),
+    "tensorflow": ("mlp", "cnn", "encoder", "bert", "vit", "convnext", *KORNIA_TWINS),
+    "paddle": ("mlp", "cnn", "encoder", "bert", "vit", "convnext", "wav2vec2", "clip", *KORNIA_TWINS),
+}
+#: the programs whose input is an image batch (NCHW in torch and paddle, NHWC for Keras)
+_IMAGES = ("cnn", "vit", "convnext")
 
 
 def native_twin(name: str, target: str, source: Any, args: tuple[Any, ...]) -> Callable[[], Any] | None:
@@ -26,15 +41,31 @@ def native_twin(name: str, target: str, source: Any, args: tuple[Any, ...]) -> C
     inputs, converted once), or None where the stage has no twin for it."""
     if name not in TWINS.get(target, ()):
         return None
+    xs = [a.numpy() for a in args]
+    if name in KORNIA_TWINS:
+        fn = kornia_twin(name, target)
+        xin = ivy.asarray(xs[0], backend=target)
+        return lambda: fn(xin)
     want = sum(p.numel() for p in source.parameters() if p.requires_grad)
-    x = args[0].numpy()
+    if target == "jax":
+        import jax
+
+        from benchmarks._zoo_flax import flax_model
+
+        module = flax_model(name)
+        xj = jax.numpy.asarray(xs[0].transpose(0, 2, 3, 1) if name in _IMAGES else xs[0])
+        variables = module.init(jax.random.PRNGKey(0), xj)
+        _check(name, target, sum(int(p.size) for p in jax.tree_util.tree_leaves(variables["params"])), want)
+        apply = jax.jit(module.apply)
+        return lambda: apply(variables, xj)
     if target == "tensorflow":
         import tensorflow as tf
 
         model = _keras(name)
-        got = sum(int(w.numpy().size) for w in model.trainable_weights)
-        xin = tf.constant(x.transpose(0, 2, 3, 1) if name == "cnn" else x)
+        xin = tf.constant(xs[0].transpose(0, 2, 3, 1) if name in _IMAGES else xs[0])
         call = tf.function(lambda a: model(a, training=False))
+        call(xin)  # (a subclassed Keras model makes its weights on its first call)
+        got = sum(int(w.numpy().size) for w in model.trainable_weights)
         _check(name, target, got, want)
         return lambda: call(xin)
     import paddle
@@ -43,11 +74,11 @@ def native_twin(name: str, target: str, source: Any, args: tuple[Any, ...]) -> C
     layer.eval()
     got = sum(int(p.size) for p in layer.parameters() if not p.stop_gradient)
     _check(name, target, got, want)
-    xin = paddle.to_tensor(x)
+    xin = [paddle.to_tensor(x) for x in xs]
 
     def run() -> Any:
         with paddle.no_grad():
-            return layer(xin)
+            return layer(*xin)
 
     return run
 
@@ -65,6 +96,10 @@ def _keras(name: str) -> Any:
     def gelu(h: Any) -> Any:  # torch's nn.GELU: the exact form (Keras' default is the tanh one)
         return keras.activations.gelu(h, approximate=False)
 
+    if name in ("bert", "vit", "convnext"):
+        from benchmarks._zoo_keras import keras_model
+
+        return keras_model(name)
     if name == "mlp":
         return keras.Sequential(
             [keras.Input((256,)), L.Dense(512, activation=gelu), L.Dense(256, activation=gelu), L.Dense(10)]
@@ -93,6 +128,10 @@ def _keras(name: str) -> Any:
 def _paddle(name: str) -> Any:
     from paddle import nn
 
+    if name in ("bert", "vit", "convnext", "wav2vec2", "clip"):
+        from benchmarks._zoo_paddle import paddle_model
+
+        return paddle_model(name)
     if name == "mlp":
         return nn.Sequential(nn.Linear(256, 512), nn.GELU(), nn.Linear(512, 256), nn.GELU(), nn.Linear(256, 10))
     if name == "cnn":

@@ -53,8 +53,9 @@ empty disk cache. For each program it records
 * ``transpiled / best torch mode``: against the faster of torch eager and ``torch.compile``
   (the paper's Table 1 reports all three), ``-`` where torch.compile was not run;
 * ``transpiled / native in target``: against the same architecture written natively in the
-  target (``_native_targets.py``: Keras layers under ``tf.function``, ``paddle.nn`` eagerly; the
-  MLP, the CNN and the encoder), measured the same way; ``-`` where the stage has no twin.
+  target (``_native_targets.py``: Flax under ``jax.jit`` for the MLP, the CNN and the encoder;
+  Keras layers under ``tf.function`` for those and BERT, ViT and ConvNeXt; ``paddle.nn`` eagerly
+  for those and Wav2Vec2 and CLIP), measured the same way; ``-`` where the stage has no twin.
 
 Cold and cached times count ``ivy.transpile`` alone: the frameworks (torch, the target's,
 transformers) are imported, and their garbage collected, before the clock starts. The cold run
