@@ -50,8 +50,10 @@ def native_twin(name: str, target: str, source: Any, args: tuple[Any, ...]) -> C
     if target == "jax":
         import jax
 
-        from benchmarks._zoo_flax import flax_model
-
+        try:
+            from benchmarks._zoo_flax import flax_model
+        except ImportError:  # (flax comes with ivy-jax's optional "flax" extra)
+            return None
         module = flax_model(name)
         xj = jax.numpy.asarray(xs[0].transpose(0, 2, 3, 1) if name in _IMAGES else xs[0])
         variables = module.init(jax.random.PRNGKey(0), xj)

@@ -26,6 +26,8 @@ def test_native_twin_has_the_torch_programs_parameters_and_output_shape(backend,
     if name not in TWINS.get(backend, ()):
         pytest.skip(f"the transpile stage has no {backend} twin of {name!r}")
     pytest.importorskip("transformers")
+    if backend == "jax":
+        pytest.importorskip("flax")  # (ivy-jax's optional extra: without it the stage has no JAX twins)
     torch = pytest.importorskip("torch")
     from benchmarks.bench_transpile import build, first_array
 
