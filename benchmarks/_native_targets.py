@@ -93,14 +93,11 @@ def _check(name: str, target: str, got: int, want: int) -> None:
 def _keras(name: str) -> Any:
     import keras
 
+    from benchmarks._zoo_keras import gelu, keras_model  # (gelu: torch's exact form)
+
     L = keras.layers
 
-    def gelu(h: Any) -> Any:  # torch's nn.GELU: the exact form (Keras' default is the tanh one)
-        return keras.activations.gelu(h, approximate=False)
-
     if name in ("bert", "vit", "convnext"):
-        from benchmarks._zoo_keras import keras_model
-
         return keras_model(name)
     if name == "mlp":
         return keras.Sequential(

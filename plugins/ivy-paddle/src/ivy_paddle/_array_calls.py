@@ -14,12 +14,12 @@ from ivy.plugin_kit import specializer
 from . import elementwise, general
 from ._framework import Tensor, paddle
 from ._helpers import _C_ops
+from ._nn_calls import _FLOATS
 from .elementwise import _EXACT
 
 __all__: list[str] = []
 
-_FLOATS = {"float16", "bfloat16", "float32", "float64"}
-_INTS = {"int8", "int16", "int32", "int64", "uint8"}
+_NUMBERS = _FLOATS | {"int8", "int16", "int32", "int64", "uint8"}
 
 
 # ------------------------------------------------------------------------ two tensors, broadcast
@@ -64,7 +64,7 @@ def _fast_layout(x1: Any, x2: Any) -> Callable[[Any, Any], tuple[Any, Any]] | No
 
 
 def _two_tensors(op: Any, x1: Any, x2: Any) -> Callable[..., Any] | None:
-    if not (hasattr(x1, "shape") and hasattr(x2, "shape")) or x1.dtype not in _FLOATS | _INTS:
+    if not (hasattr(x1, "shape") and hasattr(x2, "shape")) or x1.dtype not in _NUMBERS:
         return None
     layout = _fast_layout(x1, x2)
     if layout is None:
