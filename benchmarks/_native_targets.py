@@ -9,7 +9,7 @@ Hugging Face models (BERT, ViT, ConvNeXt) are written as those frameworks' model
 them: the framework's transformer layers (``paddle.nn.TransformerEncoderLayer``, Keras'
 ``MultiHeadAttention``), a channels-first layer norm in paddle as PaddleClas' ConvNeXt has it;
 paddle also has Wav2Vec2 and CLIP (PaddleSpeech's and PaddleMIX's layouts); paddle and
-TensorFlow have kornia's ``rgb_to_hsv`` and ``sobel`` written by hand (``_zoo_kornia.py``).
+TensorFlow have kornia's ``rgb_to_hsv``, ``sobel`` and ``dilation`` written by hand (``_zoo_kornia.py``).
 Each runs as the transpiled program runs in the stage: the Flax model's ``apply`` under
 ``jax.jit``, the Keras model under ``tf.function`` (inference), the paddle layer eagerly under
 ``paddle.no_grad``. The weights are the framework's own initial ones (speed does not depend on
@@ -44,8 +44,8 @@ def native_twin(name: str, target: str, source: Any, args: tuple[Any, ...]) -> C
     xs = [a.numpy() for a in args]
     if name in KORNIA_TWINS:
         fn = kornia_twin(name, target)
-        xin = ivy.asarray(xs[0], backend=target)
-        return lambda: fn(xin)
+        xin = [ivy.asarray(x, backend=target) for x in xs]
+        return lambda: fn(*xin)
     want = sum(p.numel() for p in source.parameters() if p.requires_grad)
     if target == "jax":
         import jax

@@ -1,8 +1,13 @@
-"""Two of kornia's functions written by hand in paddle and TensorFlow, following kornia's own
-code op for op (``color.rgb_to_hsv``: max, argmax, the three hue sectors, a gather;
-``filters.sobel``: replicate padding, the normalised 3x3 kernels as one convolution, the
-magnitude): what a lazily transpiled kornia is measured against in the target, besides kornia
-itself on torch. TensorFlow's run under ``tf.function``, paddle's eagerly. Images NCHW."""
+"""Three of kornia's functions written by hand in paddle and TensorFlow: what a lazily transpiled
+kornia is measured against in the target, besides kornia itself on torch. ``color.rgb_to_hsv``
+(max, argmax, the three hue sectors, a gather) and ``filters.sobel`` (replicate padding, the
+normalised 3x3 kernels as one convolution, the magnitude) follow kornia's code op for op.
+``morphology.dilation`` is written as each framework's users write it: TensorFlow has the op
+(``tf.nn.dilation2d``); paddle has none, so its twin is kornia's CPU engine (``shift``: a running
+maximum over the shifted windows of the ``-inf``-padded image) with the structuring element read
+on the host once, its cells outside the kernel skipped, where kornia (and so the transpiled
+program) selects each cell on the device. TensorFlow's run under ``tf.function``, paddle's
+eagerly. Images NCHW."""
 
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ import numpy as np
 __all__ = ["KORNIA_TWINS", "kornia_twin"]
 
 #: kornia's functions that have a hand-written version here
-KORNIA_TWINS = ("kornia.rgb_to_hsv", "kornia.sobel")
+KORNIA_TWINS = ("kornia.rgb_to_hsv", "kornia.sobel", "kornia.dilation")
 #: the normalised Sobel kernels (x, then y), as kornia's ``get_spatial_gradient_kernel2d``
 _SOBEL = np.array([[[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]], [[-1, -2, -1], [0, 0, 0], [1, 2, 1]]], np.float32) / 8.0
 
@@ -28,6 +33,24 @@ def kornia_twin(name: str, target: str) -> Callable[[Any], Any]:
 def _paddle(name: str) -> Callable[[Any], Any]:
     import paddle
     import paddle.nn.functional as F
+
+    if name == "kornia.dilation":
+
+        def dilation(img: Any, kernel: Any) -> Any:
+            kh, kw = kernel.shape
+            h, w = img.shape[-2:]
+            inside = kernel.numpy() != 0
+            # kornia's padding: the window is anchored at the reflected centre (Minkowski dilation)
+            padded = F.pad(img, [kw - kw // 2 - 1, kw // 2, kh - kh // 2 - 1, kh // 2], value=-math.inf)
+            out = None
+            for j in range(kw):
+                for i in range(kh):
+                    if inside[kh - 1 - i, kw - 1 - j]:
+                        window = padded[:, :, i : i + h, j : j + w]
+                        out = window if out is None else paddle.maximum(out, window)
+            return out
+
+        return dilation
 
     if name == "kornia.sobel":
         kernels = paddle.to_tensor(_SOBEL).unsqueeze(1)
@@ -55,6 +78,20 @@ def _paddle(name: str) -> Callable[[Any], Any]:
 
 def _tensorflow(name: str) -> Callable[[Any], Any]:
     import tensorflow as tf
+
+    if name == "kornia.dilation":
+
+        @tf.function
+        def dilation(img: Any, kernel: Any) -> Any:
+            c = img.shape[1]
+            # TensorFlow's grayscale dilation: max of image + filter over each window, SAME padding
+            # ignoring the border (kornia's geodesic); the filter is the reflected kernel, -inf off it
+            flat = tf.where(tf.reverse(kernel, [0, 1]) != 0, 0.0, -math.inf)
+            filters = tf.tile(flat[:, :, None], [1, 1, c])
+            out = tf.nn.dilation2d(tf.transpose(img, [0, 2, 3, 1]), filters, [1, 1, 1, 1], "SAME", "NHWC", [1, 1, 1, 1])
+            return tf.transpose(out, [0, 3, 1, 2])
+
+        return dilation
 
     if name == "kornia.sobel":
         kernels = tf.constant(_SOBEL.transpose(1, 2, 0)[:, :, None, :])  # [3, 3, 1, 2]

@@ -55,7 +55,9 @@ empty disk cache. For each program it records
 * ``transpiled / native in target``: against the same architecture written natively in the
   target (``_native_targets.py``: Flax under ``jax.jit`` for the MLP, the CNN and the encoder;
   Keras layers under ``tf.function`` for those and BERT, ViT and ConvNeXt; ``paddle.nn`` eagerly
-  for those and Wav2Vec2 and CLIP), measured the same way; ``-`` where the stage has no twin.
+  for those and Wav2Vec2 and CLIP; kornia's ``rgb_to_hsv``, ``sobel`` and ``dilation`` written
+  by hand in paddle and TensorFlow, ``_zoo_kornia.py``), measured the same way; ``-`` where the
+  stage has no twin.
 
 Cold and cached times count ``ivy.transpile`` alone: the frameworks (torch, the target's,
 transformers) are imported, and their garbage collected, before the clock starts. The cold run
