@@ -1,7 +1,9 @@
 """The paddle backend's fused Adam kernel (``adam_update_flat``, what ``ivy.adam_update`` uses):
 each of its ways (paddle's multi-tensor and one-leaf fused kernels, and public ops where this
 paddle lacks them as expected) against ``paddle.optimizer.Adam`` and the paper's formula in NumPy; pure; declining
-what it must not fuse. tensorflow is never imported here (paddle segfaults after it).
+what it must not fuse. And the gradient transforms under ``paddle.no_grad()``, which must
+differentiate as they do outside it (as ``torch.func.grad`` does), against the derivatives in
+NumPy. tensorflow is never imported here (paddle segfaults after it).
 
     PYTHONPATH=ivy_core/src python -m pytest plugins/ivy-paddle/tests/test_paddle_gradients.py -q
 """
@@ -175,3 +177,26 @@ def test_paddle_ivy_adam_update_is_the_papers(way):
         close(new_w[k], want[0], 1e-12)
         close(new_m[k], want[1], 1e-12)
         close(new_v[k], want[2], 1e-12)
+
+
+# ------------------------------------------------------------------ transforms under no_grad
+
+A_NP = R.normal(size=(3,))
+M_NP = R.normal(size=(2, 3))
+
+
+def test_paddle_transforms_differentiate_under_no_grad():
+    # f(a) = sum(sin(M a)): gradient M^T cos(M a), Jacobian of sin(M a): diag(cos(M a)) M
+    cos = np.cos(M_NP @ A_NP)
+    m = t(M_NP)
+    with paddle.no_grad():
+        y, g = ivy.execute_with_gradients(lambda a: ivy.sum(ivy.sin(ivy.matmul(m, a))), t(A_NP))
+        close(y, np.sin(M_NP @ A_NP).sum(), 1e-12)
+        close(g, M_NP.T @ cos, 1e-12)
+        out, pullback = ivy.vjp(lambda a: ivy.sin(ivy.matmul(m, a)), t(A_NP))
+        (ga,) = pullback(t([1.0, -2.0]))
+        close(ga, M_NP.T @ (cos * np.array([1.0, -2.0])), 1e-12)
+        _, tangent = ivy.jvp(lambda a: ivy.sin(ivy.matmul(m, a)), (t(A_NP),), (t([1.0, 0.5, -1.0]),))
+        close(tangent, cos * (M_NP @ np.array([1.0, 0.5, -1.0])), 1e-12)
+        close(ivy.jacobian(lambda a: ivy.sin(ivy.matmul(m, a)), t(A_NP)), cos[:, None] * M_NP, 1e-12)
+    assert paddle.is_grad_enabled()

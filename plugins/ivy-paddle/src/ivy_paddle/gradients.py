@@ -12,6 +12,7 @@ vjp with the tangent ``t`` is ``J t``.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,11 +30,26 @@ _DEPTH = 0
 _run_partial_grad = getattr(getattr(paddle.base.core, "eager", None), "run_partial_grad", None)
 _in_dygraph = paddle.base.framework.in_dygraph_mode
 _in_to_static = paddle.base.dygraph.base.in_to_static_mode
+_grad_enabled = paddle.is_grad_enabled
 
 
 def _eager_mode() -> bool:
     # paddle.grad's own test: under paddle.jit.to_static it builds static gradients instead
     return _run_partial_grad is not None and _in_dygraph() and not _in_to_static()
+
+
+def _differentiating(transform: Callable[..., Any]) -> Callable[..., Any]:
+    """``transform``, differentiating under ``paddle.no_grad()`` too, as ``torch.func.grad`` does
+    (paddle records no graph there: its gradients would be zeros, silently)."""
+
+    @functools.wraps(transform)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        if _grad_enabled():
+            return transform(*args, **kwargs)
+        with paddle.enable_grad():
+            return transform(*args, **kwargs)
+
+    return run
 
 
 class _Nested:
@@ -125,6 +141,7 @@ def _detach_tree(tree: Any) -> Any:
     return _nest.tree_unflatten(s, [v.detach() if isinstance(v, Tensor) else v for v in leaves])
 
 
+@_differentiating
 def value_and_grad_flat(
     func: Callable[..., Any], xs: Sequence[Tensor], /, *, has_aux: bool = False
 ) -> tuple[Tensor, list[Tensor], Any]:
@@ -183,6 +200,7 @@ def _as_list(out: Any) -> tuple[list[Tensor], bool]:
     return [out], False
 
 
+@_differentiating
 def vjp(func: Callable[..., Any], /, *primals: Tensor) -> tuple[Any, Callable[..., Any]]:
     keep_at_call = _DEPTH > 0
     inputs = _inputs(primals)
@@ -202,6 +220,7 @@ def vjp(func: Callable[..., Any], /, *primals: Tensor) -> tuple[Any, Callable[..
     return out, vjp_fn
 
 
+@_differentiating
 def jvp(func: Callable[..., Any], primals: Sequence[Tensor], tangents: Sequence[Tensor], /) -> tuple[Any, Any]:
     primals, tangents = list(primals), list(tangents)
     if len(primals) != len(tangents):
@@ -276,6 +295,7 @@ def _jvp_rows(ys: list[Tensor], inputs: list[Tensor], tangents: list[Tensor], ke
     return out
 
 
+@_differentiating
 def jacobian(
     func: Callable[..., Any], /, *primals: Tensor, argnums: int | Sequence[int] = 0
 ) -> Tensor | tuple[Tensor, ...]:
