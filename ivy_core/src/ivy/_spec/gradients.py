@@ -69,6 +69,10 @@ def value_and_grad_flat(
 ) -> tuple[Array, list[Array], Any]:
     """Evaluate ``func`` at a list of arrays, and the gradient of its output with respect to each.
 
+    It differentiates under the framework's no-gradient mode too (``torch.no_grad()``,
+    ``paddle.no_grad()``), as ``torch.func.grad`` does; so do :func:`vjp`, :func:`jvp` and
+    :func:`jacobian`.
+
     Args:
         func: a function called as ``func(list_of_arrays)`` with a list of the same length as
             ``xs``. It returns a scalar (0-d, real floating-point) array, or with ``has_aux`` a pair
