@@ -25,12 +25,13 @@ KORNIA_TWINS = ("kornia.rgb_to_hsv", "kornia.sobel", "kornia.dilation")
 _SOBEL = np.array([[[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]], [[-1, -2, -1], [0, 0, 0], [1, 2, 1]]], np.float32) / 8.0
 
 
-def kornia_twin(name: str, target: str) -> Callable[[Any], Any]:
-    """``name`` (one of :data:`KORNIA_TWINS`) written in ``target`` ("paddle" or "tensorflow")."""
+def kornia_twin(name: str, target: str) -> Callable[..., Any]:
+    """``name`` (one of :data:`KORNIA_TWINS`) written in ``target`` ("paddle" or "tensorflow"),
+    taking the example inputs of kornia's function (dilation: the image and the kernel)."""
     return (_paddle if target == "paddle" else _tensorflow)(name)
 
 
-def _paddle(name: str) -> Callable[[Any], Any]:
+def _paddle(name: str) -> Callable[..., Any]:
     import paddle
     import paddle.nn.functional as F
 
@@ -76,7 +77,7 @@ def _paddle(name: str) -> Callable[[Any], Any]:
     return rgb_to_hsv
 
 
-def _tensorflow(name: str) -> Callable[[Any], Any]:
+def _tensorflow(name: str) -> Callable[..., Any]:
     import tensorflow as tf
 
     if name == "kornia.dilation":
